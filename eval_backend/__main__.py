@@ -1,0 +1,5 @@
+import sys
+
+from eval_backend.cli import main
+
+sys.exit(main())

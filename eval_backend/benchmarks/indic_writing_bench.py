@@ -1,0 +1,164 @@
+"""Indic WritingBench v1: the seed's judge prompts and row rules, verbatim.
+
+The authority is the benchmark card (shared/seeds/000_…): system prompt, scoring
+prompt, one judge call per checklist criterion, and the `</think>\\n\\n` rule.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Mapping
+
+from eval_backend.benchmarks.base import Benchmark, ItemValidationError, SamplingDefaults
+from eval_backend.records import Item
+
+DATASET_ID = "sarvam/indic_writing_bench_v1"
+
+INDIC_CONFIGS = (
+    "Assamese", "Bengali", "Gujarati", "Hindi", "Kannada", "Malayalam",
+    "Marathi", "Odia", "Punjabi", "Tamil", "Telugu",
+)
+KNOWN_CONFIGS = INDIC_CONFIGS + ("english_original", "indian_english")
+VARIANTS = ("native", "code_mixed", "romanized")
+BANDS = ("1-2", "3-4", "5-6", "7-8", "9-10")
+CRITERIA_PER_ITEM = 5
+THINK_END = "</think>\n\n"
+
+SYSTEM_PROMPT = "You are an expert evaluator with extensive experience in evaluating response of given query."
+
+SCORING_PROMPT = """Evaluate the Response based on the Query and Criteria provided following the Scoring Rules.
+
+** Scoring Rules **
+
+"1-2": "Low score description: Critical deficiencies and major issues that prevent adequate functionality.",
+"3-4": "Below average score description: Lacking with noticeable shortcomings that impact overall effectiveness and require improvement.",
+"5-6": "Average score description: Adequate but not exemplary, Baseline performance that meets essential requirements. Most models may achieve this score.",
+"7-8": "Above average score description: Strong performance characterized by competent execution, though minor refinements are needed to achieve excellence.",
+"9-10": "High score description: Exceptional performance with all aspects optimally addressed, demonstrating superior effectiveness and quality without any flaws."
+
+-Provide reasons for each score by indicating specific strengths or deficiencies within the Response. Reference exact text passages to justify the score, ensuring that each reason is concrete and aligns with the criteria requirements while highlighting key gaps from the ideal answer.
+
+-Be very STRICT and do not be misled by format or length; ensure that the Response is thoroughly evaluated beyond superficial appearances.
+
+-Carefully discern whether the content of the Response is an illusion, appearing substantial but actually entirely fabricated.
+
+-Sometimes the model may only provide an introduction or an overview without truly completing the query, which should be considered a failed response. Carefully discern this.
+
+-Scoring Range: Assign an integer score between 1 to 10
+
+** Output format **
+(Remove symbols that interfere with JSON parsing, don't use " inside reason)
+Return the results in the following JSON format, Only output the following JSON format and nothing else:
+```json
+{
+    "score": an integer score between 1 to 10,
+    "reason": "Specific and detailed justification for the score using text elements."
+}
+
+** Criteria **
+```{criteria}```
+
+** Query **
+```{query}```
+
+** Response **
+```{response}```
+
+Provide your evaluation based on the criteria restated below:
+
+```{criteria}```
+
+** Output format **
+(Remove symbols that interfere with JSON parsing, don't use " inside reason)
+Return the results in the following JSON format, Only output the following JSON format and nothing else:
+```json
+{
+    "score": an integer score between 1 to 10,
+    "reason": "Specific and detailed justification for the score using text elements."
+}
+```"""
+
+# One pass over the template, like str.format, so text inside a substituted value
+# (a query that happens to contain "{response}") is never substituted again.
+_PLACEHOLDER = re.compile(r"\{(criteria|query|response)\}")
+_STRING_FIELDS = ("id", "domain", "subdomain", "variant", "query")
+
+
+def render_scoring_prompt(criterion: Mapping[str, Any], query: str, response: str) -> str:
+    """The seed's scoring prompt for one criterion, the criterion's JSON injected twice."""
+    values = {
+        "criteria": json.dumps(dict(criterion), ensure_ascii=False),
+        "query": query,
+        "response": response,
+    }
+    return _PLACEHOLDER.sub(lambda match: values[match.group(1)], SCORING_PROMPT)
+
+
+def judge_messages(item: Item, criterion_index: int, judged_text: str) -> list[dict[str, str]]:
+    """The chat messages of one judge call: the seed's system prompt and scoring prompt."""
+    prompt = render_scoring_prompt(item.checklist[criterion_index], item.query, judged_text)
+    return [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": prompt},
+    ]
+
+
+def judged_text(raw_response: str) -> str:
+    """Drop a reasoning model's chain of thought: everything up to the first `</think>\\n\\n`."""
+    _, marker, rest = raw_response.partition(THINK_END)
+    return rest if marker else raw_response
+
+
+def record_to_item(config: str, row: Mapping[str, Any]) -> Item:
+    """Validate one dataset row and turn it into an Item.
+
+    Raises ItemValidationError naming the config, the row's index and the bad field.
+    """
+    index = row.get("index")
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise ItemValidationError(f"config {config!r}: a row has no integer 'index' (got {index!r})")
+    where = f"config {config!r}, index {index}"
+    for name in _STRING_FIELDS:
+        if not isinstance(row.get(name), str) or not row[name]:
+            raise ItemValidationError(f"{where}: field {name!r} is missing or not a non-empty string")
+    if row["variant"] not in VARIANTS:
+        raise ItemValidationError(f"{where}: field 'variant' is {row['variant']!r}, expected one of {VARIANTS}")
+    checklist = _validated_checklist(row.get("checklist"), where)
+    return Item(
+        config=config,
+        index=index,
+        id=row["id"],
+        domain=row["domain"],
+        subdomain=row["subdomain"],
+        language=str(row.get("language") or config),
+        variant=row["variant"],
+        prompt=str(row.get("prompt") or ""),
+        query=row["query"],
+        checklist=checklist,
+    )
+
+
+def _validated_checklist(checklist: Any, where: str) -> tuple[Mapping[str, Any], ...]:
+    if not isinstance(checklist, list) or len(checklist) != CRITERIA_PER_ITEM:
+        count = len(checklist) if isinstance(checklist, list) else type(checklist).__name__
+        raise ItemValidationError(f"{where}: field 'checklist' must hold {CRITERIA_PER_ITEM} criteria (got {count})")
+    for position, entry in enumerate(checklist):
+        for key in ("name", "criteria_description", *BANDS):
+            if not isinstance(entry, Mapping) or not isinstance(entry.get(key), str) or not entry[key]:
+                raise ItemValidationError(f"{where}: field 'checklist[{position}].{key}' is missing or empty")
+    return tuple(checklist)
+
+
+INDIC_WRITING_BENCH = Benchmark(
+    name="indic_writing_bench",
+    title="Indic WritingBench v1",
+    default_dataset=DATASET_ID,
+    split="test",
+    known_configs=KNOWN_CONFIGS,
+    criteria_per_item=CRITERIA_PER_ITEM,
+    sampling=SamplingDefaults(temperature=0.7, top_p=0.8, top_k=20, max_tokens=16000),
+    record_to_item=record_to_item,
+    judged_text=judged_text,
+    judge_messages=judge_messages,
+)

@@ -1,0 +1,42 @@
+"""`python -m eval_backend …`: every engine operation, runnable without the web app."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Sequence
+
+from eval_backend.cli import judge_cmd, score_cmd
+from eval_backend.cli.errors import USER_ERRORS
+
+COMMANDS = (judge_cmd, score_cmd)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m eval_backend", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    for command in COMMANDS:
+        command.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one CLI command; returns the process exit status (2 for bad input)."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    # The SDK's HTTP client logs every request at INFO; that is noise at our scale.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    try:
+        return args.func(args) or 0
+    except USER_ERRORS as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: finished work is saved; run the same command again to resume", file=sys.stderr)
+        return 130

@@ -1,0 +1,73 @@
+"""Arguments and helpers shared by several CLI commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from contextlib import contextmanager
+from typing import Iterator
+
+from tqdm import tqdm
+
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark
+from eval_backend.dataset_loader import DatasetSpec
+from eval_backend.judging import JudgingProgress, ProgressCallback
+from eval_backend.settings import JudgeSettings, Settings
+
+
+def add_benchmark_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--benchmark", default=DEFAULT_BENCHMARK, choices=sorted(BENCHMARKS), help="benchmark to run")
+
+
+def add_dataset_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dataset", help="Hub dataset id or local folder in Hub layout (default: WB_DATASET or the benchmark's)")
+    parser.add_argument("--dataset-revision", help="dataset revision (branch, tag or commit)")
+    parser.add_argument("--configs", help="comma-separated configs (default: every config the dataset declares)")
+
+
+def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--concurrency", type=int, help="judge calls in flight at most (default 32)")
+    parser.add_argument("--judge-model", help="judge model or Azure deployment (default: JUDGE_MODEL or gpt-5.4)")
+    parser.add_argument("--max-completion-tokens", type=int, help="judge max_completion_tokens (default 8000)")
+
+
+def benchmark_of(args: argparse.Namespace) -> Benchmark:
+    return BENCHMARKS[args.benchmark]
+
+
+def dataset_spec(args: argparse.Namespace, settings: Settings, benchmark: Benchmark) -> DatasetSpec:
+    """The dataset from the flags, else the environment, else the benchmark's default."""
+    path = args.dataset or settings.data.dataset or benchmark.default_dataset
+    return DatasetSpec(path=str(path), revision=args.dataset_revision or settings.data.dataset_revision)
+
+
+def configs_of(args: argparse.Namespace) -> list[str] | None:
+    return [name.strip() for name in args.configs.split(",") if name.strip()] if args.configs else None
+
+
+def judge_settings(args: argparse.Namespace, settings: Settings) -> JudgeSettings:
+    """The judge settings with the command line's overrides applied."""
+    overrides = {
+        "concurrency": args.concurrency,
+        "model": args.judge_model,
+        "max_completion_tokens": args.max_completion_tokens,
+    }
+    return settings.judge.model_copy(update={k: v for k, v in overrides.items() if v is not None})
+
+
+@contextmanager
+def judging_progress_bar(description: str = "judging") -> Iterator[ProgressCallback]:
+    """A tqdm bar on stderr showing done / failed / tokens; yields the progress callback."""
+    bar = tqdm(total=0, desc=description, unit="call", file=sys.stderr, dynamic_ncols=True)
+
+    def update(progress: JudgingProgress) -> None:
+        bar.total = progress.total
+        bar.n = progress.done
+        bar.set_postfix(failed=progress.failed, tokens=progress.tokens, refresh=False)
+        bar.refresh()
+
+    try:
+        yield update
+    finally:
+        bar.close()
+

@@ -1,0 +1,64 @@
+"""`judge`: judge a file of responses against a dataset into a run folder, then score it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from eval_backend.cli.common import (
+    add_benchmark_argument,
+    add_dataset_arguments,
+    add_judge_arguments,
+    benchmark_of,
+    configs_of,
+    dataset_spec,
+    judge_settings,
+    judging_progress_bar,
+)
+from eval_backend.dataset_loader import index_items
+from eval_backend.pipeline import RunSpec, import_responses, judge_phase, prepare_run, score_phase
+from eval_backend.responses_input import ResponsesInputError, read_responses_file
+from eval_backend.run_folder import RunFolder
+from eval_backend.settings import Settings
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("judge", help="judge responses and write judgments, summary and details")
+    add_benchmark_argument(parser)
+    add_dataset_arguments(parser)
+    parser.add_argument("--responses", required=True, type=Path, help='JSONL of {"config", "index", "response"}')
+    parser.add_argument("--out-dir", required=True, type=Path, help="run folder to write (resumed if it exists)")
+    add_judge_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings()
+    benchmark = benchmark_of(args)
+    configs = configs_of(args)
+    if not args.responses.is_file():
+        raise ResponsesInputError(f"{args.responses}: no such responses file")
+    spec = RunSpec(benchmark, dataset_spec(args, settings, benchmark), RunFolder(args.out_dir), configs)
+    items = prepare_run(spec, {"responses_file": str(args.responses)})
+    single_config = configs[0] if configs and len(configs) == 1 else None
+    responses = read_responses_file(args.responses, index_items(items).keys(), single_config)
+    added = import_responses(spec.folder, responses)
+    print(f"{len(responses)} responses read, {added} new or changed", file=sys.stderr)
+    judge = judge_settings(args, settings)
+    with judging_progress_bar() as on_progress:
+        progress = judge_phase(spec, items, judge, on_progress)
+    summary = score_phase(spec, judge.model)
+    counts = summary.counts
+    print(
+        f"judged {progress.done} calls ({progress.failed} failed); "
+        f"items scored {counts.scored_items}/{counts.items}, failed {counts.failed_items}, "
+        f"pending {counts.pending_items}, no response {counts.missing_responses}; "
+        f"overall {_fmt(summary.overall)} -> {spec.folder.summary_path}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _fmt(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"

@@ -1,0 +1,92 @@
+"""Loading benchmark items with `datasets`, from a Hub id or a local folder in Hub layout.
+
+This is the only module that imports `datasets`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Sequence
+
+from eval_backend.benchmarks import Benchmark
+from eval_backend.records import Item, ItemKey
+
+logger = logging.getLogger(__name__)
+
+
+class DatasetLoadError(RuntimeError):
+    """The dataset or one of its configs could not be read; the message says which."""
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """Where a benchmark's data comes from: a Hub id or a local folder, pinned by revision."""
+
+    path: str
+    revision: str | None = None
+
+
+def discover_configs(spec: DatasetSpec) -> list[str]:
+    """The dataset's config names, as its README `configs:` (or the Hub) declares them."""
+    import datasets
+
+    try:
+        return list(datasets.get_dataset_config_names(spec.path, revision=spec.revision))
+    except Exception as exc:  # datasets raises many types for "cannot read"; name the dataset
+        raise DatasetLoadError(f"cannot list the configs of dataset {spec.path!r}: {exc}") from exc
+
+
+def resolve_configs(spec: DatasetSpec, requested: Sequence[str] | None) -> list[str]:
+    """The configs to evaluate: all discovered ones, or the requested ones checked against them."""
+    available = discover_configs(spec)
+    if not requested:
+        return available
+    unknown = [name for name in requested if name not in available]
+    if unknown:
+        raise DatasetLoadError(
+            f"dataset {spec.path!r} has no config {', '.join(map(repr, unknown))}; "
+            f"available: {', '.join(available)}"
+        )
+    return list(requested)
+
+
+def load_items(
+    benchmark: Benchmark, spec: DatasetSpec, configs: Sequence[str], limit: int | None = None
+) -> list[Item]:
+    """Every item of the given configs, validated; `limit` keeps the first N of each config.
+
+    Raises ItemValidationError for a bad row and DatasetLoadError for an unreadable config.
+    """
+    items: list[Item] = []
+    for config in configs:
+        rows = _load_rows(benchmark, spec, config)
+        config_items = [benchmark.record_to_item(config, row) for row in rows]
+        _check_unique_indices(config, config_items)
+        config_items.sort(key=lambda item: item.index)
+        items.extend(config_items[:limit] if limit else config_items)
+        logger.info("loaded %d items of %s/%s", len(config_items), spec.path, config)
+    return items
+
+
+def index_items(items: Sequence[Item]) -> dict[ItemKey, Item]:
+    """Items keyed by (config, index)."""
+    return {item.key: item for item in items}
+
+
+def _load_rows(benchmark: Benchmark, spec: DatasetSpec, config: str) -> list[dict]:
+    import datasets
+
+    try:
+        dataset = datasets.load_dataset(spec.path, config, split=benchmark.split, revision=spec.revision)
+    except Exception as exc:  # as above: many exception types mean one thing here
+        raise DatasetLoadError(f"cannot load config {config!r} of dataset {spec.path!r}: {exc}") from exc
+    return dataset.to_list()
+
+
+def _check_unique_indices(config: str, items: Sequence[Item]) -> None:
+    seen: set[int] = set()
+    for item in items:
+        if item.index in seen:
+            raise DatasetLoadError(f"config {config!r}: index {item.index} appears more than once")
+        seen.add(item.index)

@@ -1,0 +1,84 @@
+"""details.parquet: one row per item with its response, the criterion scores and reasons.
+
+The single writer and reader of the per-item download; run metadata (model, revision,
+judge) is kept in columns so a file means the same thing wherever it is copied.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import pandas as pd
+
+from eval_backend.benchmarks import Benchmark
+from eval_backend.scoring import ItemResult
+
+
+def details_frame(
+    benchmark: Benchmark, results: Sequence[ItemResult], run_meta: Mapping[str, Any]
+) -> pd.DataFrame:
+    """The per-item table: item fields, response, status, item score and each criterion."""
+    rows = [_row(benchmark, result, run_meta) for result in results]
+    return pd.DataFrame(rows, columns=details_columns(benchmark))
+
+
+def details_columns(benchmark: Benchmark) -> list[str]:
+    """Column order of details.parquet."""
+    base = [
+        "model", "revision", "judge_model", "config", "index", "id", "language", "variant",
+        "domain", "subdomain", "prompt", "status", "item_score", "response", "reasoning",
+        "finish_reason", "response_error", "checklist",
+    ]
+    per_criterion = []
+    for number in range(1, benchmark.criteria_per_item + 1):
+        per_criterion += [f"criterion_{number}", f"score_{number}", f"reason_{number}", f"error_{number}"]
+    return base + per_criterion
+
+
+def write_details(frame: pd.DataFrame, path: Path) -> None:
+    """Write the table atomically as parquet."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    frame.to_parquet(tmp, index=False)
+    tmp.replace(path)
+
+
+def read_details(path: Path) -> pd.DataFrame:
+    """Read a details.parquet written by `write_details`."""
+    return pd.read_parquet(path)
+
+
+def _row(benchmark: Benchmark, result: ItemResult, run_meta: Mapping[str, Any]) -> dict[str, Any]:
+    meta, response = result.meta, result.response
+    raw = response.response if response else None
+    judged = benchmark.judged_text(raw) if raw is not None else None
+    row: dict[str, Any] = {
+        "model": run_meta.get("model"),
+        "revision": run_meta.get("revision"),
+        "judge_model": run_meta.get("judge_model"),
+        "config": meta.config,
+        "index": meta.index,
+        "id": meta.id,
+        "language": meta.language,
+        "variant": meta.variant,
+        "domain": meta.domain,
+        "subdomain": meta.subdomain,
+        "prompt": meta.prompt,
+        "status": result.status,
+        "item_score": result.score,
+        "response": judged,
+        "reasoning": raw[: len(raw) - len(judged)] if raw is not None and judged is not None else None,
+        "finish_reason": response.finish_reason if response else None,
+        "response_error": response.error if response else None,
+        "checklist": json.dumps([dict(entry) for entry in meta.checklist], ensure_ascii=False),
+    }
+    for position in range(benchmark.criteria_per_item):
+        judgment = result.judgments[position] if position < len(result.judgments) else None
+        entry = meta.checklist[position] if position < len(meta.checklist) else {}
+        number = position + 1
+        row[f"criterion_{number}"] = str(entry.get("name", ""))
+        row[f"score_{number}"] = judgment.score if judgment else None
+        row[f"reason_{number}"] = judgment.reason if judgment else None
+        row[f"error_{number}"] = judgment.error if judgment else None
+    return row

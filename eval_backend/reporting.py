@@ -1,0 +1,49 @@
+"""Scoring a run folder: read what is on disk, write summary.json and details.parquet."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from eval_backend.benchmarks import Benchmark
+from eval_backend.details import details_frame, write_details
+from eval_backend.records import utc_now
+from eval_backend.run_folder import RunFolder, RunFolderError
+from eval_backend.scoring import Summary, item_results, summarize, total_usage
+
+
+def score_run_folder(benchmark: Benchmark, folder: RunFolder, judge_model: str | None = None) -> Summary:
+    """Recompute the summary and the details table from the folder's files alone.
+
+    `judge_model` defaults to the judge of the latest judgment line, so re-scoring a
+    folder needs no settings.
+    """
+    items = folder.read_items()
+    if not items:
+        raise RunFolderError(f"{folder.items_path}: no items; judge or run the model first")
+    judgments = folder.read_judgments()
+    judge_model = judge_model or (judgments[-1].judge_model if judgments else "")
+    request = folder.read_request() if folder.request_path.exists() else {}
+    results = item_results(benchmark, items, folder.read_responses(), judgments, judge_model)
+    provenance = _provenance(request, judge_model)
+    summary = summarize(
+        benchmark,
+        results,
+        total_usage(j for j in judgments if j.judge_model == judge_model),
+        provenance,
+    )
+    folder.write_summary(summary_to_dict(summary))
+    write_details(details_frame(benchmark, results, provenance), folder.details_path)
+    return summary
+
+
+def summary_to_dict(summary: Summary) -> dict[str, Any]:
+    """summary.json's content."""
+    return dataclasses.asdict(summary)
+
+
+def _provenance(request: dict[str, Any], judge_model: str) -> dict[str, Any]:
+    keys = ("model", "revision", "dataset", "dataset_revision", "generation", "backend", "configs")
+    provenance = {key: request.get(key) for key in keys}
+    provenance.update(judge_model=judge_model, created_at=utc_now())
+    return provenance

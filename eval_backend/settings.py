@@ -1,0 +1,60 @@
+"""Configuration from environment variables, read once in `main()` and passed down.
+
+Each concern has its own section so it can be built (and tested) alone; `Settings`
+composes them. Keys are `SecretStr`, so they never print in a log or a repr.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+_ENV = SettingsConfigDict(extra="ignore", populate_by_name=True)
+
+
+class JudgeSettings(BaseSettings):
+    """How to reach the judge: Azure OpenAI when an Azure endpoint is set, else any OpenAI-compatible server."""
+
+    model_config = _ENV
+
+    model: str = Field("gpt-5.4", validation_alias="JUDGE_MODEL")
+    azure_endpoint: str | None = Field(None, validation_alias="AZURE_OPENAI_ENDPOINT")
+    azure_api_key: SecretStr | None = Field(None, validation_alias="AZURE_OPENAI_API_KEY")
+    api_version: str = Field("2024-12-01-preview", validation_alias="OPENAI_API_VERSION")
+    base_url: str | None = Field(None, validation_alias="OPENAI_BASE_URL")
+    api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
+    max_completion_tokens: int = Field(8000, gt=0, validation_alias="JUDGE_MAX_COMPLETION_TOKENS")
+    concurrency: int = Field(32, gt=0, validation_alias="JUDGE_CONCURRENCY")
+    timeout_s: float = Field(600.0, gt=0, validation_alias="JUDGE_TIMEOUT_S")
+    invalid_answer_attempts: int = Field(3, gt=0, validation_alias="JUDGE_ATTEMPTS")
+    transport_retries: int = Field(8, ge=0, validation_alias="JUDGE_TRANSPORT_RETRIES")
+    max_backoff_s: float = Field(60.0, gt=0, validation_alias="JUDGE_MAX_BACKOFF_S")
+
+    @property
+    def uses_azure(self) -> bool:
+        return bool(self.azure_endpoint)
+
+
+class DataSettings(BaseSettings):
+    """Where data lives: the data folder, and a dataset to use instead of the benchmark's own."""
+
+    model_config = _ENV
+
+    data_dir: Path = Field(Path("data"), validation_alias="DATA_DIR")
+    dataset: str | None = Field(None, validation_alias="WB_DATASET")
+    dataset_revision: str | None = Field(None, validation_alias="WB_DATASET_REVISION")
+
+    @property
+    def runs_dir(self) -> Path:
+        return self.data_dir / "runs"
+
+
+class Settings(BaseSettings):
+    """All settings, one section per concern."""
+
+    model_config = _ENV
+
+    data: DataSettings = Field(default_factory=DataSettings)
+    judge: JudgeSettings = Field(default_factory=JudgeSettings)
