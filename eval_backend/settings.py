@@ -7,6 +7,7 @@ composes them. Keys are `SecretStr`, so they never print in a log or a repr.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -51,6 +52,37 @@ class DataSettings(BaseSettings):
         return self.data_dir / "runs"
 
 
+class GenerationSettings(BaseSettings):
+    """The OpenAI-compatible endpoint serving the model under test, for `--backend openai`."""
+
+    model_config = _ENV
+
+    base_url: str | None = Field(None, validation_alias="GENERATION_BASE_URL")
+    api_key: SecretStr | None = Field(None, validation_alias="GENERATION_API_KEY")
+
+
+class QueueSettings(BaseSettings):
+    """The submission queue and its worker: limits on what is accepted, and how the worker polls."""
+
+    model_config = _ENV
+
+    # Not named `path`: field names are read from the environment too, and PATH is always set.
+    queue_path: Path | None = Field(None, validation_alias="QUEUE_PATH")  # default DATA_DIR/queue.sqlite
+    worker_enabled: bool = Field(True, validation_alias="WORKER_ENABLED")
+    poll_interval_s: float = Field(30.0, gt=0, validation_alias="WORKER_POLL_INTERVAL_S")
+    heartbeat_interval_s: float = Field(10.0, gt=0, validation_alias="WORKER_HEARTBEAT_S")
+    stale_after_s: float = Field(300.0, gt=0, validation_alias="QUEUE_STALE_AFTER_S")
+    max_attempts: int = Field(3, gt=0, validation_alias="QUEUE_MAX_ATTEMPTS")
+    submissions_per_week: int = Field(5, ge=0, validation_alias="SUBMISSIONS_PER_WEEK")
+    max_params_b: float = Field(80.0, gt=0, validation_alias="MAX_MODEL_PARAMS_B")
+    allow_local_models: bool = Field(False, validation_alias="ALLOW_LOCAL_MODELS")
+    local_user: str = Field("local", min_length=1, validation_alias="LOCAL_USER")
+    backend_params: dict[str, Any] = Field(default_factory=dict, validation_alias="WORKER_BACKEND_PARAMS")
+    run_limit: int | None = Field(None, gt=0, validation_alias="WORKER_RUN_LIMIT")
+    hf_token: SecretStr | None = Field(None, validation_alias="HF_TOKEN")
+    hf_endpoint: str | None = Field(None, validation_alias="HF_ENDPOINT")
+
+
 class Settings(BaseSettings):
     """All settings, one section per concern."""
 
@@ -58,3 +90,5 @@ class Settings(BaseSettings):
 
     data: DataSettings = Field(default_factory=DataSettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
+    generation: GenerationSettings = Field(default_factory=GenerationSettings)
+    queue: QueueSettings = Field(default_factory=QueueSettings)

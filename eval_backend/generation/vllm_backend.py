@@ -1,0 +1,122 @@
+"""The vLLM backend: offline `vllm.LLM` on the visible GPUs, letting vLLM batch.
+
+vLLM is GPU-only and large, so it lives in requirements-gpu.txt and is imported only when
+this backend is built. Prompts are rendered with the model's own chat template here, not
+by `LLM.chat`, because each item's output budget depends on its prompt's exact token
+count: the same token ids that were counted are the ones sent (`TokensPrompt`), and a
+prompt that does not fit is recorded as an error instead of failing the whole call.
+
+The mapping from `GenerationOptions` to vLLM's arguments is plain functions, testable
+without vLLM installed.
+"""
+
+from __future__ import annotations
+
+import logging
+from types import ModuleType
+from typing import Any, Sequence
+
+from eval_backend.generation.base import Completion, GenerationConfigError, ResultCallback
+from eval_backend.generation.options import GenerationOptions
+from eval_backend.generation.prompts import Prompt, build_prompts, load_tokenizer
+from eval_backend.records import Item
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_BATCH_SIZE = 1024
+"""Items per `LLM.generate` call: vLLM batches inside a call; a crash loses one call's work."""
+
+_MISSING = (
+    "the vllm backend needs the vllm package, which is not installed: "
+    "`pip install -r requirements-gpu.txt` on a machine with an NVIDIA GPU, "
+    "or choose --backend transformers"
+)
+
+
+def import_vllm() -> ModuleType:
+    """Import vllm, or raise GenerationConfigError saying how to install it."""
+    try:
+        import vllm
+    except ImportError as exc:
+        raise GenerationConfigError(f"{_MISSING} ({exc})") from exc
+    return vllm
+
+
+def llm_kwargs(options: GenerationOptions, gpu_count: int) -> dict[str, Any]:
+    """Keyword arguments of `vllm.LLM` for these options; tensor parallel over every visible GPU by default."""
+    kwargs: dict[str, Any] = {
+        "model": options.model,
+        "revision": options.revision,
+        "tokenizer_revision": options.revision,
+        "dtype": options.dtype,
+        "tensor_parallel_size": options.tensor_parallel_size or max(gpu_count, 1),
+        "gpu_memory_utilization": options.gpu_memory_utilization,
+    }
+    if options.max_model_len is not None:
+        kwargs["max_model_len"] = options.max_model_len
+    if options.seed is not None:
+        kwargs["seed"] = options.seed
+    return kwargs
+
+
+def sampling_kwargs(options: GenerationOptions, max_tokens: int) -> dict[str, Any]:
+    """Keyword arguments of `vllm.SamplingParams` for one prompt with this output budget."""
+    kwargs: dict[str, Any] = {
+        "temperature": options.temperature,
+        "top_p": options.top_p,
+        "top_k": options.top_k,
+        "max_tokens": max_tokens,
+    }
+    if options.seed is not None:
+        kwargs["seed"] = options.seed
+    return kwargs
+
+
+def completion_of(prompt: Prompt, output: Any) -> Completion:
+    """A `Completion` from one vLLM `RequestOutput` (its first and only sample)."""
+    sample = output.outputs[0]
+    return Completion(
+        key=prompt.item.key,
+        text=sample.text,
+        finish_reason=sample.finish_reason,
+        output_tokens=len(sample.token_ids),
+        max_tokens=prompt.max_tokens,
+        prompt_opens_thinking=prompt.opens_thinking,
+    )
+
+
+class VllmGenerator:
+    """A model loaded into vLLM; each call to `generate` hands vLLM a large batch at once."""
+
+    name = "vllm"
+
+    def __init__(self, options: GenerationOptions) -> None:
+        import torch
+
+        self.options = options
+        self._vllm = import_vllm()
+        self.tokenizer = load_tokenizer(options)
+        self.llm = self._vllm.LLM(**llm_kwargs(options, torch.cuda.device_count()))
+        # vLLM settles the context (the model's, or --max-model-len); budgets must use the same one.
+        self.context = self.llm.llm_engine.model_config.max_model_len
+
+    def generate(self, items: Sequence[Item], on_result: ResultCallback) -> None:
+        """Answer `items`, one `LLM.generate` call per DEFAULT_BATCH_SIZE (or --batch-size) items."""
+        prompts, refused = build_prompts(self.tokenizer, items, self.options.max_tokens, self.context)
+        for completion in refused:
+            on_result(completion)
+        size = self.options.batch_size or DEFAULT_BATCH_SIZE
+        for start in range(0, len(prompts), size):
+            batch = prompts[start:start + size]
+            outputs = self.llm.generate(
+                [{"prompt_token_ids": prompt.token_ids} for prompt in batch],
+                sampling_params=[
+                    self._vllm.SamplingParams(**sampling_kwargs(self.options, prompt.max_tokens)) for prompt in batch
+                ],
+                use_tqdm=False,
+            )
+            for prompt, output in zip(batch, outputs):
+                on_result(completion_of(prompt, output))
+
+    def close(self) -> None:
+        del self.llm

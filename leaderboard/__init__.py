@@ -1,0 +1,1 @@
+"""The web side of the leaderboard: results read through the engine, tables, figures, the Gradio UI."""

@@ -1,0 +1,235 @@
+"""Results on disk as canonical DataFrames, read only through the engine's own readers.
+
+Every number comes from a run folder's summary.json or details.parquet as the engine
+wrote it; nothing here re-scores. Reads are cached on file modification stamps, so a new
+or re-scored run appears on the next call without a restart, and an unchanged one is
+not read again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Generic, Hashable, Mapping, Sequence, TypeVar
+
+import pandas as pd
+
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark, ItemValidationError
+from eval_backend.dataset_loader import DatasetLoadError, DatasetSpec, load_items
+from eval_backend.details import read_details
+from eval_backend.run_folder import RunFolder, RunFolderError, iter_run_folders
+
+logger = logging.getLogger(__name__)
+
+BREAKDOWN_GROUPS = ("config", "variant", "domain", "subdomain")
+"""The groups a summary breaks scores down by; `config` is the language config."""
+_SUMMARY_GROUPS = {"config": "configs", "variant": "variants", "domain": "domains", "subdomain": "subdomains"}
+
+V = TypeVar("V")
+
+
+class UnknownRunError(KeyError):
+    """No run folder with this id (it was removed, or the id is wrong)."""
+
+
+class QueryUnavailableError(RuntimeError):
+    """An item's full query could not be read from the run's dataset; the message says why."""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """One evaluated model revision: its folder, what was asked and the engine's summary."""
+
+    run_id: str
+    folder: RunFolder
+    request: Mapping[str, Any]
+    summary: Mapping[str, Any]
+
+    @property
+    def provenance(self) -> Mapping[str, Any]:
+        return self.summary.get("provenance") or {}
+
+    @property
+    def model(self) -> str:
+        """The model id as submitted; a run written without one is named after its folder."""
+        return str(self.request.get("model") or self.provenance.get("model") or self.run_id.split("/")[0])
+
+    @property
+    def revision(self) -> str:
+        return str(self.request.get("revision") or self.provenance.get("revision") or self.run_id.split("/")[-1])
+
+    @property
+    def benchmark(self) -> Benchmark:
+        return BENCHMARKS.get(str(self.summary.get("benchmark")), BENCHMARKS[DEFAULT_BENCHMARK])
+
+    @property
+    def dataset(self) -> DatasetSpec | None:
+        path = self.request.get("dataset") or self.provenance.get("dataset")
+        if not path:
+            return None
+        return DatasetSpec(str(path), self.request.get("dataset_revision") or self.provenance.get("dataset_revision"))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Every readable run at one moment, the folders that could not be read, and a change stamp."""
+
+    runs: tuple[RunResult, ...]
+    problems: tuple[str, ...]
+    signature: tuple[Hashable, ...]
+
+
+class LruCache(Generic[V]):
+    """A small thread-safe least-recently-used cache (Gradio calls back from many threads)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[Hashable, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_or_load(self, key: Hashable, load: Callable[[], V]) -> V:
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return self._entries[key]
+        value = load()  # outside the lock: a slow read must not block every other caller
+        with self._lock:
+            self._entries[key] = value
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return value
+
+
+class ResultsStore:
+    """Reads the run folders under `runs_dir`, caching each file on its modification stamp."""
+
+    def __init__(self, runs_dir: Path, *, cache_size: int = 8) -> None:
+        self.runs_dir = Path(runs_dir)
+        self._runs: dict[str, tuple[Hashable, RunResult]] = {}
+        self._lock = threading.Lock()
+        self._details: LruCache[pd.DataFrame] = LruCache(cache_size)
+        self._queries: LruCache[dict[int, str]] = LruCache(cache_size)
+
+    def snapshot(self) -> Snapshot:
+        """Every run folder with a summary, re-reading only those whose files changed."""
+        runs, problems, seen = [], [], {}
+        for folder in iter_run_folders(self.runs_dir):
+            run_id = folder.path.relative_to(self.runs_dir).as_posix()
+            try:
+                stamp = _stamp(folder.summary_path, folder.request_path)
+                seen[run_id] = (stamp, self._cached_run(run_id, folder, stamp))
+            except (RunFolderError, OSError) as exc:
+                logger.warning("skipping run folder %s: %s", folder.path, exc)
+                problems.append(f"{run_id}: {exc}")
+                continue
+            runs.append(seen[run_id][1])
+        with self._lock:
+            self._runs = seen  # folders that disappeared leave the cache here
+        signature = tuple(sorted((run_id, stamp) for run_id, (stamp, _) in seen.items()))
+        return Snapshot(tuple(runs), tuple(problems), signature)
+
+    def run(self, run_id: str) -> RunResult:
+        """The run with this id, from the latest snapshot's reading."""
+        for run in self.snapshot().runs:
+            if run.run_id == run_id:
+                return run
+        raise UnknownRunError(run_id)
+
+    def details(self, run_id: str) -> pd.DataFrame:
+        """The run's per-item table (details.parquet), as the engine wrote it."""
+        folder = self.run(run_id).folder
+        key = (run_id, _stamp(folder.details_path))
+        return self._details.get_or_load(key, lambda: read_details(folder.details_path)).copy()
+
+    def queries(self, run_id: str, config: str) -> Mapping[int, str]:
+        """Index -> full query of one config of the run's dataset, loaded once and cached."""
+        run = self.run(run_id)
+        spec = run.dataset
+        if spec is None:
+            raise QueryUnavailableError(f"run {run_id} does not record its dataset in request.json")
+        key = (spec.path, spec.revision, config)
+        return self._queries.get_or_load(key, lambda: _load_queries(run.benchmark, spec, config))
+
+    def _cached_run(self, run_id: str, folder: RunFolder, stamp: Hashable) -> RunResult:
+        with self._lock:
+            cached = self._runs.get(run_id)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        request = folder.read_request() if folder.request_path.exists() else {}
+        return RunResult(run_id, folder, request, folder.read_summary())
+
+
+def runs_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
+    """One row per run: identity, provenance, overall with its interval, and the counts."""
+    rows = [_run_row(run) for run in runs]
+    return pd.DataFrame(rows, columns=RUN_COLUMNS)
+
+
+RUN_COLUMNS = [
+    "run_id", "model", "revision", "benchmark", "judge_model", "created_at", "params_b", "precision",
+    "overall", "overall_ci_low", "overall_ci_high", "items", "scored_items", "failed_items",
+    "pending_items", "missing_responses", "failed_judgments",
+]
+
+
+def breakdown_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
+    """Long table of group scores: run_id, group (config/variant/domain/subdomain), name, score, CI."""
+    rows = []
+    for run in runs:
+        config_ci = run.summary.get("config_ci") or {}
+        for group in BREAKDOWN_GROUPS:
+            for name, score in (run.summary.get(_SUMMARY_GROUPS[group]) or {}).items():
+                low, high = (config_ci.get(name) if group == "config" else None) or (None, None)
+                rows.append({"run_id": run.run_id, "group": group, "name": name, "score": score,
+                             "ci_low": low, "ci_high": high})
+    return pd.DataFrame(rows, columns=["run_id", "group", "name", "score", "ci_low", "ci_high"])
+
+
+def _run_row(run: RunResult) -> dict[str, Any]:
+    counts = run.summary.get("counts") or {}
+    low, high = run.summary.get("overall_ci") or (None, None)
+    return {
+        "run_id": run.run_id,
+        "model": run.model,
+        "revision": run.revision,
+        "benchmark": run.summary.get("benchmark"),
+        "judge_model": run.provenance.get("judge_model"),
+        "created_at": run.provenance.get("created_at"),
+        "params_b": _number(run.request.get("params_b")),
+        "precision": run.request.get("precision"),
+        "overall": run.summary.get("overall"),
+        "overall_ci_low": low,
+        "overall_ci_high": high,
+        **{name: counts.get(name, 0) for name in (
+            "items", "scored_items", "failed_items", "pending_items", "missing_responses", "failed_judgments")},
+    }
+
+
+def _number(value: Any) -> float | None:
+    try:
+        return float(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _stamp(*paths: Path) -> tuple[tuple[int, int] | None, ...]:
+    """Modification time and size of each file (None if absent): what "changed" means here."""
+    stamps = []
+    for path in paths:
+        try:
+            stat = path.stat()
+            stamps.append((stat.st_mtime_ns, stat.st_size))
+        except FileNotFoundError:
+            stamps.append(None)
+    return tuple(stamps)
+
+
+def _load_queries(benchmark: Benchmark, spec: DatasetSpec, config: str) -> dict[int, str]:
+    try:
+        items = load_items(benchmark, spec, [config])
+    except (DatasetLoadError, ItemValidationError) as exc:
+        raise QueryUnavailableError(str(exc)) from exc
+    return {item.index: item.query for item in items}

@@ -1,0 +1,750 @@
+"""A stand-in OpenAI-compatible chat-completions server on 127.0.0.1, standard library only.
+
+It answers both URL shapes the engine uses::
+
+    POST /v1/chat/completions                                              (OpenAI, vLLM, ...)
+    POST /openai/deployments/{deployment}/chat/completions?api-version=... (Azure OpenAI)
+
+Every request is recorded so tests can assert exactly what was sent. What comes back is decided
+by a pluggable reply function (request body in, :class:`Reply` out); :func:`judge_reply`
+answers the seed's judge prompts, :func:`chat_reply` answers generation requests, and a
+:class:`FaultPlan` injects malformed answers and HTTP errors. A requests-per-minute limit and
+a fixed latency model a real endpoint's behaviour under load.
+
+Usage::
+
+    with StandInChatServer(judge_reply(), faults=FaultPlan(first_n=2)) as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="x")
+        ...
+        assert server.stats.faults == 2
+
+As a process (prints ``READY http://127.0.0.1:PORT/v1`` once it accepts connections)::
+
+    python -m tests.support.chat_server --port 0 --latency 0.5 --rpm 600
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import hashlib
+import itertools
+import json
+import math
+import re
+import signal
+import socket
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from email.message import Message
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal, get_args
+from urllib.parse import urlsplit
+
+__all__ = [
+    "FAULT_KINDS",
+    "FaultKind",
+    "FaultPlan",
+    "JudgePrompt",
+    "RecordedRequest",
+    "Reply",
+    "ReplyFn",
+    "ServerStats",
+    "StandInChatServer",
+    "chat_reply",
+    "default_score",
+    "fault_reply",
+    "judge_answer",
+    "judge_key",
+    "judge_reply",
+    "message_text",
+    "parse_judge_prompt",
+    "request_key",
+    "user_text",
+]
+
+# --------------------------------------------------------------------------------------------
+# Replies
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Reply:
+    """What the server sends back for one request.
+
+    With ``status`` 200 the ``content`` is wrapped in a standard ``chat.completion`` object.
+    With any other status an OpenAI-style error object is sent, whose message is ``content``
+    when given. ``raw_body`` replaces the body entirely (to send something that is not JSON).
+    """
+
+    content: str | None = None
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    raw_body: bytes | None = None
+    delay_s: float = 0.0
+    finish_reason: str = "stop"
+
+
+ReplyFn = Callable[[dict[str, Any]], Reply]
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request as the server received it; ``body`` is the parsed JSON (None if invalid)."""
+
+    method: str
+    path: str
+    query: str
+    headers: dict[str, str]  # keys lower-cased
+    body: Any
+    time: float
+    deployment: str | None = None  # Azure deployment name taken from the URL
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The ``messages`` list of the body, or an empty list."""
+        body = self.body if isinstance(self.body, dict) else {}
+        return list(body.get("messages") or [])
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """The text of one chat message, whether its content is a string or a list of parts."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return ""
+
+
+def user_text(body: dict[str, Any]) -> str:
+    """The text of the last ``user`` message in a chat-completions request body."""
+    for message in reversed(body.get("messages") or []):
+        if message.get("role") == "user":
+            return message_text(message)
+    return ""
+
+
+def _tokens(text: str) -> int:
+    """A deterministic, cheap token count: about four characters per token."""
+    return len(text) // 4
+
+
+# --------------------------------------------------------------------------------------------
+# The judge protocol (seed 000): extracting what a judge prompt carries, answering it
+# --------------------------------------------------------------------------------------------
+
+_CRITERIA_OPEN = "** Criteria **\n```"
+_QUERY_OPEN = "** Query **\n```"
+_QUERY_CLOSE = "```\n\n** Response **\n```"
+_RESPONSE_CLOSE = "```\n\nProvide your evaluation"
+
+
+@dataclass(frozen=True)
+class JudgePrompt:
+    """The parts of a judge scoring prompt: the criterion (parsed and as sent), query, response."""
+
+    criterion: dict[str, Any]
+    criterion_text: str
+    query: str
+    response: str
+
+
+def _between(text: str, opening: str, closing: str, *, last_close: bool = False) -> str | None:
+    """Text after the first ``opening`` up to the next (or the last) ``closing``."""
+    start = text.find(opening)
+    if start < 0:
+        return None
+    start += len(opening)
+    end = text.rfind(closing) if last_close else text.find(closing, start)
+    return text[start:end] if end >= start else None
+
+
+def parse_judge_prompt(text: str) -> JudgePrompt | None:
+    """Split a judge prompt built from the seed's template; None if ``text`` is not one.
+
+    The response is taken up to the *last* closing fence so that responses containing
+    markdown code blocks still come out whole.
+    """
+    criterion_text = _between(text, _CRITERIA_OPEN, "```")
+    query = _between(text, _QUERY_OPEN, _QUERY_CLOSE)
+    response = _between(text, _QUERY_CLOSE, _RESPONSE_CLOSE, last_close=True)
+    if criterion_text is None or query is None or response is None:
+        return None
+    try:
+        criterion = json.loads(criterion_text)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(criterion, dict):
+        return None
+    return JudgePrompt(criterion, criterion_text, query, response)
+
+
+def default_score(criterion: dict[str, Any], response: str) -> int:
+    """A deterministic score in 1..10 from the criterion's name and the response text."""
+    digest = hashlib.sha256(f"{criterion.get('name', '')}\x00{response}".encode()).digest()
+    return 1 + digest[0] % 10
+
+
+def judge_answer(score: Any, reason: str | None = "Stand-in judgment.") -> str:
+    """The judge's answer in the seed's output format: a fenced ``json`` object.
+
+    ``score`` is serialised as given, so faults can send strings, floats or booleans;
+    ``reason=None`` leaves the field out.
+    """
+    payload: dict[str, Any] = {"score": score}
+    if reason is not None:
+        payload["reason"] = reason
+    return "```json\n" + json.dumps(payload, ensure_ascii=False, indent=4) + "\n```"
+
+
+def judge_reply(score_fn: Callable[[dict[str, Any], str], int] = default_score) -> ReplyFn:
+    """A reply function that scores judge prompts with ``score_fn(criterion, response)``.
+
+    Requests whose last user message is not a judge prompt get HTTP 400, so a test that sends
+    the wrong prompt fails loudly instead of receiving a plausible score.
+    """
+
+    def reply(body: dict[str, Any]) -> Reply:
+        prompt = parse_judge_prompt(user_text(body))
+        if prompt is None:
+            return Reply(content="stand-in judge: not a judge prompt", status=400)
+        score = score_fn(prompt.criterion, prompt.response)
+        name = str(prompt.criterion.get("name", "the criterion"))
+        return Reply(content=judge_answer(score, f"Scored {score} against {name}."))
+
+    return reply
+
+
+def chat_reply(
+    fn: Callable[[list[dict[str, Any]]], str] | None = None,
+    *,
+    honour_max_tokens: bool = True,
+) -> ReplyFn:
+    """A reply function for generation: ``fn(messages)`` returns the assistant's text.
+
+    With ``honour_max_tokens`` the text is cut to ``max_completion_tokens`` / ``max_tokens``
+    (four characters a token) and ``finish_reason`` becomes ``"length"``, as a real server does.
+    The default ``fn`` answers with a short text quoting the start of the last user message.
+    """
+    make_text = fn or (lambda messages: f"Stand-in answer to: {_last_user(messages)[:80]}")
+
+    def reply(body: dict[str, Any]) -> Reply:
+        text = make_text(list(body.get("messages") or []))
+        limit = body.get("max_completion_tokens") or body.get("max_tokens")
+        if honour_max_tokens and isinstance(limit, int) and _tokens(text) > limit:
+            return Reply(content=text[: limit * 4], finish_reason="length")
+        return Reply(content=text)
+
+    return reply
+
+
+def _last_user(messages: Sequence[dict[str, Any]]) -> str:
+    """The last user message's text in a messages list."""
+    return user_text({"messages": messages})
+
+
+# --------------------------------------------------------------------------------------------
+# Fault injection
+# --------------------------------------------------------------------------------------------
+
+FaultKind = Literal[
+    "non_json",
+    "score_11",
+    "score_string",
+    "score_float",
+    "score_bool",
+    "missing_reason",
+    "http_429",
+    "http_500",
+    "truncated",
+]
+FAULT_KINDS: tuple[str, ...] = get_args(FaultKind)
+
+
+def fault_reply(kind: FaultKind, *, retry_after: str = "1") -> Reply:
+    """The reply that stands for one fault ``kind`` (see :data:`FAULT_KINDS`)."""
+    if kind == "http_429":
+        headers = {"Retry-After": retry_after}
+        return Reply(content="stand-in: rate limit (injected)", status=429, headers=headers)
+    if kind == "http_500":
+        return Reply(content="stand-in: internal error (injected)", status=500)
+    if kind == "truncated":
+        # A reasoning model that spends its whole budget thinking returns empty content.
+        return Reply(content="", finish_reason="length")
+    contents = {
+        "non_json": "I think it is good",
+        "score_11": judge_answer(11),
+        "score_string": judge_answer("7"),
+        "score_float": judge_answer(7.5),
+        "score_bool": judge_answer(True),
+        "missing_reason": judge_answer(7, reason=None),
+    }
+    if kind not in contents:
+        raise ValueError(f"unknown fault kind {kind!r}; expected one of {FAULT_KINDS}")
+    return Reply(content=contents[kind])
+
+
+def judge_key(criterion_name: str, query: str) -> str:
+    """The fault-plan key of a judge call: criterion name plus a digest of the item's query."""
+    return f"{criterion_name}|{hashlib.sha1(query.encode()).hexdigest()[:16]}"
+
+
+def request_key(body: dict[str, Any]) -> str:
+    """What identifies "the same call" across retries: :func:`judge_key` for judge prompts,
+    otherwise a digest of the messages."""
+    prompt = parse_judge_prompt(user_text(body))
+    if prompt is not None:
+        return judge_key(str(prompt.criterion.get("name", "")), prompt.query)
+    messages = json.dumps(body.get("messages"), sort_keys=True, ensure_ascii=False)
+    return f"chat|{hashlib.sha1(messages.encode()).hexdigest()[:16]}"
+
+
+def _unit_interval(*parts: object) -> float:
+    """A deterministic number in [0, 1) from ``parts``; independent of thread scheduling."""
+    digest = hashlib.sha256("\x00".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+class FaultPlan:
+    """Decides, per request, whether to send a fault instead of the normal reply.
+
+    Three rules, checked in this order:
+
+    * ``script(key, *kinds)``: the next calls with that key get these faults, one each
+      (e.g. the first two calls for one criterion of one item are ``non_json``).
+    * ``first_n``: the first N calls overall get ``first_n_kind``.
+    * ``first_attempt_fraction``: that fraction of keys get a fault on their first call (the
+      first time the key is seen), drawn from ``fraction_kinds``. The draw hashes ``seed`` and
+      the key, so the same calls fail whatever the order in which concurrent requests arrive.
+
+    A key is ``key_fn(body)``, by default :func:`request_key`. ``retry_after`` is the
+    ``Retry-After`` header of injected 429s. Thread-safe.
+    """
+
+    def __init__(
+        self,
+        *,
+        first_n: int = 0,
+        first_n_kind: FaultKind = "http_500",
+        first_attempt_fraction: float = 0.0,
+        fraction_kinds: Sequence[FaultKind] = ("non_json",),
+        seed: int = 0,
+        retry_after: str = "1",
+        key_fn: Callable[[dict[str, Any]], str] = request_key,
+    ) -> None:
+        self.first_n = first_n
+        self.first_n_kind = first_n_kind
+        self.first_attempt_fraction = first_attempt_fraction
+        self.fraction_kinds = tuple(fraction_kinds)
+        self.seed = seed
+        self.retry_after = retry_after
+        self.key_fn = key_fn
+        self._lock = threading.Lock()
+        self._scripts: dict[str, collections.deque[FaultKind]] = {}
+        self._seen: collections.Counter[str] = collections.Counter()
+        self._calls = 0
+        self.sent: collections.Counter[str] = collections.Counter()  # faults sent, by kind
+        self.log: list[tuple[str, FaultKind]] = []  # (key, kind) of every fault, in order
+
+    def script(self, key: str, *kinds: FaultKind) -> FaultPlan:
+        """Queue ``kinds`` for the next calls whose key is ``key``; returns self for chaining."""
+        with self._lock:
+            self._scripts.setdefault(key, collections.deque()).extend(kinds)
+        return self
+
+    @property
+    def total(self) -> int:
+        """How many faults have been sent."""
+        with self._lock:
+            return sum(self.sent.values())
+
+    def decide(self, body: dict[str, Any]) -> FaultKind | None:
+        """The fault to send for this request, or None for the normal reply; records it."""
+        key = self.key_fn(body)
+        with self._lock:
+            self._calls += 1
+            self._seen[key] += 1
+            kind = self._choose(key, first_attempt=self._seen[key] == 1)
+            if kind is not None:
+                self.sent[kind] += 1
+                self.log.append((key, kind))
+            return kind
+
+    def _choose(self, key: str, *, first_attempt: bool) -> FaultKind | None:
+        """Apply the three rules; the caller holds the lock."""
+        queued = self._scripts.get(key)
+        if queued:
+            return queued.popleft()
+        if self._calls <= self.first_n:
+            return self.first_n_kind
+        if first_attempt and self.first_attempt_fraction > 0 and self.fraction_kinds:
+            if _unit_interval(self.seed, key) < self.first_attempt_fraction:
+                pick = _unit_interval(self.seed, key, "kind")
+                return self.fraction_kinds[int(pick * len(self.fraction_kinds))]
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# Rate limiting
+# --------------------------------------------------------------------------------------------
+
+
+class _SlidingWindowLimiter:
+    """At most ``limit`` accepted requests in any ``window_s`` seconds (rejections don't count)."""
+
+    def __init__(self, limit: int, window_s: float) -> None:
+        self.limit = limit
+        self.window_s = window_s
+        self._accepted: collections.deque[float] = collections.deque()
+        self._lock = threading.Lock()
+
+    def admit(self) -> float | None:
+        """None if the request may go ahead, else the seconds until a slot frees up."""
+        now = time.monotonic()
+        with self._lock:
+            while self._accepted and self._accepted[0] <= now - self.window_s:
+                self._accepted.popleft()
+            if len(self._accepted) < self.limit:
+                self._accepted.append(now)
+                return None
+            return self._accepted[0] + self.window_s - now
+
+
+# --------------------------------------------------------------------------------------------
+# The HTTP server
+# --------------------------------------------------------------------------------------------
+
+_AZURE_PATH = re.compile(r"^/openai/deployments/(?P<deployment>[^/]+)/chat/completions$")
+_OPENAI_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
+
+
+@dataclass(frozen=True)
+class ServerStats:
+    """Counters at one moment: requests received, 429s sent (any cause), faults injected,
+    and requests refused by the requests-per-minute limit."""
+
+    requests: int
+    http_429: int
+    faults: int
+    rate_limited: int
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # throughput benchmarks open many connections at once
+    app: StandInChatServer
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as the openai/httpx clients expect
+    disable_nagle_algorithm = True  # headers and body are separate writes; avoid 40 ms stalls
+    server: _HTTPServer
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        """Silence per-request logging: it costs time and floods test output."""
+
+    def setup(self) -> None:
+        super().setup()
+        self.server.app._track(self.connection, add=True)
+
+    def finish(self) -> None:
+        self.server.app._track(self.connection, add=False)
+        super().finish()
+
+    def do_POST(self) -> None:  # noqa: N802 - stdlib naming
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        status, headers, body = self.server.app._handle("POST", self.path, self.headers, raw)
+        self._send(status, headers, body)
+
+    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+        status, headers, body = self.server.app._handle("GET", self.path, self.headers, b"")
+        self._send(status, headers, body)
+
+    def _send(self, status: int, headers: dict[str, str], body: bytes) -> None:
+        self.send_response(status)
+        headers = {"Content-Type": "application/json", **headers}
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _error_body(status: int, message: str | None) -> bytes:
+    """An OpenAI-style error object."""
+    error = {"message": message or f"stand-in: HTTP {status}", "type": "stand_in_error"}
+    error["code"] = str(status)
+    return json.dumps({"error": error}).encode()
+
+
+class StandInChatServer:
+    """An OpenAI/Azure-compatible chat-completions server on 127.0.0.1 in a background thread.
+
+    ``reply`` answers each admitted request (default :func:`judge_reply`). ``faults`` may
+    replace the answer with an injected fault. ``latency_s`` delays every chat answer. ``rpm``
+    limits accepted requests per ``rate_window_s`` seconds (default a minute), answering 429
+    with a ``Retry-After`` header beyond it. ``record=False`` skips recording requests, for
+    long benchmarks. Use as a context manager, or call :meth:`start` and :meth:`stop`.
+    """
+
+    def __init__(
+        self,
+        reply: ReplyFn | None = None,
+        *,
+        faults: FaultPlan | None = None,
+        latency_s: float = 0.0,
+        rpm: int | None = None,
+        rate_window_s: float = 60.0,
+        port: int = 0,
+        record: bool = True,
+    ) -> None:
+        self.reply = reply or judge_reply()
+        self.faults = faults
+        self.latency_s = latency_s
+        self.record = record
+        self._limiter = _SlidingWindowLimiter(rpm, rate_window_s) if rpm else None
+        self._requested_port = port
+        self._lock = threading.Lock()
+        self._requests: list[RecordedRequest] = []
+        self._counts: collections.Counter[str] = collections.Counter()
+        self._ids = itertools.count(1)
+        self._connections: set[socket.socket] = set()
+        self._httpd: _HTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> StandInChatServer:
+        """Bind an ephemeral (or the requested) port and serve in a daemon thread."""
+        self._httpd = _HTTPServer(("127.0.0.1", self._requested_port), _Handler)
+        self._httpd.app = self
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop accepting, and cut open keep-alive connections so clients see the server go."""
+        if self._httpd is None:
+            return
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        with self._lock:
+            connections = list(self._connections)
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # already closed by the client
+        self._httpd = None
+
+    def __enter__(self) -> StandInChatServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    # -- what tests read --------------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        """The bound TCP port."""
+        if self._httpd is None:
+            raise RuntimeError("server is not running")
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT/v1``, for ``openai.OpenAI(base_url=...)``."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def azure_endpoint(self) -> str:
+        """``http://127.0.0.1:PORT``, for ``openai.AzureOpenAI(azure_endpoint=...)``."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """A copy of the recorded chat-completions requests, in arrival order."""
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def stats(self) -> ServerStats:
+        """A snapshot of the counters."""
+        with self._lock:
+            counts = dict(self._counts)
+        return ServerStats(
+            requests=counts.get("requests", 0),
+            http_429=counts.get("http_429", 0),
+            faults=counts.get("faults", 0),
+            rate_limited=counts.get("rate_limited", 0),
+        )
+
+    def clear(self) -> None:
+        """Forget recorded requests and reset the counters (the fault plan keeps its state)."""
+        with self._lock:
+            self._requests.clear()
+            self._counts.clear()
+
+    # -- request handling (called from handler threads) -------------------------------------
+
+    def _track(self, connection: socket.socket, *, add: bool) -> None:
+        with self._lock:
+            if add:
+                self._connections.add(connection)
+            else:
+                self._connections.discard(connection)
+
+    def _count(self, *names: str) -> None:
+        with self._lock:
+            self._counts.update(names)
+
+    def _handle(
+        self, method: str, target: str, headers: Message, raw: bytes
+    ) -> tuple[int, dict[str, str], bytes]:
+        """Route one request; returns status, extra headers and body."""
+        parts = urlsplit(target)
+        if method == "GET" and parts.path in ("/v1/models", "/models"):
+            return 200, {}, self._models_body()
+        azure = _AZURE_PATH.match(parts.path)
+        if method != "POST" or not (azure or parts.path in _OPENAI_PATHS):
+            return 404, {}, _error_body(404, f"stand-in: no route for {method} {parts.path}")
+        body = _parse_json(raw)
+        deployment = azure.group("deployment") if azure else None
+        self._record(method, parts.path, parts.query, headers, body, deployment)
+        if not isinstance(body, dict):
+            return 400, {}, _error_body(400, "stand-in: request body is not a JSON object")
+        return self._answer(body, deployment)
+
+    def _record(
+        self,
+        method: str,
+        path: str,
+        query: str,
+        headers: Message,
+        body: Any,
+        deployment: str | None,
+    ) -> None:
+        self._count("requests")
+        if not self.record:
+            return
+        header_map = {name.lower(): value for name, value in headers.items()}
+        entry = RecordedRequest(method, path, query, header_map, body, time.time(), deployment)
+        with self._lock:
+            self._requests.append(entry)
+
+    def _answer(
+        self, body: dict[str, Any], deployment: str | None
+    ) -> tuple[int, dict[str, str], bytes]:
+        """Rate limit, then a fault or the reply function's answer, after the latency."""
+        if self._limiter is not None:
+            wait_s = self._limiter.admit()
+            if wait_s is not None:
+                self._count("rate_limited", "http_429")
+                retry = {"Retry-After": str(max(1, math.ceil(wait_s)))}
+                return 429, retry, _error_body(429, "stand-in: requests per minute exceeded")
+        reply = self._reply_for(body)
+        delay = self.latency_s + reply.delay_s
+        if delay > 0:
+            time.sleep(delay)
+        if reply.status == 429:
+            self._count("http_429")
+        return reply.status, dict(reply.headers), self._body_of(reply, body, deployment)
+
+    def _reply_for(self, body: dict[str, Any]) -> Reply:
+        """The fault plan's fault, else the reply function's answer (500 if it raises)."""
+        kind = self.faults.decide(body) if self.faults is not None else None
+        if kind is not None:
+            self._count("faults")
+            return fault_reply(kind, retry_after=self.faults.retry_after)  # type: ignore[union-attr]
+        try:
+            return self.reply(body)
+        except Exception:  # a broken reply function must show up in the test, not hang it
+            message = f"stand-in reply function failed:\n{traceback.format_exc()}"
+            return Reply(content=message, status=500)
+
+    def _body_of(self, reply: Reply, body: dict[str, Any], deployment: str | None) -> bytes:
+        """The bytes to send for ``reply``."""
+        if reply.raw_body is not None:
+            return reply.raw_body
+        if reply.status != 200:
+            return _error_body(reply.status, reply.content)
+        return json.dumps(self._completion(reply, body, deployment), ensure_ascii=False).encode()
+
+    def _completion(
+        self, reply: Reply, body: dict[str, Any], deployment: str | None
+    ) -> dict[str, Any]:
+        """A standard ``chat.completion`` object around the reply's content."""
+        content = reply.content
+        prompt_tokens = sum(_tokens(message_text(m)) for m in body.get("messages") or [])
+        completion_tokens = _tokens(content or "")
+        return {
+            "id": f"chatcmpl-standin-{next(self._ids)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model") or deployment or "stand-in",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": reply.finish_reason,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+
+    @staticmethod
+    def _models_body() -> bytes:
+        model = {"id": "stand-in", "object": "model", "created": 0, "owned_by": "tests"}
+        return json.dumps({"object": "list", "data": [model]}).encode()
+
+
+def _parse_json(raw: bytes) -> Any:
+    """The parsed body, or None when it is not valid JSON."""
+    try:
+        return json.loads(raw) if raw else None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# Running as a process
+# --------------------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Serve until SIGTERM or Ctrl-C; prints ``READY <base_url>`` once listening."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds per answer")
+    parser.add_argument("--rpm", type=int, default=None, help="requests per minute limit")
+    parser.add_argument("--reply", choices=("judge", "chat"), default="judge")
+    args = parser.parse_args(argv)
+
+    reply = judge_reply() if args.reply == "judge" else chat_reply()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    server = StandInChatServer(reply, latency_s=args.latency, rpm=args.rpm, port=args.port)
+    with server:
+        print(f"READY {server.base_url}", flush=True)
+        try:
+            stop.wait()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,163 @@
+"""A data folder of evaluated models, built through the real engine against the stand-in judge.
+
+Each model's responses carry a ``[quality=N]`` marker that the stand-in judge turns into
+criterion scores, so rankings, language and variant breakdowns differ from model to model in
+known ways. ``build_evaluated_data(root)`` writes::
+
+    root/dataset/                 a small Indic WritingBench dataset in Hub layout
+    root/data/runs/<org>__<name>/<revision>/   one run folder per model (prepare, import,
+                                  judge, score: the engine's own phases)
+
+The profiles include a model evaluated on only part of the benchmark, one whose judge calls
+fail for good on some items, one with reasoning before ``</think>``, and one whose model id
+and responses carry ``<script>alert(1)</script>``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.dataset_loader import DatasetSpec
+from eval_backend.pipeline import RunSpec, import_responses, judge_phase, prepare_run, score_phase
+from eval_backend.records import Item, ResponseRecord
+from eval_backend.run_folder import RunFolder
+from eval_backend.settings import JudgeSettings
+from tests.support.chat_server import FaultPlan, StandInChatServer, judge_key, judge_reply
+from tests.support.hub_dataset import DatasetShape, write_writing_bench_dataset
+
+__all__ = [
+    "CONFIGS",
+    "DEFAULT_PROFILES",
+    "EvaluatedData",
+    "JUDGE_MODEL",
+    "ModelProfile",
+    "SCRIPT_MODEL_ID",
+    "build_evaluated_data",
+    "quality_score",
+]
+
+JUDGE_MODEL = "stand-in-judge"
+CONFIGS: Mapping[str, int] = {"Hindi": 6, "Tamil": 6, "Bengali": 6, "english_original": 6}
+SCRIPT_MODEL_ID = "evil-org/<script>alert(1)</script>"
+_QUALITY = re.compile(r"\[quality=(\d+)\]")
+
+
+@dataclass(frozen=True)
+class ModelProfile:
+    """How one fake model answers: its base quality and where it does worse.
+
+    ``variant_penalty`` and ``config_penalty`` lower the quality marker for items of that
+    variant or config; ``configs`` limits the run to some configs; every ``skip_every``-th item
+    gets no response; the first ``failing_items`` items get a judge that never answers validly.
+    """
+
+    model_id: str
+    quality: int
+    revision: str = "main"
+    variant_penalty: Mapping[str, int] = field(default_factory=dict)
+    config_penalty: Mapping[str, int] = field(default_factory=dict)
+    configs: Sequence[str] | None = None
+    skip_every: int = 0
+    failing_items: int = 0
+    reasoning: bool = False
+    extra_text: str = ""
+    request: Mapping[str, Any] = field(default_factory=dict)
+
+    def quality_for(self, item: Item) -> int:
+        penalty = self.variant_penalty.get(item.variant, 0) + self.config_penalty.get(item.config, 0)
+        return max(1, self.quality - penalty)
+
+    def response_for(self, item: Item) -> str:
+        answer = f"{self.extra_text}[quality={self.quality_for(item)}] {self.model_id} writes about {item.id}."
+        return f"<think>\nplanning {item.id}\n</think>\n\n{answer}" if self.reasoning else answer
+
+
+DEFAULT_PROFILES: tuple[ModelProfile, ...] = (
+    ModelProfile(
+        "acme/strong-7b", 9, variant_penalty={"romanized": 1},
+        request={"params_b": 7.2, "precision": "bfloat16"},
+    ),
+    ModelProfile(
+        "acme/reasoner-3b", 8, variant_penalty={"code_mixed": 2, "romanized": 3}, reasoning=True,
+        request={"params_b": 3.1, "precision": "bfloat16"},
+    ),
+    ModelProfile(
+        "bharat/partial-1b", 6, configs=("Hindi", "Tamil"), skip_every=4,
+        request={"params_b": 1.0, "precision": "float16"},
+    ),
+    ModelProfile(
+        "flaky/judge-fails-2b", 5, config_penalty={"Tamil": 2}, failing_items=3,
+        request={"params_b": 2.0, "precision": "float16"},
+    ),
+    ModelProfile(
+        SCRIPT_MODEL_ID, 3, extra_text="<script>alert(1)</script> ",
+        request={"params_b": 0.5, "precision": "float32"},
+    ),
+)
+
+
+@dataclass(frozen=True)
+class EvaluatedData:
+    """What was built: the data folder (DATA_DIR), the dataset folder and each model's run folder."""
+
+    data_dir: Path
+    dataset_dir: Path
+    folders: Mapping[str, RunFolder]
+    profiles: tuple[ModelProfile, ...]
+
+    @property
+    def runs_dir(self) -> Path:
+        return self.data_dir / "runs"
+
+
+def quality_score(criterion: Mapping[str, Any], response: str) -> int:
+    """The stand-in judge's score: the response's quality marker, nudged by the criterion."""
+    found = _QUALITY.search(response)
+    quality = int(found.group(1)) if found else 1
+    nudge = len(str(criterion.get("name", ""))) % 3 - 1
+    return min(10, max(1, quality + nudge))
+
+
+def build_evaluated_data(
+    root: Path, profiles: Sequence[ModelProfile] = DEFAULT_PROFILES, configs: Mapping[str, int] = CONFIGS
+) -> EvaluatedData:
+    """Write the dataset and evaluate every profile into `root/data/runs` with the real engine."""
+    root = Path(root)
+    dataset_dir = write_writing_bench_dataset(root / "dataset", DatasetShape(configs=dict(configs)))
+    runs_dir = root / "data" / "runs"
+    plan = FaultPlan()
+    folders = {}
+    with StandInChatServer(judge_reply(quality_score), faults=plan, record=False) as server:
+        judge = JudgeSettings(
+            model=JUDGE_MODEL, base_url=server.base_url, api_key="stand-in", concurrency=8,
+            transport_retries=0, max_backoff_s=0.1,
+        )
+        for profile in profiles:
+            folders[profile.model_id] = _evaluate(profile, dataset_dir, runs_dir, judge, plan)
+    return EvaluatedData(root / "data", dataset_dir, folders, tuple(profiles))
+
+
+def _evaluate(
+    profile: ModelProfile, dataset_dir: Path, runs_dir: Path, judge: JudgeSettings, plan: FaultPlan
+) -> RunFolder:
+    folder = RunFolder.for_model(runs_dir, profile.model_id, profile.revision)
+    spec = RunSpec(BENCHMARKS[DEFAULT_BENCHMARK], DatasetSpec(str(dataset_dir)), folder, profile.configs)
+    request = {"model": profile.model_id, "revision": profile.revision, **profile.request}
+    items = prepare_run(spec, request)
+    answered = [item for number, item in enumerate(items) if not _skipped(profile, number)]
+    import_responses(folder, [ResponseRecord(i.config, i.index, profile.response_for(i), id=i.id) for i in answered])
+    for item in answered[: profile.failing_items]:
+        # Every attempt of the first criterion is unparsable: a final, counted failure.
+        key = judge_key(str(item.checklist[0]["name"]), item.query)
+        plan.script(key, *["non_json"] * judge.invalid_answer_attempts)
+    judge_phase(spec, items, judge)
+    score_phase(spec, judge.model)
+    return folder
+
+
+def _skipped(profile: ModelProfile, number: int) -> bool:
+    return bool(profile.skip_every) and number % profile.skip_every == profile.skip_every - 1
