@@ -6,7 +6,9 @@ This is the only module that imports `datasets`.
 from __future__ import annotations
 
 import logging
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Sequence
 
 from eval_backend.benchmarks import Benchmark
@@ -78,10 +80,17 @@ def _load_rows(benchmark: Benchmark, spec: DatasetSpec, config: str) -> list[dic
     import datasets
 
     try:
-        dataset = datasets.load_dataset(spec.path, config, split=benchmark.split, revision=spec.revision)
+        if not Path(spec.path).is_dir():
+            dataset = datasets.load_dataset(spec.path, config, split=benchmark.split, revision=spec.revision)
+            return dataset.to_list()
+        # `datasets` keys its cache of a local folder on the folder's name, the config and the
+        # README alone: a folder rewritten in place, or another folder of the same name, would
+        # be served the old rows. A throwaway cache reads the files as they are now.
+        with tempfile.TemporaryDirectory(prefix="wb-dataset-cache-") as cache_dir:
+            dataset = datasets.load_dataset(spec.path, config, split=benchmark.split, cache_dir=cache_dir)
+            return dataset.to_list()
     except Exception as exc:  # as above: many exception types mean one thing here
         raise DatasetLoadError(f"cannot load config {config!r} of dataset {spec.path!r}: {exc}") from exc
-    return dataset.to_list()
 
 
 def _check_unique_indices(config: str, items: Sequence[Item]) -> None:

@@ -38,6 +38,8 @@ class JudgingProgress:
     done: int = 0
     failed: int = 0
     tokens: int = 0
+    throttled: int = 0
+    transport_retries: int = 0
 
     def record(self, judgment: Judgment) -> None:
         self.done += 1
@@ -100,6 +102,8 @@ async def run_judge_tasks(
                 group.create_task(worker())
     except ExceptionGroup as errors:
         raise errors.exceptions[0] from None
+    progress.throttled = client.limiter.throttles
+    progress.transport_retries = client.transport_retries
     return progress
 
 

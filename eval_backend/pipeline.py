@@ -8,10 +8,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from eval_backend.benchmarks import Benchmark
 from eval_backend.dataset_loader import DatasetSpec, load_items, resolve_configs
+from eval_backend.generation.generating import GenerationCallback, GenerationProgress, generate_items, owed_items
+from eval_backend.generation.options import GenerationOptions
+from eval_backend.generation.select import build_generator
 from eval_backend.judge_client import JudgeClient
 from eval_backend.judging import JudgeTask, JudgingProgress, ProgressCallback, plan_judge_tasks, run_judge_tasks
 from eval_backend.records import Item, ResponseRecord, to_json_dict
@@ -89,3 +92,56 @@ async def _judge(spec: RunSpec, tasks: list[JudgeTask], settings: JudgeSettings,
     finally:
         await client.close()
 
+
+@dataclass(frozen=True)
+class PhaseProgress:
+    """Where a full run stands: the phase and its done / total units (items, judge calls)."""
+
+    phase: str  # "generating" | "judging" | "scoring"
+    done: int
+    total: int
+
+
+def generate_phase(
+    spec: RunSpec,
+    items: Sequence[Item],
+    options: GenerationOptions,
+    on_progress: GenerationCallback | None = None,
+) -> GenerationProgress:
+    """Generate a response for every item the folder does not have yet and append each one.
+
+    With nothing owed the model is not even loaded, so a finished run resumes in moments.
+    """
+    owed = owed_items(items, spec.folder.read_responses())
+    logger.info("%d of %d items to generate in %s", len(owed), len(items), spec.folder.path)
+    if not owed:
+        return GenerationProgress(total=0)
+    generator = build_generator(options)
+    params = {**options.record_params(), "backend": generator.name}
+    try:
+        with spec.folder.response_appender() as appender:
+            return generate_items(owed, generator, params, appender, on_progress)
+    finally:
+        generator.close()
+
+
+def run_pipeline(
+    spec: RunSpec,
+    request: dict[str, Any],
+    generation: GenerationOptions,
+    judge: JudgeSettings,
+    on_progress: Callable[[PhaseProgress], None] | None = None,
+) -> Summary:
+    """The whole evaluation in one run folder: prepare, generate, judge, score.
+
+    Resumable at any point: each phase does only what the folder still lacks, so a
+    second call on a finished folder generates nothing and sends no judge call.
+    """
+    report = on_progress or (lambda progress: None)
+    items = prepare_run(spec, {**request, "generation": generation.record_params()})
+    generate_phase(spec, items, generation, lambda p: report(PhaseProgress("generating", p.done, p.total)))
+    judge_phase(spec, items, judge, lambda p: report(PhaseProgress("judging", p.done, p.total)))
+    report(PhaseProgress("scoring", 0, 1))
+    summary = score_phase(spec, judge.model)
+    report(PhaseProgress("scoring", 1, 1))
+    return summary

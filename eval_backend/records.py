@@ -97,14 +97,18 @@ class Usage:
         )
 
     @classmethod
-    def from_api(cls, usage: Any) -> Usage:
-        """Read an OpenAI-style usage object (or None) as one call's usage."""
-        if usage is None:
+    def from_api(cls, usage: Mapping[str, Any] | None) -> Usage:
+        """Read an OpenAI-style `usage` object (or None) as one call's usage."""
+        if not isinstance(usage, Mapping):
             return cls(calls=1)
-        prompt = getattr(usage, "prompt_tokens", 0) or 0
-        completion = getattr(usage, "completion_tokens", 0) or 0
-        total = getattr(usage, "total_tokens", 0) or prompt + completion
+        prompt = _count(usage.get("prompt_tokens"))
+        completion = _count(usage.get("completion_tokens"))
+        total = _count(usage.get("total_tokens")) or prompt + completion
         return cls(prompt, completion, total, 1)
+
+
+def _count(value: Any) -> int:
+    return value if type(value) is int and value >= 0 else 0
 
 
 @dataclass(frozen=True)
@@ -184,8 +188,15 @@ class Judgment:
 
 
 def to_json_dict(record: Any) -> dict[str, Any]:
-    """A record as a plain JSON-ready dict (nested dataclasses become dicts)."""
-    return dataclasses.asdict(record)
+    """A record as a plain JSON-ready dict (nested dataclasses become dicts).
+
+    Records are frozen and their containers never mutated, so unlike `dataclasses.asdict`
+    this does not deep-copy: it runs once per judgment on the hot path.
+    """
+    return {
+        name: to_json_dict(value) if dataclasses.is_dataclass(value) else value
+        for name, value in vars(record).items()
+    }
 
 
 def judgment_from_dict(data: Mapping[str, Any]) -> Judgment:

@@ -9,10 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-_ENV = SettingsConfigDict(extra="ignore", populate_by_name=True)
+# Fields are read from the environment by their alias (JUDGE_MODEL, DATA_DIR, …). Field names
+# stay usable as keyword arguments, but pydantic-settings then also reads a variable named after
+# the field itself; the prefix keeps a stray MODEL, PATH or BASE_URL in the environment from
+# being taken for one of ours.
+_ENV = SettingsConfigDict(extra="ignore", populate_by_name=True, env_prefix="INDICWB_FIELD_")
 
 
 class JudgeSettings(BaseSettings):
@@ -83,6 +87,60 @@ class QueueSettings(BaseSettings):
     hf_endpoint: str | None = Field(None, validation_alias="HF_ENDPOINT")
 
 
+class CostSettings(BaseSettings):
+    """Prices (per million tokens) and the assumptions behind a token estimate."""
+
+    model_config = _ENV
+
+    input_price_per_m: float = Field(1.25, ge=0, validation_alias="JUDGE_PRICE_INPUT_PER_M")
+    output_price_per_m: float = Field(10.0, ge=0, validation_alias="JUDGE_PRICE_OUTPUT_PER_M")
+    chars_per_token: float = Field(3.0, gt=0, validation_alias="JUDGE_CHARS_PER_TOKEN")
+    output_tokens_per_call: int = Field(800, ge=0, validation_alias="JUDGE_OUTPUT_TOKENS_PER_CALL")
+    response_chars: int = Field(6000, ge=0, validation_alias="ESTIMATE_RESPONSE_CHARS")
+
+
+class AppSettings(BaseSettings):
+    """The web app: where it listens and how often an open page looks for new results."""
+
+    model_config = _ENV
+
+    server_name: str = Field("127.0.0.1", validation_alias="GRADIO_SERVER_NAME")
+    server_port: int = Field(7860, gt=0, lt=65536, validation_alias=AliasChoices("PORT", "GRADIO_SERVER_PORT"))
+    refresh_s: float = Field(60.0, gt=0, validation_alias="LEADERBOARD_REFRESH_S")
+    analytics: bool = Field(False, validation_alias="GRADIO_ANALYTICS_ENABLED")  # off unless opted in
+    space_id: str | None = Field(None, validation_alias="SPACE_ID")  # set by Hugging Face Spaces
+
+    @property
+    def on_spaces(self) -> bool:
+        return bool(self.space_id)
+
+
+class HubSettings(BaseSettings):
+    """Mirroring to Hub dataset repos; off unless HF_TOKEN and a repo name are set (then nothing touches the network)."""
+
+    model_config = _ENV
+
+    # Field names are read from the environment too, hence the hf_ prefixes (no TOKEN or ENDPOINT).
+    hf_token: SecretStr | None = Field(None, validation_alias="HF_TOKEN")
+    results_repo: str | None = Field(None, validation_alias="RESULTS_REPO")
+    requests_repo: str | None = Field(None, validation_alias="REQUESTS_REPO")
+    # None: huggingface_hub's default (https://huggingface.co); passed to HfApi explicitly at call time.
+    hf_endpoint: str | None = Field(None, validation_alias="HF_ENDPOINT")
+    sync_interval_s: float = Field(300.0, gt=0, validation_alias="HUB_SYNC_INTERVAL_S")
+
+    @property
+    def results_enabled(self) -> bool:
+        return bool(self.hf_token and self.hf_token.get_secret_value() and self.results_repo)
+
+    @property
+    def requests_enabled(self) -> bool:
+        return bool(self.hf_token and self.hf_token.get_secret_value() and self.requests_repo)
+
+    @property
+    def enabled(self) -> bool:
+        return self.results_enabled or self.requests_enabled
+
+
 class Settings(BaseSettings):
     """All settings, one section per concern."""
 
@@ -90,5 +148,8 @@ class Settings(BaseSettings):
 
     data: DataSettings = Field(default_factory=DataSettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
+    cost: CostSettings = Field(default_factory=CostSettings)
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
     queue: QueueSettings = Field(default_factory=QueueSettings)
+    app: AppSettings = Field(default_factory=AppSettings)
+    hub: HubSettings = Field(default_factory=HubSettings)

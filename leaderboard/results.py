@@ -198,7 +198,7 @@ def _run_row(run: RunResult) -> dict[str, Any]:
         "benchmark": run.summary.get("benchmark"),
         "judge_model": run.provenance.get("judge_model"),
         "created_at": run.provenance.get("created_at"),
-        "params_b": _number(run.request.get("params_b")),
+        "params_b": _params_b(run.request),
         "precision": run.request.get("precision"),
         "overall": run.summary.get("overall"),
         "overall_ci_low": low,
@@ -208,11 +208,15 @@ def _run_row(run: RunResult) -> dict[str, Any]:
     }
 
 
-def _number(value: Any) -> float | None:
-    try:
-        return float(value) if value is not None else None
-    except (TypeError, ValueError):
-        return None
+def _params_b(request: Mapping[str, Any]) -> float | None:
+    """Model size in billions: `params_b` as given, or a raw `parameters` count."""
+    for key, scale in (("params_b", 1.0), ("parameters", 1e-9)):
+        try:
+            if request.get(key) is not None:
+                return float(request[key]) * scale
+        except (TypeError, ValueError):
+            continue  # a malformed size is shown as unknown, not as an error
+    return None
 
 
 def _stamp(*paths: Path) -> tuple[tuple[int, int] | None, ...]:

@@ -7,10 +7,10 @@ import logging
 import sys
 from typing import Sequence
 
-from eval_backend.cli import judge_cmd, score_cmd
+from eval_backend.cli import estimate_cmd, generate_cmd, hub_cmd, judge_cmd, queue_cmd, run_cmd, score_cmd, worker_cmd
 from eval_backend.cli.errors import USER_ERRORS
 
-COMMANDS = (judge_cmd, score_cmd)
+COMMANDS = (judge_cmd, score_cmd, estimate_cmd, generate_cmd, run_cmd, queue_cmd, worker_cmd, hub_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Callable, ContextManager, Iterator
 
 from tqdm import tqdm
 
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark
 from eval_backend.dataset_loader import DatasetSpec
-from eval_backend.judging import JudgingProgress, ProgressCallback
+from eval_backend.generation.generating import GenerationCallback
+from eval_backend.judging import ProgressCallback
+from eval_backend.pipeline import PhaseProgress
 from eval_backend.settings import JudgeSettings, Settings
 
 
@@ -55,19 +57,62 @@ def judge_settings(args: argparse.Namespace, settings: Settings) -> JudgeSetting
     return settings.judge.model_copy(update={k: v for k, v in overrides.items() if v is not None})
 
 
-@contextmanager
-def judging_progress_bar(description: str = "judging") -> Iterator[ProgressCallback]:
+def judging_progress_bar(description: str = "judging") -> ContextManager[ProgressCallback]:
     """A tqdm bar on stderr showing done / failed / tokens; yields the progress callback."""
-    bar = tqdm(total=0, desc=description, unit="call", file=sys.stderr, dynamic_ncols=True)
+    return _progress_bar(description, "call", lambda p: (p.done, p.total, {"failed": p.failed, "tokens": p.tokens}))
 
-    def update(progress: JudgingProgress) -> None:
-        bar.total = progress.total
-        bar.n = progress.done
-        bar.set_postfix(failed=progress.failed, tokens=progress.tokens, refresh=False)
-        bar.refresh()
+
+def generation_progress_bar(description: str = "generating") -> ContextManager[GenerationCallback]:
+    """A tqdm bar on stderr showing items done / errors / output tokens; yields the progress callback."""
+    return _progress_bar(
+        description, "item", lambda p: (p.done, p.total, {"errors": p.errors, "tokens": p.output_tokens})
+    )
+
+
+@contextmanager
+def _progress_bar(
+    description: str, unit: str, read: Callable[[Any], tuple[int, int, dict[str, int]]]
+) -> Iterator[Callable[[Any], None]]:
+    """A tqdm bar whose callback takes a progress record; `read` gives its done, total and postfix."""
+    bar = _new_bar(description, unit)
+
+    def update(progress: Any) -> None:
+        done, total, postfix = read(progress)
+        _show(bar, done, total, **postfix)
 
     try:
         yield update
     finally:
         bar.close()
 
+
+@contextmanager
+def phase_progress_bars() -> Iterator[Callable[[PhaseProgress], None]]:
+    """One tqdm bar per pipeline phase, each opened when its phase reports first; yields the callback."""
+    bars: dict[str, tqdm] = {}
+
+    def update(progress: PhaseProgress) -> None:
+        if progress.phase not in bars:
+            bars[progress.phase] = _new_bar(progress.phase, _PHASE_UNITS.get(progress.phase, "step"))
+        _show(bars[progress.phase], progress.done, progress.total)
+
+    try:
+        yield update
+    finally:
+        for bar in bars.values():
+            bar.close()
+
+
+_PHASE_UNITS = {"generating": "item", "judging": "call"}
+
+
+def _new_bar(description: str, unit: str) -> tqdm:
+    return tqdm(total=0, desc=description, unit=unit, file=sys.stderr, dynamic_ncols=True)
+
+
+def _show(bar: tqdm, done: int, total: int, **postfix: int) -> None:
+    bar.total = total
+    bar.n = done
+    if postfix:
+        bar.set_postfix(refresh=False, **postfix)
+    bar.refresh()

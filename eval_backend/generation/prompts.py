@@ -48,7 +48,7 @@ def render_prompt(tokenizer: Any, query: str) -> str:
 
 
 def build_prompts(
-    tokenizer: Any, items: Sequence[Item], max_tokens: int, context: int
+    tokenizer: Any, items: Sequence[Item], options: GenerationOptions, context: int
 ) -> tuple[list[Prompt], list[Completion]]:
     """Tokenize each item's prompt; those that leave no room for an answer come back as errors."""
     prompts, refused = [], []
@@ -62,5 +62,5 @@ def build_prompts(
                 item.key, None, error=f"prompt of {len(ids)} tokens does not fit the context of {context}"
             ))
             continue
-        prompts.append(Prompt(item, ids, min(max_tokens, room), opens_thinking(text)))
+        prompts.append(Prompt(item, ids, min(options.max_tokens, room), options.reasoning or opens_thinking(text)))
     return prompts, refused

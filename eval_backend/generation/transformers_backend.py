@@ -45,7 +45,7 @@ class TransformersGenerator:
 
     def generate(self, items: Sequence[Item], on_result: ResultCallback) -> None:
         """Answer `items` batch by batch, shortest prompts first."""
-        prompts, refused = build_prompts(self.tokenizer, items, self.options.max_tokens, self.context)
+        prompts, refused = build_prompts(self.tokenizer, items, self.options, self.context)
         for completion in refused:
             on_result(completion)
         prompts.sort(key=lambda prompt: len(prompt.token_ids))

@@ -102,7 +102,7 @@ class VllmGenerator:
 
     def generate(self, items: Sequence[Item], on_result: ResultCallback) -> None:
         """Answer `items`, one `LLM.generate` call per DEFAULT_BATCH_SIZE (or --batch-size) items."""
-        prompts, refused = build_prompts(self.tokenizer, items, self.options.max_tokens, self.context)
+        prompts, refused = build_prompts(self.tokenizer, items, self.options, self.context)
         for completion in refused:
             on_result(completion)
         size = self.options.batch_size or DEFAULT_BATCH_SIZE

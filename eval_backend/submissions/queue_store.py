@@ -15,11 +15,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta, timezone
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 LOG_TAIL_CHARS = 8000
 _SCHEMA_VERSION = 1
@@ -87,6 +87,14 @@ class QueueError(ValueError):
 
 class RequestNotFound(QueueError):
     """No request has this id."""
+
+
+class DuplicateRequest(QueueError):
+    """The model revision is already queued, running or evaluated; `existing` is that request."""
+
+    def __init__(self, existing: QueueRequest | None) -> None:
+        super().__init__(f"already in the queue as request {existing.id if existing else '?'}")
+        self.existing = existing
 
 
 @dataclass(frozen=True)
@@ -196,10 +204,16 @@ class QueueStore:
     # -- submitting and reading -------------------------------------------------------------
 
     def add(self, request: NewRequest) -> QueueRequest:
-        """Append a PENDING request and return its row."""
+        """Append a PENDING request and return its row.
+
+        Raises DuplicateRequest when the same model revision is already PENDING, RUNNING or
+        FINISHED; the check and the insert are one statement, so two submitters cannot race.
+        """
         added = self._one(
             "INSERT INTO requests (model_id, revision, requested_revision, precision, reasoning,"
-            " backend_params, submitter, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+            " backend_params, submitter, submitted_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?"
+            f" WHERE NOT EXISTS (SELECT 1 FROM requests WHERE model_id = ? AND revision = ?"
+            f" AND status IN ({_sql_list(ACTIVE)})) RETURNING *",
             (
                 request.model_id,
                 request.revision,
@@ -209,10 +223,17 @@ class QueueStore:
                 json.dumps(dict(request.backend_params), sort_keys=True),
                 request.submitter,
                 timestamp(),
+                request.model_id,
+                request.revision,
             ),
         )
-        assert added is not None  # INSERT … RETURNING always returns the row
+        if added is None:
+            raise DuplicateRequest(self.active_duplicate(request.model_id, request.revision))
         return added
+
+    def active_duplicate(self, model_id: str, revision: str) -> QueueRequest | None:
+        """The request that makes a new one for this model revision a duplicate, if any."""
+        return next((r for r in self.find(model_id, revision) if r.status in ACTIVE), None)
 
     def get(self, request_id: int) -> QueueRequest:
         """The request with this id; RequestNotFound if there is none."""
@@ -362,3 +383,26 @@ class QueueStore:
             (),
             "retried",
         )
+
+    # -- rebuilding from a mirror (eval_backend.hub_sync) -----------------------------------
+
+    def restore(self, requests: Iterable[QueueRequest]) -> int:
+        """Insert rows exactly as given, ids and states included, in one transaction; returns how many.
+
+        For rebuilding an empty queue from its copy in the requests repo; a row whose id exists
+        makes the whole restore fail (sqlite3.IntegrityError) and nothing is inserted.
+        """
+        columns = [column.name for column in fields(QueueRequest)]
+        rows = [
+            {
+                **{name: getattr(request, name) for name in columns},
+                "reasoning": int(request.reasoning),
+                "backend_params": json.dumps(dict(request.backend_params), sort_keys=True),
+            }
+            for request in requests
+        ]
+        with self._transaction() as conn:
+            conn.executemany(
+                f"INSERT INTO requests ({', '.join(columns)}) VALUES ({', '.join(':' + name for name in columns)})", rows
+            )
+        return len(rows)

@@ -54,3 +54,18 @@ def test_a_duplicate_index_is_refused(tmp_path: Path) -> None:
     write_readme(tmp_path, ["Odia"])
     with pytest.raises(DatasetLoadError, match="index 0 appears more than once"):
         load_items(BENCHMARK, DatasetSpec(str(tmp_path)), ["Odia"])
+
+
+def test_a_folder_rewritten_in_place_is_read_as_it_is_now(tmp_path: Path) -> None:
+    for count in (3, 5):
+        write_rows(tmp_path / "ds", "Odia", make_rows("Odia", count))
+        write_readme(tmp_path / "ds", ["Odia"])
+        assert len(load_items(BENCHMARK, DatasetSpec(str(tmp_path / "ds")), ["Odia"])) == count
+
+
+def test_two_folders_with_the_same_name_are_not_confused(tmp_path: Path) -> None:
+    for parent, count in (("a", 2), ("b", 4)):
+        write_rows(tmp_path / parent / "ds", "Odia", make_rows("Odia", count))
+        write_readme(tmp_path / parent / "ds", ["Odia"])
+    assert len(load_items(BENCHMARK, DatasetSpec(str(tmp_path / "a" / "ds")), ["Odia"])) == 2
+    assert len(load_items(BENCHMARK, DatasetSpec(str(tmp_path / "b" / "ds")), ["Odia"])) == 4

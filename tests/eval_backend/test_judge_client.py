@@ -78,6 +78,14 @@ def test_three_invalid_answers_make_a_failed_judgment_with_the_raw_text(items: l
     assert outcome.raw_text == "I think it is good"
 
 
+@pytest.mark.parametrize("body", [b"<html>gateway</html>", b'{"choices": []}', b"[1, 2]"])
+def test_a_body_that_is_not_a_chat_completion_counts_as_an_invalid_answer(items: list[Item], body: bytes) -> None:
+    with StandInChatServer(lambda request: Reply(raw_body=body)) as server:
+        outcome, _ = judge_once(fast_judge_settings(server), judge_messages(items[0], 0, "x"))
+        assert server.stats.requests == 3
+    assert outcome.verdict is None and outcome.error_kind == INVALID_ANSWER
+
+
 def test_rate_limits_and_server_errors_are_retried_without_using_up_attempts(items: list[Item]) -> None:
     messages = judge_messages(items[0], 0, "text")
     plan = FaultPlan(retry_after="0")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import hashlib
 import itertools
 import json
@@ -38,7 +39,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -289,14 +290,23 @@ def fault_reply(kind: FaultKind, *, retry_after: str = "1") -> Reply:
     return Reply(content=contents[kind])
 
 
+def _check_kinds(kinds: Iterable[str]) -> None:
+    """Reject unknown fault kinds when the plan is made, not when a request arrives."""
+    unknown = sorted(set(kinds) - set(FAULT_KINDS))
+    if unknown:
+        raise ValueError(f"unknown fault kinds {unknown}; expected some of {FAULT_KINDS}")
+
+
 def judge_key(criterion_name: str, query: str) -> str:
     """The fault-plan key of a judge call: criterion name plus a digest of the item's query."""
     return f"{criterion_name}|{hashlib.sha1(query.encode()).hexdigest()[:16]}"
 
 
 def request_key(body: dict[str, Any]) -> str:
-    """What identifies "the same call" across retries: :func:`judge_key` for judge prompts,
-    otherwise a digest of the messages."""
+    """Identify "the same call" across retries.
+
+    Judge prompts get :func:`judge_key`; anything else a digest of its messages.
+    """
     prompt = parse_judge_prompt(user_text(body))
     if prompt is not None:
         return judge_key(str(prompt.criterion.get("name", "")), prompt.query)
@@ -337,6 +347,7 @@ class FaultPlan:
         retry_after: str = "1",
         key_fn: Callable[[dict[str, Any]], str] = request_key,
     ) -> None:
+        _check_kinds([first_n_kind, *fraction_kinds])
         self.first_n = first_n
         self.first_n_kind = first_n_kind
         self.first_attempt_fraction = first_attempt_fraction
@@ -353,6 +364,7 @@ class FaultPlan:
 
     def script(self, key: str, *kinds: FaultKind) -> FaultPlan:
         """Queue ``kinds`` for the next calls whose key is ``key``; returns self for chaining."""
+        _check_kinds(kinds)
         with self._lock:
             self._scripts.setdefault(key, collections.deque()).extend(kinds)
         return self
@@ -382,10 +394,10 @@ class FaultPlan:
             return queued.popleft()
         if self._calls <= self.first_n:
             return self.first_n_kind
-        if first_attempt and self.first_attempt_fraction > 0 and self.fraction_kinds:
-            if _unit_interval(self.seed, key) < self.first_attempt_fraction:
-                pick = _unit_interval(self.seed, key, "kind")
-                return self.fraction_kinds[int(pick * len(self.fraction_kinds))]
+        eligible = first_attempt and bool(self.fraction_kinds)
+        if eligible and _unit_interval(self.seed, key) < self.first_attempt_fraction:
+            pick = _unit_interval(self.seed, key, "kind")
+            return self.fraction_kinds[int(pick * len(self.fraction_kinds))]
         return None
 
 
@@ -425,8 +437,11 @@ _OPENAI_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
 
 @dataclass(frozen=True)
 class ServerStats:
-    """Counters at one moment: requests received, 429s sent (any cause), faults injected,
-    and requests refused by the requests-per-minute limit."""
+    """Counters at one moment.
+
+    ``requests`` received, ``http_429`` sent for any cause, ``faults`` injected, and requests
+    ``rate_limited`` by the requests-per-minute limit.
+    """
 
     requests: int
     http_429: int
@@ -445,7 +460,7 @@ class _Handler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True  # headers and body are separate writes; avoid 40 ms stalls
     server: _HTTPServer
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         """Silence per-request logging: it costs time and floods test output."""
 
     def setup(self) -> None:
@@ -456,13 +471,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.app._track(self.connection, add=False)
         super().finish()
 
-    def do_POST(self) -> None:  # noqa: N802 - stdlib naming
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         status, headers, body = self.server.app._handle("POST", self.path, self.headers, raw)
         self._send(status, headers, body)
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+    def do_GET(self) -> None:
         status, headers, body = self.server.app._handle("GET", self.path, self.headers, b"")
         self._send(status, headers, body)
 
@@ -488,8 +503,10 @@ class StandInChatServer:
 
     ``reply`` answers each admitted request (default :func:`judge_reply`). ``faults`` may
     replace the answer with an injected fault. ``latency_s`` delays every chat answer. ``rpm``
-    limits accepted requests per ``rate_window_s`` seconds (default a minute), answering 429
-    with a ``Retry-After`` header beyond it. ``record=False`` skips recording requests, for
+    limits accepted requests per minute, answering 429 with a ``Retry-After`` header beyond
+    it; the limit is enforced over sliding windows of ``rate_window_s`` seconds (default a
+    minute) as ``rpm * rate_window_s / 60`` requests per window, so a short window lets tests
+    and benchmarks reach steady state sooner. ``record=False`` skips recording requests, for
     long benchmarks. Use as a context manager, or call :meth:`start` and :meth:`stop`.
     """
 
@@ -508,7 +525,10 @@ class StandInChatServer:
         self.faults = faults
         self.latency_s = latency_s
         self.record = record
-        self._limiter = _SlidingWindowLimiter(rpm, rate_window_s) if rpm else None
+        self._limiter = None
+        if rpm:
+            per_window = max(1, round(rpm * rate_window_s / 60))
+            self._limiter = _SlidingWindowLimiter(per_window, rate_window_s)
         self._requested_port = port
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
@@ -539,10 +559,8 @@ class StandInChatServer:
         with self._lock:
             connections = list(self._connections)
         for connection in connections:
-            try:
+            with contextlib.suppress(OSError):  # the client may have closed it already
                 connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass  # already closed by the client
         self._httpd = None
 
     def __enter__(self) -> StandInChatServer:
@@ -730,19 +748,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per answer")
     parser.add_argument("--rpm", type=int, default=None, help="requests per minute limit")
+    parser.add_argument(
+        "--rate-window",
+        type=float,
+        default=60.0,
+        help="enforce --rpm over sliding windows of this many seconds (steady state sooner)",
+    )
     parser.add_argument("--reply", choices=("judge", "chat"), default="judge")
     args = parser.parse_args(argv)
 
     reply = judge_reply() if args.reply == "judge" else chat_reply()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    server = StandInChatServer(reply, latency_s=args.latency, rpm=args.rpm, port=args.port)
-    with server:
+    server = StandInChatServer(
+        reply,
+        latency_s=args.latency,
+        rpm=args.rpm,
+        rate_window_s=args.rate_window,
+        port=args.port,
+    )
+    with server, contextlib.suppress(KeyboardInterrupt):
         print(f"READY {server.base_url}", flush=True)
-        try:
-            stop.wait()
-        except KeyboardInterrupt:
-            pass
+        stop.wait()
     return 0
 
 

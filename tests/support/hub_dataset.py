@@ -26,10 +26,10 @@ import pyarrow.parquet as pq
 __all__ = [
     "BANDS",
     "CHECKLIST_FIELDS",
-    "DatasetShape",
     "FULL_SIZE_CONFIGS",
     "SCHEMA",
     "VARIANTS",
+    "DatasetShape",
     "full_size_shape",
     "make_rows",
     "parquet_path",
@@ -98,7 +98,7 @@ class DatasetShape:
 
 
 def full_size_shape(query_chars: int = 20_000, seed: int = 0) -> DatasetShape:
-    """The real benchmark's 13 configs and item counts (3,924 items), for benchmarks."""
+    """The real benchmark's 13 configs and item counts (3,925 items), for benchmarks."""
     return DatasetShape(configs=dict(FULL_SIZE_CONFIGS), query_chars=query_chars, seed=seed)
 
 
@@ -189,7 +189,9 @@ _LANGUAGES: dict[str, _Language] = {
     ),
     "Malayalam": _Language(
         request="ദയവായി താഴെ നൽകിയിരിക്കുന്ന വിവരങ്ങളെ ആസ്പദമാക്കി ഒരു ലേഖനം എഴുതുക.",
-        romanized="Dayavayi thazhe nalkiyirikkunna vivarangale aaspadamaakki oru lekhanam ezhuthuka.",
+        romanized=(
+            "Dayavayi thazhe nalkiyirikkunna vivarangale aaspadamaakki oru lekhanam ezhuthuka."
+        ),
         code_mixed="Please thazhe ulla information use cheythu oru article ezhuthuka.",
         sentences=(
             "കേരളത്തിലെ കായലുകൾ സഞ്ചാരികളെ ആകർഷിക്കുന്നു.",

@@ -15,6 +15,7 @@ and responses carry ``<script>alert(1)</script>``.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,6 +113,14 @@ class EvaluatedData:
     @property
     def runs_dir(self) -> Path:
         return self.data_dir / "runs"
+
+    def summary(self, model_id: str) -> dict[str, Any]:
+        """summary.json as the engine wrote it, read directly: what tests expect to see."""
+        return json.loads(self.folders[model_id].summary_path.read_text(encoding="utf-8"))
+
+    def ranked_models(self) -> list[str]:
+        """Model ids by overall score in summary.json, best first."""
+        return sorted(self.folders, key=lambda model: -self.summary(model)["overall"])
 
 
 def quality_score(criterion: Mapping[str, Any], response: str) -> int:

@@ -1,0 +1,53 @@
+"""`estimate`: the judge tokens and cost of a run before it is made."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from eval_backend.cli.common import (
+    add_benchmark_argument,
+    add_dataset_arguments,
+    benchmark_of,
+    configs_of,
+    dataset_spec,
+)
+from eval_backend.cost import estimate_for_items, estimate_for_tasks
+from eval_backend.dataset_loader import load_items, resolve_configs
+from eval_backend.judging import plan_judge_tasks
+from eval_backend.run_folder import RunFolder
+from eval_backend.settings import Settings
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "estimate",
+        help="estimate judge tokens and cost (prices: JUDGE_PRICE_INPUT_PER_M, JUDGE_PRICE_OUTPUT_PER_M)",
+    )
+    add_benchmark_argument(parser)
+    add_dataset_arguments(parser)
+    parser.add_argument("--limit", type=int, help="first N items of each config")
+    parser.add_argument(
+        "--out-dir", type=Path, help="a run folder with responses: estimate only the judge calls it still owes"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings()
+    benchmark = benchmark_of(args)
+    spec = dataset_spec(args, settings, benchmark)
+    items = load_items(benchmark, spec, resolve_configs(spec, configs_of(args)), args.limit)
+    folder = RunFolder(args.out_dir) if args.out_dir else None
+    if folder and folder.responses_path.exists():
+        tasks = plan_judge_tasks(
+            benchmark, items, folder.read_responses(), folder.read_judgments(), settings.judge.model
+        )
+        estimate = estimate_for_tasks(benchmark, tasks, settings.cost)
+        basis = f"the responses in {folder.path}"
+    else:
+        estimate = estimate_for_items(benchmark, items, settings.cost)
+        basis = f"answers of ~{settings.cost.response_chars} characters"
+    print(f"{len(items)} items; judge {settings.judge.model}; estimated from {basis}:")
+    print(estimate.describe())
+    return 0

@@ -1,0 +1,41 @@
+"""`generate`: run the model under test on every item into a run folder's responses.jsonl."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from eval_backend.cli.common import (
+    add_benchmark_argument,
+    add_dataset_arguments,
+    benchmark_of,
+    configs_of,
+    dataset_spec,
+    generation_progress_bar,
+)
+from eval_backend.cli.generation_args import add_generation_arguments, generation_options, generation_report, model_request
+from eval_backend.pipeline import RunSpec, generate_phase, prepare_run
+from eval_backend.run_folder import RunFolder
+from eval_backend.settings import Settings
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("generate", help="generate the model's responses into a run folder")
+    add_benchmark_argument(parser)
+    add_dataset_arguments(parser)
+    add_generation_arguments(parser)
+    parser.add_argument("--out-dir", required=True, type=Path, help="run folder to write (resumed if it exists)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings()
+    benchmark = benchmark_of(args)
+    options = generation_options(args, settings, benchmark)
+    spec = RunSpec(benchmark, dataset_spec(args, settings, benchmark), RunFolder(args.out_dir), configs_of(args), args.limit)
+    items = prepare_run(spec, model_request(options))
+    with generation_progress_bar() as on_progress:
+        progress = generate_phase(spec, items, options, on_progress)
+    print(generation_report(progress, len(items), spec.folder.responses_path), file=sys.stderr)
+    return 0

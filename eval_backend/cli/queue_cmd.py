@@ -1,0 +1,77 @@
+"""`queue`: the admin's view of the submission queue: list, show, retry, cancel, submit."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+from dataclasses import asdict
+
+from eval_backend.settings import Settings
+from eval_backend.submissions import QueueRequest, Status, SubmissionForm, open_queue, submit
+from eval_backend.submissions.validation import PRECISIONS
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("queue", help="list, inspect, retry, cancel or add queue requests")
+    actions = parser.add_subparsers(dest="action", required=True)
+    listing = actions.add_parser("list", help="every request, oldest first")
+    listing.add_argument("--status", choices=[status.value for status in Status], help="only requests with this status")
+    listing.set_defaults(func=_list)
+    for name, func, text in (
+        ("show", _show, "every field of one request, with its error and log tail"),
+        ("retry", _retry, "put a FAILED or CANCELLED request back in the queue (it resumes its run folder)"),
+        ("cancel", _cancel, "cancel a PENDING or RUNNING request"),
+    ):
+        action = actions.add_parser(name, help=text)
+        action.add_argument("id", type=int, help="request id")
+        action.set_defaults(func=func)
+    adding = actions.add_parser("submit", help="validate and queue a model, as the submit form does")
+    adding.add_argument("model", help="Hub model id org/name (or a local folder where ALLOW_LOCAL_MODELS is on)")
+    adding.add_argument("--revision", default="main", help="branch, tag or commit (default main)")
+    adding.add_argument("--precision", default="bfloat16", choices=PRECISIONS, help="weights dtype (default bfloat16)")
+    adding.add_argument("--reasoning", action="store_true", help="the model thinks before answering")
+    adding.add_argument("--user", help="submitter the per-user limit counts against (default: your login name)")
+    adding.set_defaults(func=_submit)
+
+
+def _list(args: argparse.Namespace) -> int:
+    requests = open_queue(Settings()).list_requests(Status(args.status) if args.status else None)
+    print(f"{'id':>5}  {'status':<9}  {'phase':<10}  {'progress':>11}  {'submitted':<23}  {'submitter':<16}  model@revision")
+    for request in requests:
+        print(_row(request))
+    return 0
+
+
+def _row(request: QueueRequest) -> str:
+    progress = f"{request.progress_done}/{request.progress_total}" if request.phase else ""
+    return (
+        f"{request.id:>5}  {request.status:<9}  {request.phase or '':<10}  {progress:>11}  "
+        f"{request.submitted_at:<23}  {request.submitter:<16}  {request.model_id}@{request.revision[:12]}"
+    )
+
+
+def _show(args: argparse.Namespace) -> int:
+    request = open_queue(Settings()).get(args.id)
+    fields = {key: value for key, value in asdict(request).items() if key != "log_tail"}
+    print(json.dumps(fields, indent=2, ensure_ascii=False, default=str))
+    print("--- log tail ---")
+    print(request.log_tail or "(empty)")
+    return 0
+
+
+def _retry(args: argparse.Namespace) -> int:
+    print(_row(open_queue(Settings()).retry(args.id)))
+    return 0
+
+
+def _cancel(args: argparse.Namespace) -> int:
+    print(_row(open_queue(Settings()).cancel(args.id)))
+    return 0
+
+
+def _submit(args: argparse.Namespace) -> int:
+    settings = Settings()
+    form = SubmissionForm(args.model, args.revision, args.precision, args.reasoning)
+    print(_row(submit(form, args.user or getpass.getuser(), store=open_queue(settings), settings=settings)))
+    return 0

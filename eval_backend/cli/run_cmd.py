@@ -1,0 +1,51 @@
+"""`run`: generate, judge and score one model in one run folder, resumable at any point."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from eval_backend.cli.common import (
+    add_benchmark_argument,
+    add_dataset_arguments,
+    add_judge_arguments,
+    benchmark_of,
+    configs_of,
+    dataset_spec,
+    judge_settings,
+    phase_progress_bars,
+)
+from eval_backend.cli.generation_args import add_generation_arguments, generation_options, model_request
+from eval_backend.pipeline import RunSpec, run_pipeline
+from eval_backend.run_folder import RunFolder
+from eval_backend.settings import Settings
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("run", help="generate, judge and score a model: the full evaluation")
+    add_benchmark_argument(parser)
+    add_dataset_arguments(parser)
+    add_generation_arguments(parser)
+    parser.add_argument("--out-dir", type=Path, help="run folder (default: DATA_DIR/runs/<org>__<name>/<revision>)")
+    add_judge_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings()
+    benchmark = benchmark_of(args)
+    options = generation_options(args, settings, benchmark)
+    folder = RunFolder(args.out_dir) if args.out_dir else RunFolder.for_model(settings.data.runs_dir, options.model, options.revision or "main")
+    spec = RunSpec(benchmark, dataset_spec(args, settings, benchmark), folder, configs_of(args), args.limit)
+    with phase_progress_bars() as on_progress:
+        summary = run_pipeline(spec, model_request(options), options, judge_settings(args, settings), on_progress)
+    counts = summary.counts
+    overall = "n/a" if summary.overall is None else f"{summary.overall:.3f}"
+    print(
+        f"items scored {counts.scored_items}/{counts.items}, failed {counts.failed_items}, "
+        f"pending {counts.pending_items}, no response {counts.missing_responses}; "
+        f"overall {overall} -> {folder.summary_path}",
+        file=sys.stderr,
+    )
+    return 0

@@ -1,0 +1,114 @@
+"""The OpenAI-compatible backend: any chat-completions endpoint (a vLLM server, TGI, a hosted API).
+
+The server applies the model's chat template. At most `concurrency` requests are in
+flight; rate limits, server errors and timeouts are retried with backoff (the judge's
+retry rule), a request the endpoint rejects (HTTP 400, e.g. a prompt longer than the
+context) becomes an error for its item, and any other refusal (auth, unknown model)
+stops the run. `top_k` is not an OpenAI parameter, so it travels in `extra_body`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Iterator, Sequence
+
+import openai
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+
+from eval_backend.generation.base import Completion, GenerationConfigError, ResultCallback, chat_messages
+from eval_backend.generation.options import GenerationOptions
+from eval_backend.judge_client import is_retryable
+from eval_backend.records import Item
+
+logger = logging.getLogger(__name__)
+
+REQUEST_TIMEOUT_S = 3600.0
+"""A 16,000-token answer can take many minutes from a busy server."""
+TRANSPORT_ATTEMPTS = 8
+MAX_BACKOFF_S = 60.0
+
+
+def request_kwargs(options: GenerationOptions) -> dict[str, Any]:
+    """The chat-completions parameters for every item (the messages aside)."""
+    kwargs: dict[str, Any] = {
+        "model": options.model,
+        "temperature": options.temperature,
+        "top_p": options.top_p,
+        "max_tokens": options.max_tokens,
+        "extra_body": {"top_k": options.top_k},
+    }
+    if options.seed is not None:
+        kwargs["seed"] = options.seed
+    return kwargs
+
+
+class OpenAIGenerator:
+    """A client for the endpoint serving the model under test."""
+
+    name = "openai"
+
+    def __init__(self, options: GenerationOptions) -> None:
+        if not options.base_url:
+            raise GenerationConfigError(
+                "the openai backend needs the endpoint's URL: pass --base-url or set GENERATION_BASE_URL"
+            )
+        self.options = options
+
+    def generate(self, items: Sequence[Item], on_result: ResultCallback) -> None:
+        """Answer `items` with at most `concurrency` requests in flight, reporting each as it lands."""
+        asyncio.run(self._generate(items, on_result))
+
+    def close(self) -> None:
+        """Nothing held between calls: each `generate` opens and closes its own client."""
+
+    async def _generate(self, items: Sequence[Item], on_result: ResultCallback) -> None:
+        key = self.options.api_key.get_secret_value() if self.options.api_key else "not-needed"
+        client = openai.AsyncOpenAI(
+            base_url=self.options.base_url, api_key=key, max_retries=0, timeout=REQUEST_TIMEOUT_S
+        )
+        pending: Iterator[Item] = iter(items)
+
+        async def worker() -> None:
+            for item in pending:
+                on_result(await self._answer(client, item))
+
+        try:
+            async with asyncio.TaskGroup() as group:  # one worker's fatal error stops the others
+                for _ in range(min(self.options.concurrency, len(items))):
+                    group.create_task(worker())
+        except ExceptionGroup as errors:
+            raise errors.exceptions[0] from None
+        finally:
+            await client.close()
+
+    async def _answer(self, client: openai.AsyncOpenAI, item: Item) -> Completion:
+        try:
+            completion = await self._complete(client, item)
+        except openai.BadRequestError as exc:
+            return Completion(item.key, None, error=f"endpoint rejected the request: {exc}")
+        except openai.APIStatusError as exc:
+            if is_retryable(exc):
+                raise
+            raise GenerationConfigError(f"generation endpoint refused the call: {exc}") from exc
+        choice = completion.choices[0]
+        usage = completion.usage
+        return Completion(
+            key=item.key,
+            text=choice.message.content or "",
+            finish_reason=choice.finish_reason,
+            output_tokens=usage.completion_tokens if usage else None,
+            max_tokens=self.options.max_tokens,
+            prompt_opens_thinking=self.options.reasoning,
+        )
+
+    async def _complete(self, client: openai.AsyncOpenAI, item: Item) -> Any:
+        retrying = AsyncRetrying(
+            retry=retry_if_exception(is_retryable),
+            stop=stop_after_attempt(TRANSPORT_ATTEMPTS),
+            wait=wait_exponential_jitter(initial=1, max=MAX_BACKOFF_S, jitter=1),
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                return await client.chat.completions.create(messages=chat_messages(item.query), **request_kwargs(self.options))

@@ -1,0 +1,113 @@
+"""Pulling run folders from the results repo into `DATA_DIR/runs`, so the board shows other workers' runs.
+
+A remote run folder is written locally when it is new or changed there and the local copy is
+not being worked on: a local folder is only replaced when it still holds exactly what was last
+pushed or pulled (the ledger's record). One that is being written (no summary yet, or resumed), or that waits in the
+outbox, is left alone. Files are downloaded into a staging folder first and swapped in whole,
+so the board never reads half of a folder.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from huggingface_hub import HfApi, hf_hub_download
+
+from eval_backend.hub_sync._hub import DATASET, RemoteFile, head_sha, hub_api, remote_tree
+from eval_backend.hub_sync._ledger import Ledger
+from eval_backend.hub_sync.dataset_card import RUNS_PREFIX
+from eval_backend.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PullReport:
+    """Which run folders (`org__name/revision`) a pull wrote, and which it left alone because of local work."""
+
+    pulled: list[str] = field(default_factory=list)
+    kept_local: list[str] = field(default_factory=list)
+
+
+def pull_results(settings: Settings) -> PullReport:
+    """Bring new and changed run folders from the results repo; raises the Hub's error if it cannot list it."""
+    if not settings.hub.results_enabled:
+        return PullReport()
+    api, repo_id = hub_api(settings.hub), str(settings.hub.results_repo)
+    ledger = Ledger(settings.data.data_dir)
+    head = head_sha(api, repo_id)
+    if head == ledger.results_head():
+        return PullReport()
+    report = PullReport()
+    for run, remote in _remote_runs(remote_tree(api, repo_id, head)).items():
+        if ledger.synced(run) == remote:
+            continue
+        target = settings.data.runs_dir / run
+        local = _local_files(target)
+        if _same(local, remote):
+            ledger.record_synced(run, remote)  # pushed from here, or fetched before the ledger was kept
+        elif ledger.pending(run) is not None or (local is not None and not _same(local, ledger.synced(run))):
+            report.kept_local.append(run)
+        else:
+            _download_run(api, repo_id, head, run, remote, target)
+            ledger.record_synced(run, remote)
+            report.pulled.append(run)
+    if not report.kept_local:  # else look again next time: the local work may be gone by then
+        ledger.record_results_head(head)
+    if report.pulled or report.kept_local:
+        logger.info("pulled %d run folders from %s; kept %d with local work", len(report.pulled), repo_id, len(report.kept_local))
+    return report
+
+
+def _remote_runs(tree: dict[str, RemoteFile]) -> dict[str, dict[str, RemoteFile]]:
+    """`runs/<a>/<b>/<file>` entries grouped by run folder `<a>/<b>`, files by name."""
+    runs: dict[str, dict[str, RemoteFile]] = defaultdict(dict)
+    for path, remote in tree.items():
+        parts = path.split("/")
+        if len(parts) == 4 and parts[0] == RUNS_PREFIX:
+            runs[f"{parts[1]}/{parts[2]}"][parts[3]] = remote
+    return dict(runs)
+
+
+def _local_files(target: Path) -> dict[str, Path] | None:
+    """The run folder's files by name (temporary dotfiles aside), or None when there is no folder."""
+    if not target.is_dir():
+        return None
+    return {path.name: path for path in target.iterdir() if path.is_file() and not path.name.startswith(".")}
+
+
+def _same(local: dict[str, Path] | None, files: dict[str, RemoteFile] | None) -> bool:
+    """True when the local folder holds exactly these files with this content."""
+    if local is None or files is None or set(local) != set(files):
+        return False
+    return all(files[name].matches(path) for name, path in local.items())
+
+
+def _download_run(api: HfApi, repo_id: str, revision: str, run: str, remote: dict[str, RemoteFile], target: Path) -> None:
+    """Download the run's files into a staging folder next to `target`, then swap it in."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=f".{target.name}.pull-") as staging:
+        staged = Path(staging) / "run"
+        staged.mkdir()
+        for name in sorted(remote):
+            downloaded = hf_hub_download(
+                repo_id, f"{RUNS_PREFIX}/{run}/{name}", repo_type=DATASET, revision=revision,
+                endpoint=api.endpoint, token=api.token, local_dir=Path(staging) / "download",
+            )
+            shutil.move(downloaded, staged / name)
+        _swap_in(staged, target)
+
+
+def _swap_in(staged: Path, target: Path) -> None:
+    """Replace `target` by `staged` with two renames: a reader sees the old folder, the new one, or (for
+    an instant) none, never a mix."""
+    old = staged.parent / "old"
+    if target.exists():
+        target.rename(old)
+    staged.rename(target)
+    shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,130 @@
+"""The worker: claim a queued request, run the pipeline on it, record how it ended.
+
+`poll_once` is one claim-run-record cycle; the in-app scheduler and `python -m eval_backend
+worker` both call it. A run that raises ends as FAILED with its error and never escapes
+`poll_once`; a worker that dies mid-run leaves a stale heartbeat, and the next `poll_once`
+anywhere puts the request back in the queue, to resume from its run folder.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import uuid
+from typing import Any, Callable
+
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.dataset_loader import DatasetSpec
+from eval_backend.generation.options import GenerationOptions
+from eval_backend.pipeline import PhaseProgress, RunSpec, run_pipeline
+from eval_backend.run_folder import RunFolder
+from eval_backend.scoring import Summary
+from eval_backend.settings import Settings
+from eval_backend.submissions.monitor import RunMonitor
+from eval_backend.submissions.queue_store import QueueRequest, QueueStore, timestamp
+
+logger = logging.getLogger(__name__)
+
+Runner = Callable[[QueueRequest, RunFolder, Settings, Callable[[PhaseProgress], None]], Summary]
+"""Runs one request into its run folder, reporting progress; `run_request` is the real one."""
+
+
+def new_worker_id() -> str:
+    """Unique per worker: host, process and a random suffix (two schedulers in one process differ)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def generation_options(request: QueueRequest, settings: Settings) -> GenerationOptions:
+    """The request's model, revision, dtype and reasoning flag over the benchmark's sampling and its backend params."""
+    benchmark = BENCHMARKS[DEFAULT_BENCHMARK]
+    return GenerationOptions.for_benchmark(
+        benchmark,
+        request.model_id,
+        **{
+            "base_url": settings.generation.base_url,
+            "api_key": settings.generation.api_key,
+            **request.backend_params,
+            # A local folder's revision is our hash of it, not something a loader could check out.
+            "revision": None if request.requested_revision == "local" else request.revision,
+            "dtype": request.precision,
+            "reasoning": request.reasoning,
+        },
+    )
+
+
+def run_request(
+    request: QueueRequest, folder: RunFolder, settings: Settings, on_progress: Callable[[PhaseProgress], None]
+) -> Summary:
+    """Run the full pipeline for a queued request (the default `Runner`)."""
+    benchmark = BENCHMARKS[DEFAULT_BENCHMARK]
+    dataset = DatasetSpec(
+        path=str(settings.data.dataset or benchmark.default_dataset), revision=settings.data.dataset_revision
+    )
+    spec = RunSpec(benchmark, dataset, folder, limit=settings.queue.run_limit)
+    return run_pipeline(spec, _request_record(request), generation_options(request, settings), settings.judge, on_progress)
+
+
+def _request_record(request: QueueRequest) -> dict[str, Any]:
+    """What request.json keeps of the queue row."""
+    return {
+        "model": request.model_id,
+        "revision": request.revision,
+        "requested_revision": request.requested_revision,
+        "precision": request.precision,
+        "reasoning": request.reasoning,
+        "submitter": request.submitter,
+        "submitted_at": request.submitted_at,
+        "queue_request_id": request.id,
+    }
+
+
+def poll_once(store: QueueStore, settings: Settings, *, worker_id: str, runner: Runner = run_request) -> QueueRequest | None:
+    """Requeue stalled requests, then claim and run the oldest PENDING one; returns it as it ended, or None."""
+    queue = settings.queue
+    for changed in store.requeue_stale(queue.stale_after_s, queue.max_attempts):
+        logger.warning("request #%d is now %s: %s", changed.id, changed.status, changed.error)
+        store.append_log(changed.id, f"{timestamp()} {changed.status}: {changed.error}\n")
+    request = store.claim(worker_id)
+    if request is None:
+        return None
+    folder = RunFolder.for_model(settings.data.runs_dir, request.model_id, request.revision)
+    store.set_run_dir(request.id, worker_id, str(folder.path))
+    with RunMonitor(store, request.id, worker_id, queue.heartbeat_interval_s) as monitor:
+        logger.info(
+            "request #%d (attempt %d): running %s at %s into %s",
+            request.id, request.attempts, request.model_id, request.revision, folder.path,
+        )
+        try:
+            summary = runner(request, folder, settings, monitor.on_progress)
+        except Exception as exc:  # any failure of one run is that run's outcome, never the worker's end
+            logger.exception("request #%d failed", request.id)
+            store.fail(request.id, worker_id, f"{type(exc).__name__}: {exc}")
+        else:
+            logger.info("request #%d finished: overall %s -> %s", request.id, summary.overall, folder.summary_path)
+            store.finish(request.id, worker_id)
+    return store.get(request.id)
+
+
+def worker_loop(
+    store: QueueStore,
+    settings: Settings,
+    *,
+    once: bool = False,
+    stop: threading.Event | None = None,
+    runner: Runner = run_request,
+) -> int:
+    """Poll until `stop` is set (or, with `once`, one poll); returns how many requests were run."""
+    worker_id = new_worker_id()
+    stop = stop or threading.Event()
+    logger.info("worker %s polling %s every %gs", worker_id, store.path, settings.queue.poll_interval_s)
+    handled = 0
+    while not stop.is_set():
+        ran = poll_once(store, settings, worker_id=worker_id, runner=runner)
+        handled += ran is not None
+        if once:
+            break
+        if ran is None:
+            stop.wait(settings.queue.poll_interval_s)
+    return handled

@@ -1,0 +1,32 @@
+"""What every tab is built with: the settings, the results store, and shared app-wide state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Mapping
+
+import gradio as gr
+
+from eval_backend.settings import Settings
+from leaderboard.results import ResultsStore
+
+
+@dataclass(frozen=True)
+class AppContext:
+    """Built once in `build_app` and handed to each tab's `build`.
+
+    `results_version` holds a digest of the run folders' stamps: it changes (and fires
+    its change event) when a run is added or re-scored, which is how open pages refresh.
+    """
+
+    settings: Settings
+    store: ResultsStore
+    downloads_dir: Path
+    demo: gr.Blocks
+    results_version: gr.State
+
+
+def as_updates(record: Any, components: Mapping[str, gr.components.Component]) -> dict[Any, Any]:
+    """A callback's named record (a dataclass) as Gradio's {component: value} return form."""
+    return {components[field.name]: getattr(record, field.name) for field in fields(record)}

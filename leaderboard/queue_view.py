@@ -1,0 +1,66 @@
+"""The submission queue as tables people read: pending, running with progress, finished, failed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import pandas as pd
+
+from eval_backend.submissions import QueueRequest, Status
+
+BAR_CELLS = 20
+_COMMON = ["id", "model", "revision", "precision", "submitter", "submitted"]
+
+
+@dataclass(frozen=True)
+class QueueTables:
+    """One table per state of the queue; cancelled requests are listed with the failed ones."""
+
+    pending: pd.DataFrame
+    running: pd.DataFrame
+    finished: pd.DataFrame
+    failed: pd.DataFrame
+
+
+def queue_tables(requests: Sequence[QueueRequest]) -> QueueTables:
+    """Split the queue by status; running rows carry their phase and a progress bar."""
+    def rows(*statuses: Status) -> list[QueueRequest]:
+        return [r for r in requests if r.status in statuses]
+
+    return QueueTables(
+        pending=_frame(rows(Status.PENDING), []),
+        running=_frame(rows(Status.RUNNING), ["phase", "progress", "started"]),
+        finished=_frame(rows(Status.FINISHED), ["finished"]),
+        failed=_frame(rows(Status.FAILED, Status.CANCELLED), ["status", "finished", "reason"]),
+    )
+
+
+def progress_bar(done: int, total: int) -> str:
+    """A text progress bar, e.g. `██████░░░░ 60% (150/250)`; phases without a total say so."""
+    if total <= 0:
+        return "starting…"
+    share = min(max(done / total, 0.0), 1.0)
+    filled = round(share * BAR_CELLS)
+    return f"{'█' * filled}{'░' * (BAR_CELLS - filled)} {share:.0%} ({done}/{total})"
+
+
+def _frame(requests: Sequence[QueueRequest], extra: list[str]) -> pd.DataFrame:
+    return pd.DataFrame([_row(r) for r in requests], columns=_COMMON + extra)
+
+
+def _row(request: QueueRequest) -> dict[str, object]:
+    return {
+        "id": request.id,
+        "model": request.model_id,
+        "revision": request.revision,
+        "precision": request.precision,
+        "submitter": request.submitter,
+        "submitted": request.submitted_at[:19],
+        "phase": str(request.phase) if request.phase else "",
+        "progress": progress_bar(request.progress_done, request.progress_total),
+        "started": (request.started_at or "")[:19],
+        "finished": (request.finished_at or "")[:19],
+        "status": str(request.status),
+        "reason": request.error or "",
+    }

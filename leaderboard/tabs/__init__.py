@@ -1,0 +1,1 @@
+"""One module per tab; each has `build(context)` that lays the tab out and wires its events."""

@@ -1,0 +1,160 @@
+"""Judgments: every item of a model, filters, one item's full judgment, a comparison, downloads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from leaderboard.context import AppContext, as_updates
+from leaderboard.display import DECIMALS, column_label
+from leaderboard.exports import EXPORT_FORMATS, export_judgments
+from leaderboard.judgments import FILTER_FIELDS, ItemFilter, filter_choices, filter_items, judgment_items, judgment_view
+from leaderboard.results import QueryUnavailableError, UnknownRunError
+from leaderboard.tables import run_label
+from leaderboard.tabs.judgment_panel import build_panel, hidden_panel, panel_values
+
+ANY = "All"
+PROMPT_CHARS = 80
+ITEM_DATATYPES = ["str", "number", "str", "str", "str", "str", "str", "str", "number"]
+
+
+@dataclass(frozen=True)
+class ModelChoices:
+    """The two model choosers after the set of runs changed."""
+
+    model: Any
+    compare: Any
+
+
+def build(context: AppContext) -> None:
+    """Lay out the tab and wire model choice, filters, item selection and comparison."""
+    with gr.Row():
+        model = gr.Dropdown(label="Model", elem_id="judgments-model", scale=2)
+        compare = gr.Dropdown(label="Compare with (optional)", elem_id="judgments-compare", scale=2)
+    with gr.Row():
+        fields = {name: gr.Dropdown(label=name.capitalize(), value=ANY, choices=[ANY], elem_id=f"filter-{name}")
+                  for name in FILTER_FIELDS}
+    with gr.Row():
+        score_min = gr.Slider(0, 10, value=0, step=0.1, label="Item score at least")
+        score_max = gr.Slider(0, 10, value=10, step=0.1, label="Item score at most")
+        unscored = gr.Checkbox(value=True, label="Include items without a score (failed, pending, no response)")
+    items = gr.Dataframe(label="Items (select a row to read its judgment)", interactive=False,
+                         datatype=ITEM_DATATYPES, elem_id="judgment-items", max_height=420)
+    with gr.Row():
+        downloads = {fmt: gr.DownloadButton(f"All judgments ({fmt.upper()})", elem_id=f"download-{fmt}")
+                     for fmt in EXPORT_FORMATS}
+    selected = gr.State(None)
+    header = gr.Textbox(label="Item", interactive=False, elem_id="item-header")
+    query = gr.Textbox(label="Query (prompt and reference material, as sent to the model and the judge)",
+                       lines=6, max_lines=20, interactive=False, elem_id="item-query")
+    with gr.Row(equal_height=False):
+        first = build_panel("first")
+        second = build_panel("second", visible=False)
+
+    choosers = {"model": model, "compare": compare}
+    context.results_version.change(lambda: as_updates(model_choices(context), choosers), None, [model, compare])
+
+    filter_inputs = [model, *fields.values(), score_min, score_max, unscored]
+
+    def list_items(run_id: str | None, *values: Any) -> pd.DataFrame:
+        return items_table(context, run_id, _item_filter(*values))
+
+    def load_model(run_id: str | None) -> dict[Any, Any]:
+        updates: dict[Any, Any] = {items: items_table(context, run_id, ItemFilter())}
+        choices = filter_choices(judgment_items(context.store.details(run_id))) if run_id else {}
+        for name, dropdown in fields.items():
+            updates[dropdown] = gr.update(choices=[ANY, *choices.get(name, [])], value=ANY)
+        for fmt, button in downloads.items():
+            path = export_judgments(context.store.details(run_id), fmt, context.downloads_dir, run_id) if run_id else None
+            updates[button] = gr.update(value=str(path) if path else None)
+        return updates
+
+    def show_item(run_id: str | None, other: str | None, key: tuple[str, int] | None) -> dict[Any, Any]:
+        if not run_id or key is None:
+            return {header: "", query: "", **hidden_panel(first), **hidden_panel(second)}
+        config, index = key
+        updates = {header: _item_header(context, run_id, config, index), query: _query(context, run_id, config, index)}
+        updates.update(panel_values(first, _label(context, run_id), _view(context, run_id, config, index)))
+        if other:
+            updates.update(panel_values(second, _label(context, other), _view(context, other, config, index)))
+        else:
+            updates.update(hidden_panel(second))
+        return updates
+
+    def select_item(evt: gr.SelectData) -> tuple[str, int] | None:
+        row = evt.row_value
+        return (str(row[0]), int(float(row[1]))) if row else None
+
+    detail_outputs = [header, query, *first.outputs(), *second.outputs()]
+    model.change(load_model, [model], [items, *fields.values(), *downloads.values()])
+    for control in (*fields.values(), unscored):
+        control.change(list_items, filter_inputs, items)
+    for slider in (score_min, score_max):
+        slider.release(list_items, filter_inputs, items)
+    items.select(select_item, None, selected)
+    selected.change(show_item, [model, compare, selected], detail_outputs)
+    compare.change(show_item, [model, compare, selected], detail_outputs)
+
+
+def model_choices(context: AppContext) -> ModelChoices:
+    """Every run as a (label, run_id) choice; the first model defaults to the best-ranked run."""
+    runs = context.store.snapshot().runs
+    ranked = sorted(runs, key=lambda run: -(run.summary.get("overall") or float("-inf")))
+    choices = [(run_label(run.model, run.revision), run.run_id) for run in ranked]
+    first = choices[0][1] if choices else None
+    return ModelChoices(
+        model=gr.update(choices=choices, value=first),
+        compare=gr.update(choices=[("(none)", "")] + choices, value=""),
+    )
+
+
+def items_table(context: AppContext, run_id: str | None, chosen: ItemFilter) -> pd.DataFrame:
+    """The run's items that pass the filter, prompt shortened and scores rounded for display."""
+    if not run_id:
+        return pd.DataFrame()
+    shown = filter_items(judgment_items(context.store.details(run_id)), chosen)
+    shown["prompt"] = shown["prompt"].astype(str).map(_short)
+    shown["item_score"] = shown["item_score"].round(DECIMALS)
+    return shown.rename(columns=column_label)
+
+
+def _item_filter(language: str, variant: str, domain: str, subdomain: str,
+                 score_min: float, score_max: float, include_unscored: bool) -> ItemFilter:
+    values = {"language": language, "variant": variant, "domain": domain, "subdomain": subdomain}
+    return ItemFilter(**{k: (None if v in (None, ANY) else v) for k, v in values.items()},
+                      score_min=float(score_min), score_max=float(score_max), include_unscored=bool(include_unscored))
+
+
+def _view(context: AppContext, run_id: str, config: str, index: int):
+    try:
+        return judgment_view(context.store.details(run_id), config, index)
+    except (UnknownRunError, FileNotFoundError):
+        return None
+
+
+def _query(context: AppContext, run_id: str, config: str, index: int) -> str:
+    try:
+        return context.store.queries(run_id, config).get(index, f"(item {config} #{index} is not in the dataset)")
+    except QueryUnavailableError as exc:
+        return f"(the query could not be loaded: {exc})"
+
+
+def _item_header(context: AppContext, run_id: str, config: str, index: int) -> str:
+    details = context.store.details(run_id)
+    row = details[(details["config"] == config) & (details["index"] == index)]
+    if row.empty:
+        return f"{config} #{index}"
+    item = row.iloc[0]
+    return f"{config} #{index} · {item['id']} · {item['variant']} · {item['domain']} / {item['subdomain']}"
+
+
+def _label(context: AppContext, run_id: str) -> str:
+    run = context.store.run(run_id)
+    return run_label(run.model, run.revision)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= PROMPT_CHARS else text[: PROMPT_CHARS - 1] + "…"

@@ -1,0 +1,90 @@
+"""The real transformers backend on CPU, through the pipeline's generate phase, on tiny models."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from eval_backend.generation.base import GenerationConfigError
+from eval_backend.generation.generating import GenerationProgress
+from eval_backend.generation.options import GenerationOptions
+from eval_backend.jsonl import read_jsonl
+from eval_backend.pipeline import RunSpec, generate_phase
+from eval_backend.records import Item
+from tests.eval_backend.generation.conftest import SHORT_CONTEXT
+
+
+def _options(model: Path, **overrides: object) -> GenerationOptions:
+    return GenerationOptions(**{"model": str(model), "backend": "transformers", "max_tokens": 8, **overrides})
+
+
+def test_generates_one_response_per_item_with_its_parameters(tiny_model: Path, run_spec: RunSpec, items: list[Item]) -> None:
+    chosen = items[:3]
+    progress = generate_phase(run_spec, chosen, _options(tiny_model, batch_size=2))
+
+    responses = run_spec.folder.read_responses()
+    assert set(responses) == {item.key for item in chosen}
+    assert (progress.total, progress.done, progress.errors) == (3, 3, 0)
+    for item in chosen:
+        record = responses[item.key]
+        assert record.id == item.id and record.error is None
+        assert isinstance(record.response, str)
+        assert record.finish_reason in ("stop", "length")
+        assert 1 <= record.output_tokens <= 8
+        assert record.finish_reason == "stop" or record.output_tokens == 8
+        assert record.generation["backend"] == "transformers"
+        assert record.generation["max_tokens"] == 8
+        assert (record.generation["temperature"], record.generation["top_p"], record.generation["top_k"]) == (0.7, 0.8, 20)
+    assert progress.output_tokens == sum(r.output_tokens for r in responses.values())
+
+
+def test_a_prompt_longer_than_the_context_is_an_error_for_its_item_only(
+    short_context_model: Path, run_spec: RunSpec, items: list[Item]
+) -> None:
+    short = dataclasses.replace(items[0], query="Write a poem.")
+    long = items[1]  # hundreds of tokens: the dataset's queries carry reference text
+    generate_phase(run_spec, [short, long], _options(short_context_model, max_tokens=1000))
+
+    responses = run_spec.folder.read_responses()
+    refused = responses[long.key]
+    assert refused.response is None and refused.output_tokens is None
+    assert refused.error is not None
+    assert refused.error.startswith("prompt of ") and refused.error.endswith(f"does not fit the context of {SHORT_CONTEXT}")
+    answered = responses[short.key]
+    assert answered.error is None
+    # The budget was cut from 1000 to what the context leaves after the prompt.
+    assert answered.generation["max_tokens"] < SHORT_CONTEXT
+    assert answered.output_tokens <= answered.generation["max_tokens"]
+
+
+def test_a_model_without_a_chat_template_is_refused(templateless_model: Path, run_spec: RunSpec, items: list[Item]) -> None:
+    with pytest.raises(GenerationConfigError, match="has no chat template"):
+        generate_phase(run_spec, items[:1], _options(templateless_model))
+    assert not run_spec.folder.responses_path.exists()
+
+
+def test_an_interrupted_generation_resumes_without_generating_anything_twice(
+    tiny_model: Path, run_spec: RunSpec, items: list[Item]
+) -> None:
+    chosen = items[:5]
+
+    def interrupt_after_first_batch(progress: GenerationProgress) -> None:
+        if progress.done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        generate_phase(run_spec, chosen, _options(tiny_model, batch_size=2), interrupt_after_first_batch)
+    first_pass = [line for _, line in read_jsonl(run_spec.folder.responses_path)]
+    assert len(first_pass) == 2
+
+    progress = generate_phase(run_spec, chosen, _options(tiny_model, batch_size=2))
+    assert progress.total == 3
+
+    lines = [line for _, line in read_jsonl(run_spec.folder.responses_path)]
+    keys = [(line["config"], line["index"]) for line in lines]
+    assert sorted(keys) == sorted(item.key for item in chosen)  # each item exactly once
+    assert lines[:2] == first_pass  # what was finished is kept as it was
+
+    assert generate_phase(run_spec, chosen, _options(tiny_model)).total == 0

@@ -1,0 +1,121 @@
+"""Run folders pushed to the results repo in one commit, pulled into another data folder, retried on failure."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pandas as pd
+from huggingface_hub import snapshot_download
+
+from eval_backend.hub_sync import config_name, pull_results, push_run, sync_once
+from eval_backend.hub_sync._ledger import Ledger
+from eval_backend.run_folder import RunFolder, iter_run_folders
+from tests.eval_backend.hub_sync.conftest import RESULTS_REPO, TOKEN, dead_endpoint, hub_settings
+
+RUN_FILES = {"request.json", "items.jsonl", "responses.jsonl", "judgments.jsonl", "summary.json", "details.parquet"}
+
+
+def folder_bytes(path: Path) -> dict[str, bytes]:
+    return {file.name: file.read_bytes() for file in sorted(path.iterdir()) if file.is_file()}
+
+
+def runs(data_dir: Path) -> dict[str, Path]:
+    return {f"{f.path.parent.name}/{f.path.name}": f.path for f in iter_run_folders(data_dir / "runs")}
+
+
+def test_a_finished_run_is_pushed_in_one_commit_and_pulled_into_a_fresh_data_folder(hub, data_dir, tmp_path) -> None:
+    settings = hub_settings(data_dir, hub.url)
+    local = runs(data_dir)
+    assert len(local) == 2
+
+    for number, (run, path) in enumerate(sorted(local.items()), start=1):
+        assert push_run(RunFolder(path), settings)
+        assert hub.commit_count(RESULTS_REPO) == 1 + number  # the repo's first commit, then one per run
+        remote = hub.dataset_files(RESULTS_REPO)
+        assert {name: remote[f"runs/{run}/{name}"] for name in RUN_FILES} == folder_bytes(path)
+
+    fresh = tmp_path / "fresh-data"
+    report = pull_results(hub_settings(fresh, hub.url))
+    assert sorted(report.pulled) == sorted(local) and report.kept_local == []
+    assert {run: folder_bytes(path) for run, path in runs(fresh).items()} == {
+        run: folder_bytes(path) for run, path in local.items()
+    }
+    assert pull_results(hub_settings(fresh, hub.url)).pulled == []  # nothing new: nothing fetched
+
+
+def test_a_push_that_fails_is_kept_in_the_outbox_and_sync_pushes_it_later(hub, data_dir, caplog) -> None:
+    run, path = sorted(runs(data_dir).items())[0]
+    before = folder_bytes(path)
+
+    hub.fail(r"/commit/", status=500)
+    assert not push_run(RunFolder(path), hub_settings(data_dir, hub.url))
+    assert not push_run(RunFolder(path), hub_settings(data_dir, dead_endpoint()))  # the Hub is down
+
+    pending = Ledger(data_dir).pending(run)
+    assert pending is not None and pending.failed_attempts == 2 and "ConnectError" in (pending.last_error or "")
+    assert folder_bytes(path) == before
+    assert not any(name.startswith(f"runs/{run}/") for name in hub.dataset_files(RESULTS_REPO))
+    assert "will retry" in caplog.text
+
+    report = sync_once(hub_settings(data_dir, hub.url))
+    assert report.pushed == [run] and report.still_pending == [] and report.errors == []
+    assert Ledger(data_dir).pending(run) is None
+    remote = hub.dataset_files(RESULTS_REPO)
+    assert {name: remote[f"runs/{run}/{name}"] for name in RUN_FILES} == before == folder_bytes(path)
+
+
+def test_pull_leaves_a_local_folder_with_unpushed_work_alone(hub, data_dir, tmp_path) -> None:
+    run, path = sorted(runs(data_dir).items())[0]
+    assert push_run(RunFolder(path), hub_settings(data_dir, hub.url))
+    other = Path(tmp_path / "other-worker")
+    (other / "runs" / run).mkdir(parents=True)
+    (other / "runs" / run / "responses.jsonl").write_text('{"config": "Hindi", "index": 0}\n')  # a run going on
+
+    report = pull_results(hub_settings(other, hub.url))
+    assert report.kept_local == [run] and report.pulled == []
+    assert folder_bytes(other / "runs" / run) == {"responses.jsonl": b'{"config": "Hindi", "index": 0}\n'}
+
+
+def test_pushed_details_load_with_datasets_one_config_per_model_revision(hub, data_dir, tmp_path) -> None:
+    settings = hub_settings(data_dir, hub.url)
+    local = runs(data_dir)
+    for path in local.values():
+        push_run(RunFolder(path), settings)
+    copy = snapshot_download(RESULTS_REPO, repo_type="dataset", local_dir=tmp_path / "copy", endpoint=hub.url, token=TOKEN)
+
+    from datasets import load_dataset
+
+    for run, path in local.items():
+        loaded = load_dataset(copy, config_name(run), split="train").to_pandas()
+        expected = pd.read_parquet(path / "details.parquet")
+        assert list(loaded.columns) == list(expected.columns)
+        pd.testing.assert_frame_equal(loaded, expected, check_dtype=False)
+    card = (Path(copy) / "README.md").read_text()
+    assert all(config_name(run) in card for run in local)
+
+
+def test_nothing_touches_the_network_without_a_token(hub, data_dir) -> None:
+    settings = hub_settings(data_dir, hub.url, token=None)
+    path = next(iter(runs(data_dir).values()))
+    assert not push_run(RunFolder(path), settings)
+    assert sync_once(settings).pushed == []
+    assert hub.recorded == [] and not (data_dir / "hub_sync").exists()
+
+
+def test_the_token_is_in_no_pushed_file_local_file_or_log(hub, data_dir, tmp_path, caplog) -> None:
+    caplog.set_level(logging.DEBUG)
+    settings = hub_settings(data_dir, hub.url)
+    hub.fail(r"/commit/", status=500)
+    for path in runs(data_dir).values():
+        push_run(RunFolder(path), settings)
+    sync_once(settings)
+    pull_results(hub_settings(tmp_path / "fresh", hub.url))
+
+    assert {request.token for request in hub.recorded} == {TOKEN}  # it was used…
+    secret = TOKEN.encode()
+    assert all(secret not in body for body in hub.bodies)  # …but never sent as content
+    assert all(secret not in content for content in hub.dataset_files(RESULTS_REPO).values())
+    local_files = [f for root in (data_dir, tmp_path / "fresh") for f in root.rglob("*") if f.is_file()]
+    assert all(secret not in f.read_bytes() for f in local_files)
+    assert "pushed" in caplog.text and TOKEN not in caplog.text

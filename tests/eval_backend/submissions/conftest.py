@@ -1,0 +1,42 @@
+"""Fixtures for the submission tests: a queue, a stand-in Hub, settings pointing at both, a tiny model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import huggingface_hub.constants
+import pytest
+
+from eval_backend.settings import DataSettings, QueueSettings, Settings
+from eval_backend.submissions import QueueStore
+from tests.support.hub_server import StandInHub
+from tests.support.tiny_model import build_tiny_chat_model
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> QueueStore:
+    return QueueStore(tmp_path / "data" / "queue.sqlite")
+
+
+@pytest.fixture
+def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StandInHub]:
+    """A stand-in Hub; the test session's offline switch is lifted so huggingface_hub may reach it."""
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    with StandInHub() as server:
+        yield server
+
+
+def make_settings(data_dir: Path, hub: StandInHub | None = None, *, dataset: Path | None = None, **queue: Any) -> Settings:
+    """Settings over `data_dir` (and `dataset`), reaching the stand-in Hub, with `queue` overrides.
+
+    The judge section is read from the environment, as in production (see `judge_env`).
+    """
+    endpoint = {"hf_endpoint": hub.url} if hub else {}
+    data = DataSettings(data_dir=data_dir, dataset=str(dataset) if dataset else None)
+    return Settings(data=data, queue=QueueSettings(**{**endpoint, **queue}))
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_tiny_chat_model(tmp_path_factory.mktemp("tiny-model"))

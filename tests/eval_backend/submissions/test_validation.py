@@ -1,0 +1,202 @@
+"""Every refusal says exactly why and queues nothing; a good submission is resolved to a commit and queued."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eval_backend.run_folder import RunFolder
+from eval_backend.submissions import QueueStore, Status, SubmissionForm, SubmissionRejected, submit
+from tests.eval_backend.submissions.conftest import make_settings
+from tests.support.hub_server import StandInHub, chat_model_files
+
+BILLION = 1_000_000_000
+MODEL = "sarvam/tiny-chat"
+
+
+@pytest.fixture
+def hub_model(hub: StandInHub) -> str:
+    """A 1B chat model on the stand-in Hub; returns its main commit."""
+    return hub.add_model(MODEL, chat_model_files(), parameters=BILLION)
+
+
+def refuse(store: QueueStore, settings: Any, form: SubmissionForm, user: str | None = "alice") -> str:
+    """Submit, expect a refusal, check nothing was queued; returns the message."""
+    before = store.list_requests()
+    with pytest.raises(SubmissionRejected) as raised:
+        submit(form, user, store=store, settings=settings)
+    assert store.list_requests() == before
+    return str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("model_id", "expected"),
+    [
+        ("", "enter a model id like 'org/name'"),
+        ("tiny-chat", "model id 'tiny-chat' must be 'org/name', with exactly one '/'"),
+        ("a/b/c", "model id 'a/b/c' must be 'org/name', with exactly one '/'"),
+        ("org/../etc", "model id 'org/../etc' must not contain '..' or '--'"),
+        ("org/na me;rm", "model id 'org/na me;rm' has characters other than letters, digits, '-', '_', '.' and '/': ' ' ';'"),
+        ("org/" + "x" * 97, "is 97 characters; at most 96"),
+        ("org/-name", "the org and the name must each start with a letter or digit"),
+    ],
+)
+def test_bad_model_ids_are_refused_before_the_hub_is_asked(
+    store: QueueStore, hub: StandInHub, tmp_path: Path, model_id: str, expected: str
+) -> None:
+    message = refuse(store, make_settings(tmp_path, hub), SubmissionForm(model_id))
+    assert expected in message
+    assert hub.recorded == []
+
+
+def test_bad_revision_and_precision_are_refused(store: QueueStore, hub: StandInHub, tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, hub)
+    assert "revision '../main' is not a branch, tag or commit name" in refuse(store, settings, SubmissionForm(MODEL, "../main"))
+    assert "precision 'int3' is not one of auto, bfloat16, float16, float32" in refuse(
+        store, settings, SubmissionForm(MODEL, precision="int3")
+    )
+
+
+def test_branch_and_tag_names_are_resolved_to_the_commit(store: QueueStore, hub: StandInHub, tmp_path: Path) -> None:
+    first = hub.add_model(MODEL, chat_model_files(), parameters=BILLION)
+    hub.tag(MODEL, "v1", first)
+    second = hub.add_model(MODEL, chat_model_files(template_file=True), parameters=BILLION)
+    settings = make_settings(tmp_path, hub)
+    on_main = submit(SubmissionForm(MODEL), "alice", store=store, settings=settings)
+    tagged = submit(SubmissionForm(MODEL, "v1"), "alice", store=store, settings=settings)
+    assert (on_main.revision, on_main.requested_revision) == (second, "main")
+    assert (tagged.revision, tagged.requested_revision) == (first, "v1")
+    assert on_main.status is Status.PENDING and on_main.submitter == "alice"
+
+
+def test_a_missing_model_or_revision_is_refused(store: QueueStore, hub: StandInHub, hub_model: str, tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, hub)
+    assert "model 'sarvam/nope' at revision 'main' was not found on the Hub, or it is private" in refuse(
+        store, settings, SubmissionForm("sarvam/nope")
+    )
+    assert f"model {MODEL!r} at revision 'v9': no such branch, tag or commit" in refuse(
+        store, settings, SubmissionForm(MODEL, "v9")
+    )
+
+
+def test_private_and_gated_models_need_access_for_the_leaderboard_token(
+    store: QueueStore, hub: StandInHub, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    hub.add_model("org/private", chat_model_files(), parameters=BILLION, private=True)
+    hub.add_model("org/gated", chat_model_files(), parameters=BILLION, gated=True)
+    settings = make_settings(tmp_path, hub, hf_token="hf_leaderboard_secret")
+    assert "was not found on the Hub, or it is private and the leaderboard's token cannot read it" in refuse(
+        store, settings, SubmissionForm("org/private")
+    )
+    assert "is gated and the leaderboard's Hugging Face token has not been granted access" in refuse(
+        store, settings, SubmissionForm("org/gated")
+    )
+    hub.grant("org/private", "hf_leaderboard_secret")
+    hub.grant("org/gated", "hf_leaderboard_secret")
+    with caplog.at_level(logging.DEBUG):
+        submit(SubmissionForm("org/private"), "alice", store=store, settings=settings)
+        submit(SubmissionForm("org/gated"), "alice", store=store, settings=settings)
+    assert len(store.list_requests()) == 2
+    assert {request.token for request in hub.recorded} == {"hf_leaderboard_secret"}
+    assert "hf_leaderboard_secret" not in caplog.text
+    assert "hf_leaderboard_secret" not in store.path.read_bytes().decode("utf-8", "replace")
+
+
+def test_a_model_without_a_chat_template_is_refused(store: QueueStore, hub: StandInHub, tmp_path: Path) -> None:
+    sha = hub.add_model("org/base", chat_model_files(chat_template=None), parameters=BILLION)
+    message = refuse(store, make_settings(tmp_path, hub), SubmissionForm("org/base"))
+    assert message == (
+        f"model 'org/base' at {sha[:12]} has no chat template (no 'chat_template' in tokenizer_config.json "
+        "and no chat_template.jinja); the benchmark prompts it as a chat model"
+    )
+
+
+def test_a_chat_template_file_is_enough(store: QueueStore, hub: StandInHub, tmp_path: Path) -> None:
+    hub.add_model("org/jinja", chat_model_files(template_file=True), parameters=BILLION)
+    assert submit(SubmissionForm("org/jinja"), None, store=store, settings=make_settings(tmp_path, hub)).submitter == "local"
+
+
+def test_models_over_the_size_cap_or_without_safetensors_are_refused(
+    store: QueueStore, hub: StandInHub, tmp_path: Path
+) -> None:
+    hub.add_model("org/huge", chat_model_files(), parameters={"BF16": 120 * BILLION, "F32": 5 * BILLION})
+    hub.add_model("org/pickled", chat_model_files())
+    settings = make_settings(tmp_path, hub, max_params_b=70)
+    assert "model 'org/huge' has 125.0B parameters; this leaderboard evaluates models up to 70B" in refuse(
+        store, settings, SubmissionForm("org/huge")
+    )
+    assert "has no safetensors weights, so its size cannot be checked" in refuse(
+        store, settings, SubmissionForm("org/pickled")
+    )
+
+
+def test_a_revision_already_queued_or_evaluated_is_refused_with_where_it_is(
+    store: QueueStore, hub: StandInHub, hub_model: str, tmp_path: Path
+) -> None:
+    settings = make_settings(tmp_path, hub)
+    queued = submit(SubmissionForm(MODEL), "alice", store=store, settings=settings)
+    message = refuse(store, settings, SubmissionForm(MODEL, hub_model), user="bob")
+    assert f"model {MODEL!r} at {hub_model[:12]} is already in the queue as request #{queued.id} (PENDING" in message
+
+    store.cancel(queued.id)  # no longer queued, but results exist on disk (say, from the CLI)
+    folder = RunFolder.for_model(settings.data.runs_dir, MODEL, hub_model)
+    folder.write_summary({"overall": 7.0})
+    message = refuse(store, settings, SubmissionForm(MODEL), user="bob")
+    assert message == f"model {MODEL!r} at {hub_model[:12]} is already evaluated; its results are in {folder.path}"
+
+
+def test_the_per_user_limit_counts_the_last_seven_days(store: QueueStore, hub: StandInHub, tmp_path: Path) -> None:
+    for name in ("one", "two", "three"):
+        hub.add_model(f"org/{name}", chat_model_files(), parameters=BILLION)
+    settings = make_settings(tmp_path, hub, submissions_per_week=2)
+    submit(SubmissionForm("org/one"), "alice", store=store, settings=settings)
+    submit(SubmissionForm("org/two"), "alice", store=store, settings=settings)
+    message = refuse(store, settings, SubmissionForm("org/three"), user="alice")
+    assert message.startswith("'alice' has made 2 submissions in the last 7 days and the limit is 2; the next one is possible after ")
+    assert submit(SubmissionForm("org/three"), "bob", store=store, settings=settings).submitter == "bob"
+
+
+def test_an_unreachable_hub_is_named_as_the_reason(store: QueueStore, hub: StandInHub, tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, hub)
+    url = hub.url
+    hub.stop()
+    message = refuse(store, settings, SubmissionForm(MODEL))
+    assert message == (
+        f"the Hugging Face Hub could not be reached at {url} (ConnectError); try again later (nothing was queued)"
+    )
+
+
+def test_offline_mode_is_reported_as_an_unreachable_hub(
+    store: QueueStore, hub: StandInHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import huggingface_hub.constants
+
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+    assert "could not be reached" in refuse(store, make_settings(tmp_path, hub), SubmissionForm(MODEL))
+
+
+def test_local_folders_only_when_allowed(store: QueueStore, tiny_model: Path, tmp_path: Path) -> None:
+    refused = refuse(store, make_settings(tmp_path), SubmissionForm(str(tiny_model)))
+    assert refused == f"{str(tiny_model)!r} is a local path; this leaderboard only accepts Hub model ids like 'org/name'"
+    settings = make_settings(tmp_path, allow_local_models=True)
+    queued = submit(SubmissionForm(str(tiny_model)), None, store=store, settings=settings)
+    assert queued.model_id == str(tiny_model.resolve())
+    assert queued.revision.startswith("local-") and queued.requested_revision == "local"
+    assert "already in the queue" in refuse(store, settings, SubmissionForm(str(tiny_model)))
+
+
+def test_a_local_folder_without_a_chat_template_is_refused(store: QueueStore, tiny_model: Path, tmp_path: Path) -> None:
+    base = tmp_path / "base"
+    base.mkdir()
+    for path in tiny_model.iterdir():
+        (base / path.name).write_bytes(path.read_bytes())
+    config = json.loads((base / "tokenizer_config.json").read_text())
+    config.pop("chat_template", None)
+    (base / "tokenizer_config.json").write_text(json.dumps(config))
+    (base / "chat_template.jinja").unlink(missing_ok=True)
+    message = refuse(store, make_settings(tmp_path, allow_local_models=True), SubmissionForm(str(base)))
+    assert "has no chat template" in message

@@ -1,0 +1,181 @@
+"""The worker: one claim-run-record cycle, its heartbeat, progress and log tail, and a killed worker's resume."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Callable
+
+import pytest
+
+from eval_backend.pipeline import PhaseProgress
+from eval_backend.run_folder import RunFolder
+from eval_backend.settings import Settings
+from eval_backend.submissions import NewRequest, Phase, QueueRequest, QueueStore, Status, SubmissionForm, poll_once, submit
+from eval_backend.submissions.worker import worker_loop
+from tests.eval_backend.submissions.conftest import make_settings
+from tests.support.chat_server import StandInChatServer
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+BACKEND = {"backend": "transformers", "max_tokens": 8}
+pipeline_logger = logging.getLogger("eval_backend.pipeline")  # as the pipeline logs
+
+Progress = Callable[[PhaseProgress], None]
+
+
+def queued(store: QueueStore, model: str = "org/model") -> QueueRequest:
+    return store.add(NewRequest(model, "b" * 40, "main", "float32", False, "alice", BACKEND))
+
+
+def wait_for(condition: Callable[[], Any], what: str, timeout_s: float = 120.0) -> Any:
+    """Poll `condition` until it is truthy; fail naming `what` if it never is."""
+    deadline = time.monotonic() + timeout_s
+    while not (result := condition()):
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+    return result
+
+
+def test_an_empty_queue_runs_nothing(store: QueueStore, tmp_path: Path) -> None:
+    assert poll_once(store, make_settings(tmp_path), worker_id="w") is None
+
+
+def test_a_successful_run_records_progress_log_and_finish(store: QueueStore, tmp_path: Path) -> None:
+    request = queued(store)
+    settings = make_settings(tmp_path, heartbeat_interval_s=60)
+    seen: list[QueueRequest] = []
+
+    def runner(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
+        pipeline_logger.info("generating for %s", row.model_id)
+        for done in range(3):
+            on_progress(PhaseProgress("generating", done, 2))
+        on_progress(PhaseProgress("judging", 4, 10))
+        seen.append(store.get(row.id))
+        on_progress(PhaseProgress("scoring", 1, 1))
+        return SimpleNamespace(overall=7.5)
+
+    ended = poll_once(store, settings, worker_id="w", runner=runner)
+    assert ended is not None and ended.id == request.id
+    assert (ended.status, ended.phase, ended.progress_done, ended.progress_total) == (Status.FINISHED, Phase.SCORING, 1, 1)
+    assert (seen[0].phase, seen[0].progress_done, seen[0].progress_total) == (Phase.JUDGING, 4, 10)
+    assert ended.run_dir == str(RunFolder.for_model(settings.data.runs_dir, "org/model", "b" * 40).path)
+    assert "generating for org/model" in ended.log_tail and "request #1 finished: overall 7.5" in ended.log_tail
+    assert ended.error is None and ended.finished_at is not None
+
+
+def test_a_failing_run_is_failed_with_its_error_and_the_worker_goes_on(store: QueueStore, tmp_path: Path) -> None:
+    first, second = queued(store, "org/broken"), queued(store, "org/fine")
+
+    def runner(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
+        if row.model_id == "org/broken":
+            raise RuntimeError("CUDA out of memory")
+        return SimpleNamespace(overall=None)
+
+    handled = worker_loop(store, make_settings(tmp_path, poll_interval_s=0.01), once=False, runner=runner,
+                          stop=_stop_when_empty(store))
+    assert handled == 2
+    failed = store.get(first.id)
+    assert (failed.status, failed.error, failed.attempts) == (Status.FAILED, "RuntimeError: CUDA out of memory", 1)
+    assert "Traceback" in failed.log_tail and "CUDA out of memory" in failed.log_tail
+    assert store.get(second.id).status is Status.FINISHED
+
+
+def _stop_when_empty(store: QueueStore) -> Any:
+    """A stop event that is set once nothing is PENDING (for worker_loop in tests)."""
+    class _Stop:
+        def is_set(self) -> bool:
+            return not store.list_requests(Status.PENDING)
+
+        def wait(self, timeout: float) -> bool:
+            return self.is_set()
+
+    return _Stop()
+
+
+def test_the_heartbeat_beats_while_the_run_works(store: QueueStore, tmp_path: Path) -> None:
+    request = queued(store)
+
+    def runner(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
+        claimed_beat = store.get(row.id).heartbeat_at
+        wait_for(lambda: store.get(row.id).heartbeat_at != claimed_beat, "a heartbeat", timeout_s=30)
+        return SimpleNamespace(overall=None)
+
+    ended = poll_once(store, make_settings(tmp_path, heartbeat_interval_s=0.05), worker_id="w", runner=runner)
+    assert ended is not None and ended.status is Status.FINISHED and ended.id == request.id
+
+
+def test_a_request_cancelled_while_running_stays_cancelled(store: QueueStore, tmp_path: Path) -> None:
+    request = queued(store)
+
+    def runner(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
+        store.cancel(row.id)
+        return SimpleNamespace(overall=None)
+
+    ended = poll_once(store, make_settings(tmp_path), worker_id="w", runner=runner)
+    assert ended is not None and ended.id == request.id and ended.status is Status.CANCELLED
+
+
+def test_a_stalled_request_is_taken_again_by_the_next_poll(store: QueueStore, tmp_path: Path) -> None:
+    request = queued(store)
+    store.claim("dead-worker")
+    time.sleep(0.01)
+    ran: list[int] = []
+
+    def runner(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
+        ran.append(row.attempts)
+        return SimpleNamespace(overall=None)
+
+    ended = poll_once(store, make_settings(tmp_path, stale_after_s=0.001), worker_id="w", runner=runner)
+    assert ended is not None and ended.id == request.id and ended.status is Status.FINISHED
+    assert ran == [2]
+
+
+def _keys(path: Path, fields: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    return [tuple(json.loads(line)[name] for name in fields) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_a_killed_worker_request_is_resumed_without_redoing_finished_work(
+    store: QueueStore, tmp_path: Path, tiny_model: Path, dataset_dir: Path, judge_env: StandInChatServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    judge_env.latency_s = 0.2  # slow enough to kill the worker between two judgments
+    monkeypatch.setenv("JUDGE_CONCURRENCY", "1")
+    queue = {"allow_local_models": True, "backend_params": BACKEND, "run_limit": 1, "heartbeat_interval_s": 0.2,
+             "stale_after_s": 2.0}
+    settings = make_settings(tmp_path / "data", dataset=dataset_dir, **queue)
+    request = submit(SubmissionForm(str(tiny_model), precision="float32"), None, store=store, settings=settings)
+    env = {
+        **os.environ, "DATA_DIR": str(tmp_path / "data"), "WB_DATASET": str(dataset_dir), "ALLOW_LOCAL_MODELS": "true",
+        "WORKER_BACKEND_PARAMS": json.dumps(BACKEND), "WORKER_RUN_LIMIT": "1", "WORKER_HEARTBEAT_S": "0.2",
+    }
+    worker = subprocess.Popen([sys.executable, "-m", "eval_backend", "worker", "--once"], cwd=REPO_ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        folder = RunFolder.for_model(settings.data.runs_dir, request.model_id, request.revision)
+        wait_for(lambda: folder.judgments_path.exists() and folder.judgments_path.read_text().count("\n") >= 2,
+                 "the first judgments", timeout_s=180)
+    finally:
+        worker.send_signal(signal.SIGKILL)
+        stderr = worker.communicate()[1].decode(errors="replace")
+    killed = store.get(request.id)
+    assert killed.status is Status.RUNNING and killed.phase is Phase.JUDGING, stderr
+    responses_before = folder.responses_path.read_text()
+    judgments_before = _keys(folder.judgments_path, ("config", "index", "criterion_index"))
+    assert len(judgments_before) < 15
+
+    ended = wait_for(lambda: poll_once(store, settings, worker_id="next-worker"), "the stale request to be taken again")
+    assert (ended.id, ended.status, ended.attempts) == (request.id, Status.FINISHED, 2)
+    assert "PENDING: worker" in ended.log_tail and "stopped responding" in ended.log_tail
+    assert folder.responses_path.read_text() == responses_before  # nothing generated again
+    judgments = _keys(folder.judgments_path, ("config", "index", "criterion_index"))
+    assert judgments[: len(judgments_before)] == judgments_before
+    assert len(judgments) == len(set(judgments)) == 15  # 3 items x 5 criteria, none judged twice
+    assert len(judge_env.requests) <= 15 + 1  # at most the one call in flight at the kill was lost
+    assert json.loads(folder.summary_path.read_text())["counts"]["scored_items"] == 3

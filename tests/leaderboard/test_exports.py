@@ -1,0 +1,54 @@
+"""Downloads: every per-item judgment in three formats, and the board's current view."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from eval_backend.details import read_details
+from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
+from leaderboard.tables import leaderboard_view
+from tests.support.run_folders import EvaluatedData
+
+RUN_ID = "flaky__judge-fails-2b/main"
+
+
+def _read(path: Path, fmt: str) -> pd.DataFrame:
+    if fmt == "jsonl":
+        return pd.DataFrame([json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()])
+    return pd.read_csv(path) if fmt == "csv" else pd.read_parquet(path)
+
+
+@pytest.mark.parametrize("fmt", EXPORT_FORMATS)
+def test_judgment_exports_hold_every_row_of_the_details(fmt: str, evaluated: EvaluatedData, tmp_path: Path) -> None:
+    folder = evaluated.folders["flaky/judge-fails-2b"]
+    details = read_details(folder.details_path)
+    path = export_judgments(details, fmt, tmp_path, RUN_ID)
+    assert path.is_relative_to(tmp_path) and path.suffix == f".{fmt}"
+    exported = _read(path, fmt)
+    assert list(exported.columns) == list(details.columns)
+    assert list(zip(exported["config"], exported["index"])) == list(zip(details["config"], details["index"]))
+    assert list(exported["status"]) == list(details["status"])
+
+
+def test_exports_never_overwrite_each_other(evaluated: EvaluatedData, tmp_path: Path) -> None:
+    details = read_details(evaluated.folders["acme/strong-7b"].details_path)
+    first = export_judgments(details, "csv", tmp_path, RUN_ID)
+    second = export_judgments(details, "csv", tmp_path, RUN_ID)
+    assert first != second and first.exists() and second.exists()
+
+
+def test_unknown_format_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="xlsx"):
+        export_judgments(pd.DataFrame(), "xlsx", tmp_path, RUN_ID)
+
+
+def test_view_csv_is_the_rows_and_columns_on_screen(table: pd.DataFrame, tmp_path: Path) -> None:
+    view = leaderboard_view(table, ["variants"], "acme")
+    exported = pd.read_csv(export_view_csv(view, tmp_path))
+    assert list(exported.columns) == list(view.columns)
+    assert list(exported["model"]) == ["acme/strong-7b", "acme/reasoner-3b"]
+    assert exported["overall"].tolist() == pytest.approx(view["overall"].tolist())

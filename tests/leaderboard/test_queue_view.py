@@ -1,0 +1,35 @@
+"""The queue tables, read from a real SQLite queue."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from eval_backend.submissions import NewRequest, Phase, QueueStore
+from leaderboard.queue_view import progress_bar, queue_tables
+
+
+def _request(model: str) -> NewRequest:
+    return NewRequest(model_id=model, revision="abc123", requested_revision="main", precision="bfloat16",
+                      reasoning=False, submitter="tester")
+
+
+def test_each_status_has_its_table_with_progress_and_reasons(tmp_path: Path) -> None:
+    store = QueueStore(tmp_path / "queue.sqlite")
+    for model in ("org/running", "org/failing", "org/waiting", "org/<script>x</script>"):
+        store.add(_request(model))
+    running = store.claim("w1")
+    store.update_progress(running.id, "w1", Phase.JUDGING, 30, 120)
+    failing = store.claim("w2")
+    store.fail(failing.id, "w2", "judge endpoint refused the call: 401")
+    tables = queue_tables(store.list_requests())
+    assert tables.running[["model", "phase"]].values.tolist() == [["org/running", "judging"]]
+    assert tables.running["progress"].item() == progress_bar(30, 120)
+    assert tables.failed[["model", "reason"]].values.tolist() == [["org/failing", "judge endpoint refused the call: 401"]]
+    assert list(tables.pending["model"]) == ["org/waiting", "org/<script>x</script>"]
+    assert tables.finished.empty
+
+
+def test_progress_bar() -> None:
+    assert progress_bar(0, 0) == "starting…"
+    assert progress_bar(5, 10) == "██████████░░░░░░░░░░ 50% (5/10)"
+    assert progress_bar(12, 10).startswith("█" * 20 + " 100%")

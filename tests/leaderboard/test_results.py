@@ -1,0 +1,124 @@
+"""Reading run folders written by the real engine: runs, counts, caching, details and queries."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.details import read_details
+from eval_backend.reporting import score_run_folder
+from eval_backend.run_folder import RunFolder
+from leaderboard.results import LruCache, QueryUnavailableError, ResultsStore, UnknownRunError, breakdown_frame, runs_frame
+from tests.support.hub_dataset import read_rows
+from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
+
+
+def test_every_run_folder_is_read_with_its_model_id(store: ResultsStore, evaluated: EvaluatedData) -> None:
+    snapshot = store.snapshot()
+    assert sorted(run.model for run in snapshot.runs) == sorted(evaluated.folders)
+    assert snapshot.problems == ()
+    assert SCRIPT_MODEL_ID in {run.model for run in snapshot.runs}
+
+
+def test_runs_frame_counts_come_from_the_summary(store: ResultsStore, evaluated: EvaluatedData) -> None:
+    frame = runs_frame(store.snapshot().runs).set_index("model")
+    for model in evaluated.folders:
+        summary = evaluated.summary(model)
+        assert frame.loc[model, "overall"] == summary["overall"]
+        assert frame.loc[model, "items"] == summary["counts"]["items"]
+        assert frame.loc[model, "scored_items"] == summary["counts"]["scored_items"]
+        assert (frame.loc[model, "overall_ci_low"], frame.loc[model, "overall_ci_high"]) == tuple(summary["overall_ci"])
+    assert frame.loc["bharat/partial-1b", "missing_responses"] == 3
+    assert frame.loc["flaky/judge-fails-2b", "failed_items"] == 3
+    assert frame.loc["flaky/judge-fails-2b", "failed_judgments"] == 3
+    assert frame.loc["acme/strong-7b", "params_b"] == 7.2
+
+
+def test_breakdown_frame_holds_every_group_of_the_summary(store: ResultsStore, evaluated: EvaluatedData) -> None:
+    frame = breakdown_frame(store.snapshot().runs)
+    run_id = next(r.run_id for r in store.snapshot().runs if r.model == "bharat/partial-1b")
+    mine = frame[frame["run_id"] == run_id]
+    summary = evaluated.summary("bharat/partial-1b")
+    configs = mine[mine["group"] == "config"].set_index("name")
+    assert configs["score"].to_dict() == summary["configs"]
+    assert configs.loc["Hindi", ["ci_low", "ci_high"]].tolist() == summary["config_ci"]["Hindi"]
+    variants = mine[mine["group"] == "variant"].set_index("name")["score"].to_dict()
+    assert variants == summary["variants"]
+    assert mine[mine["group"] == "variant"]["ci_low"].isna().all()
+
+
+def test_unchanged_runs_are_not_read_again(evaluated_copy: Path) -> None:
+    store = ResultsStore(evaluated_copy)
+    first = {run.run_id: run for run in store.snapshot().runs}
+    second = {run.run_id: run for run in store.snapshot().runs}
+    assert all(second[run_id] is first[run_id] for run_id in first)
+
+
+def test_a_rescored_run_and_a_new_run_appear_without_a_new_store(evaluated_copy: Path) -> None:
+    store = ResultsStore(evaluated_copy)
+    before = store.snapshot()
+    folder = RunFolder(evaluated_copy / "acme__strong-7b" / "main")
+    summary = json.loads(folder.summary_path.read_text())
+    summary["overall"] = 1.5
+    folder.write_summary(summary)
+    shutil.copytree(folder.path, evaluated_copy / "acme__strong-7b" / "v2")
+    after = store.snapshot()
+    assert after.signature != before.signature
+    overall = {run.run_id: run.summary["overall"] for run in after.runs}
+    assert overall["acme__strong-7b/main"] == 1.5
+    assert "acme__strong-7b/v2" in overall
+
+
+def test_an_unreadable_summary_is_reported_and_the_others_still_shown(evaluated_copy: Path) -> None:
+    (evaluated_copy / "acme__strong-7b" / "main" / "summary.json").write_text("{not json")
+    snapshot = ResultsStore(evaluated_copy).snapshot()
+    assert len(snapshot.runs) == 4
+    assert len(snapshot.problems) == 1 and "acme__strong-7b/main" in snapshot.problems[0]
+
+
+def test_an_empty_data_folder_has_no_runs(tmp_path: Path) -> None:
+    snapshot = ResultsStore(tmp_path / "runs").snapshot()
+    assert snapshot.runs == () and snapshot.problems == ()
+
+
+def test_details_are_the_engine_s_details_and_follow_a_rescore(evaluated_copy: Path) -> None:
+    store = ResultsStore(evaluated_copy)
+    folder = RunFolder(evaluated_copy / "flaky__judge-fails-2b" / "main")
+    details = store.details("flaky__judge-fails-2b/main")
+    pd.testing.assert_frame_equal(details, read_details(folder.details_path))
+    assert (details["status"] == "failed").sum() == 3
+    folder.judgments_path.write_text("")  # every judgment gone: a re-score makes every item pending
+    score_run_folder(BENCHMARKS[DEFAULT_BENCHMARK], folder, "stand-in-judge")
+    assert set(store.details("flaky__judge-fails-2b/main")["status"]) == {"pending"}
+
+
+def test_unknown_run_is_a_clear_error(store: ResultsStore) -> None:
+    with pytest.raises(UnknownRunError):
+        store.details("nobody__nothing/main")
+
+
+def test_queries_come_from_the_run_s_dataset(store: ResultsStore, evaluated: EvaluatedData) -> None:
+    queries = store.queries("acme__strong-7b/main", "Tamil")
+    expected = {row["index"]: row["query"] for row in read_rows(evaluated.dataset_dir, "Tamil")}
+    assert queries == expected
+
+
+def test_missing_dataset_makes_the_query_unavailable(evaluated_copy: Path) -> None:
+    folder = RunFolder(evaluated_copy / "acme__strong-7b" / "main")
+    request = folder.read_request()
+    folder.write_request({**request, "dataset": str(evaluated_copy / "no-such-dataset")})
+    with pytest.raises(QueryUnavailableError, match="no-such-dataset"):
+        ResultsStore(evaluated_copy).queries("acme__strong-7b/main", "Hindi")
+
+
+def test_lru_cache_keeps_only_the_most_recent_entries() -> None:
+    cache: LruCache[int] = LruCache(2)
+    loads = []
+    for key in ("a", "b", "a", "c", "b"):
+        cache.get_or_load(key, lambda key=key: loads.append(key) or len(loads))
+    assert loads == ["a", "b", "c", "b"]  # "a" was reused; "b" had been evicted by "c"
