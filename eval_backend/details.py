@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from eval_backend.benchmarks import Benchmark
+from eval_backend.jsonl import StorageWriteError
 from eval_backend.scoring import ItemResult
 
 
@@ -40,8 +41,12 @@ def details_columns(benchmark: Benchmark) -> list[str]:
 def write_details(frame: pd.DataFrame, path: Path) -> None:
     """Write the table atomically as parquet."""
     tmp = path.with_name(f".{path.name}.tmp")
-    frame.to_parquet(tmp, index=False)
-    tmp.replace(path)
+    try:
+        frame.to_parquet(tmp, index=False)
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise StorageWriteError.wrap(exc, path) from exc
 
 
 def read_details(path: Path) -> pd.DataFrame:

@@ -20,6 +20,14 @@ class JsonlCorruptError(ValueError):
     """A line other than the last one is not valid JSON: the file needs a human."""
 
 
+class StorageWriteError(OSError):
+    """Writing a run's file failed (disk full, read-only folder…); what was written before is intact."""
+
+    @classmethod
+    def wrap(cls, exc: OSError, path: Path) -> StorageWriteError:
+        return cls(exc.errno, f"cannot write {path}: {exc.strerror or exc}")
+
+
 class JsonlAppender:
     """Appends one JSON object per line to a file, flushing each line to the OS."""
 
@@ -33,13 +41,19 @@ class JsonlAppender:
     def append(self, record: dict[str, Any]) -> None:
         """Write one record as a line; it is on disk (in the OS) when this returns."""
         line = json.dumps(record, ensure_ascii=False) + "\n"
-        self._file.write(line)
-        self._file.flush()
-        if self._fsync:
-            os.fsync(self._file.fileno())
+        try:
+            self._file.write(line)
+            self._file.flush()
+            if self._fsync:
+                os.fsync(self._file.fileno())
+        except OSError as exc:
+            raise StorageWriteError.wrap(exc, self.path) from exc
 
     def close(self) -> None:
-        self._file.close()
+        try:
+            self._file.close()
+        except OSError:
+            logger.warning("%s: buffered data could not be flushed on close", self.path)
 
     def __enter__(self) -> JsonlAppender:
         return self

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from eval_backend.jsonl import JsonlAppender, read_jsonl
+from eval_backend.jsonl import JsonlAppender, StorageWriteError, read_jsonl
 from eval_backend.records import (
     ItemKey,
     ItemMeta,
@@ -81,9 +81,11 @@ class RunFolder:
         return _read_json(self.request_path)
 
     def write_items(self, items: Iterable[ItemMeta]) -> None:
-        """Replace items.jsonl with these items (the run's item list is decided up front)."""
-        lines = [json.dumps(to_json_dict(item), ensure_ascii=False) for item in items]
-        _write_text_atomic(self.items_path, "".join(line + "\n" for line in lines))
+        """Record the run's items; a resumed run with the same items leaves the file untouched."""
+        text = "".join(json.dumps(to_json_dict(item), ensure_ascii=False) + "\n" for item in items)
+        if self.items_path.exists() and self.items_path.read_text(encoding="utf-8") == text:
+            return
+        _write_text_atomic(self.items_path, text)
 
     def read_items(self) -> list[ItemMeta]:
         return [item_meta_from_dict(data) for _, data in self._records(self.items_path)]
@@ -135,11 +137,13 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 
 def _write_text_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
+    except OSError as exc:
+        raise StorageWriteError.wrap(exc, path) from exc
     finally:
         tmp.unlink(missing_ok=True)
 

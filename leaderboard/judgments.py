@@ -10,9 +10,9 @@ import pandas as pd
 
 from eval_backend.benchmarks.indic_writing_bench import BANDS
 
-ITEM_COLUMNS = ["config", "index", "language", "variant", "domain", "subdomain", "prompt", "status", "item_score"]
+ITEM_COLUMNS = ["config", "index", "status", "item_score", "language", "variant", "domain", "subdomain", "prompt"]
 FILTER_FIELDS = ("language", "variant", "domain", "subdomain")
-CRITERIA_COLUMNS = ["criterion", "description", "score", "reason", "error", *BANDS]
+CRITERIA_COLUMNS = ["criterion", "score", "reason", "error", "description", *BANDS]
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import Sequence
 
 from eval_backend.cli import estimate_cmd, generate_cmd, hub_cmd, judge_cmd, queue_cmd, run_cmd, score_cmd, worker_cmd
 from eval_backend.cli.errors import USER_ERRORS
+from eval_backend.jsonl import StorageWriteError
 
 COMMANDS = (judge_cmd, score_cmd, estimate_cmd, generate_cmd, run_cmd, queue_cmd, worker_cmd, hub_cmd)
 
@@ -37,6 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except USER_ERRORS as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except StorageWriteError as exc:
+        print(f"error: {exc.strerror}; finished work is saved: fix this and run the same command again", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted: finished work is saved; run the same command again to resume", file=sys.stderr)
         return 130

@@ -14,7 +14,12 @@ from eval_backend.cli.common import (
     dataset_spec,
     generation_progress_bar,
 )
-from eval_backend.cli.generation_args import add_generation_arguments, generation_options, generation_report, model_request
+from eval_backend.cli.generation_args import (
+    add_generation_arguments,
+    generation_options,
+    generation_report,
+    model_request,
+)
 from eval_backend.pipeline import RunSpec, generate_phase, prepare_run
 from eval_backend.run_folder import RunFolder
 from eval_backend.settings import Settings
@@ -33,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings()
     benchmark = benchmark_of(args)
     options = generation_options(args, settings, benchmark)
-    spec = RunSpec(benchmark, dataset_spec(args, settings, benchmark), RunFolder(args.out_dir), configs_of(args), args.limit)
+    spec = RunSpec(
+        benchmark, dataset_spec(args, settings, benchmark), RunFolder(args.out_dir), configs_of(args), args.limit
+    )
     items = prepare_run(spec, model_request(options))
     with generation_progress_bar() as on_progress:
         progress = generate_phase(spec, items, options, on_progress)

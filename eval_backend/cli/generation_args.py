@@ -16,8 +16,12 @@ def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
     """--model and the backend and sampling flags; unset flags keep the benchmark's defaults."""
     parser.add_argument("--model", required=True, help="model under test: Hub id or local folder")
     parser.add_argument("--revision", help="model revision (branch, tag or commit)")
-    parser.add_argument("--backend", default="auto", choices=BACKENDS,
-                        help="auto: vllm when installed with a GPU visible, openai with --base-url, else transformers")
+    parser.add_argument(
+        "--backend",
+        default="auto",
+        choices=BACKENDS,
+        help="auto: vllm when installed with a GPU visible, openai with --base-url, else transformers",
+    )
     parser.add_argument("--max-tokens", type=int, help="output token budget per item (default: the benchmark's, 16000)")
     parser.add_argument("--limit", type=int, help="first N items of each config only (smoke runs)")
     parser.add_argument("--dtype", help="weights dtype: auto, bfloat16, float16, float32 (default auto)")
@@ -28,8 +32,12 @@ def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gpu-memory-utilization", type=float, help="vllm: share of GPU memory to use (default 0.9)")
     parser.add_argument("--base-url", help="openai backend: the endpoint (default: GENERATION_BASE_URL)")
     parser.add_argument("--generation-concurrency", type=int, help="openai backend: requests in flight (default 16)")
-    parser.add_argument("--reasoning", action="store_true", default=None,
-                        help="the model's template opens <think> itself: flag answers that never close it")
+    parser.add_argument(
+        "--reasoning",
+        action="store_true",
+        default=None,
+        help="the model's template opens <think> itself: flag answers that never close it",
+    )
 
 
 def generation_options(args: argparse.Namespace, settings: Settings, benchmark: Benchmark) -> GenerationOptions:
@@ -64,7 +72,8 @@ def generation_report(progress: GenerationProgress, items: int, folder: Path) ->
     rate = (
         f" in {progress.elapsed_s:.1f}s ({progress.done / seconds:.2f} items/s, "
         f"{progress.output_tokens / seconds:.1f} output tokens/s)"
-        if progress.done else ""
+        if progress.done
+        else ""
     )
     return (
         f"generated {progress.done} responses ({progress.errors} errors, {progress.output_tokens} output tokens)"

@@ -36,7 +36,11 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings()
     benchmark = benchmark_of(args)
     options = generation_options(args, settings, benchmark)
-    folder = RunFolder(args.out_dir) if args.out_dir else RunFolder.for_model(settings.data.runs_dir, options.model, options.revision or "main")
+    folder = (
+        RunFolder(args.out_dir)
+        if args.out_dir
+        else RunFolder.for_model(settings.data.runs_dir, options.model, options.revision or "main")
+    )
     spec = RunSpec(benchmark, dataset_spec(args, settings, benchmark), folder, configs_of(args), args.limit)
     with phase_progress_bars() as on_progress:
         summary = run_pipeline(spec, model_request(options), options, judge_settings(args, settings), on_progress)

@@ -111,4 +111,6 @@ class OpenAIGenerator:
         )
         async for attempt in retrying:
             with attempt:
-                return await client.chat.completions.create(messages=chat_messages(item.query), **request_kwargs(self.options))
+                return await client.chat.completions.create(
+                    messages=chat_messages(item.query), **request_kwargs(self.options)
+                )

@@ -58,9 +58,9 @@ def build_prompts(
         ids = tokenizer(text, add_special_tokens=False)["input_ids"]
         room = context - len(ids)
         if room <= 0:
-            refused.append(Completion(
-                item.key, None, error=f"prompt of {len(ids)} tokens does not fit the context of {context}"
-            ))
+            refused.append(
+                Completion(item.key, None, error=f"prompt of {len(ids)} tokens does not fit the context of {context}")
+            )
             continue
         prompts.append(Prompt(item, ids, min(options.max_tokens, room), options.reasoning or opens_thinking(text)))
     return prompts, refused

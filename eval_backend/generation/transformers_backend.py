@@ -51,7 +51,7 @@ class TransformersGenerator:
         prompts.sort(key=lambda prompt: len(prompt.token_ids))
         size = self.options.batch_size or DEFAULT_BATCH_SIZE
         for start in range(0, len(prompts), size):
-            for completion in self._generate_batch(prompts[start:start + size]):
+            for completion in self._generate_batch(prompts[start : start + size]):
                 on_result(completion)
 
     def close(self) -> None:
@@ -67,7 +67,7 @@ class TransformersGenerator:
             set_seed(self.options.seed)
         with torch.inference_mode():
             output = self.model.generate(**inputs, **self._sampling(budget))
-        new_tokens = output[:, inputs["input_ids"].shape[1]:].tolist()
+        new_tokens = output[:, inputs["input_ids"].shape[1] :].tolist()
         return [self._completion(prompt, tokens, budget) for prompt, tokens in zip(batch, new_tokens)]
 
     def _sampling(self, budget: int) -> dict[str, Any]:

@@ -107,7 +107,7 @@ class VllmGenerator:
             on_result(completion)
         size = self.options.batch_size or DEFAULT_BATCH_SIZE
         for start in range(0, len(prompts), size):
-            batch = prompts[start:start + size]
+            batch = prompts[start : start + size]
             outputs = self.llm.generate(
                 [{"prompt_token_ids": prompt.token_ids} for prompt in batch],
                 sampling_params=[

@@ -15,7 +15,7 @@ import pandas as pd
 from leaderboard.display import column_label, format_score
 from leaderboard.judgments import CRITERIA_COLUMNS, JudgmentView
 
-CRITERIA_DATATYPES = ["str", "str", "number", *["str"] * (len(CRITERIA_COLUMNS) - 3)]
+CRITERIA_DATATYPES = ["str", "number", *["str"] * (len(CRITERIA_COLUMNS) - 2)]
 
 
 @dataclass(frozen=True)

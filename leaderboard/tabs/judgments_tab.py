@@ -18,7 +18,7 @@ from leaderboard.tabs.judgment_panel import build_panel, hidden_panel, panel_val
 
 ANY = "All"
 PROMPT_CHARS = 80
-ITEM_DATATYPES = ["str", "number", "str", "str", "str", "str", "str", "str", "number"]
+ITEM_DATATYPES = ["str", "number", "str", "number", "str", "str", "str", "str", "str"]
 
 
 @dataclass(frozen=True)

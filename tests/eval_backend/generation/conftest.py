@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.pipeline import RunSpec
 from eval_backend.run_folder import RunFolder
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from tests.support.tiny_model import build_tiny_chat_model
 
 BENCHMARK = BENCHMARKS[DEFAULT_BENCHMARK]

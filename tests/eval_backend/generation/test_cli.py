@@ -48,7 +48,18 @@ def test_run_without_out_dir_writes_the_model_folder_under_data_dir(
     tiny_model: Path, dataset_dir: Path, judge_env: StandInChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
-    argv = ["run", "--model", str(tiny_model), "--dataset", str(dataset_dir), *SMOKE, "--configs", "Tamil", "--limit", "1"]
+    argv = [
+        "run",
+        "--model",
+        str(tiny_model),
+        "--dataset",
+        str(dataset_dir),
+        *SMOKE,
+        "--configs",
+        "Tamil",
+        "--limit",
+        "1",
+    ]
     assert main(argv) == 0
     folder = RunFolder.for_model(tmp_path / "data" / "runs", str(tiny_model), "main")
     assert json.loads(folder.summary_path.read_text())["counts"]["scored_items"] == 1
@@ -68,17 +79,40 @@ def test_generate_writes_responses_and_reports_throughput(
 def test_a_model_without_a_chat_template_is_refused_with_a_clear_message(
     templateless_model: Path, dataset_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["generate", "--model", str(templateless_model), "--dataset", str(dataset_dir), "--out-dir", str(tmp_path / "r"), *SMOKE]
+    argv = [
+        "generate",
+        "--model",
+        str(templateless_model),
+        "--dataset",
+        str(dataset_dir),
+        "--out-dir",
+        str(tmp_path / "r"),
+        *SMOKE,
+    ]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "error: model" in err and "has no chat template" in err
 
 
 def test_the_vllm_backend_without_vllm_says_how_to_install_it(
-    tiny_model: Path, dataset_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tiny_model: Path,
+    dataset_dir: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setitem(sys.modules, "vllm", None)  # as on a machine without the GPU requirements
-    argv = ["generate", "--model", str(tiny_model), "--dataset", str(dataset_dir), "--out-dir", str(tmp_path / "r"),
-            *SMOKE, "--backend", "vllm"]
+    argv = [
+        "generate",
+        "--model",
+        str(tiny_model),
+        "--dataset",
+        str(dataset_dir),
+        "--out-dir",
+        str(tmp_path / "r"),
+        *SMOKE,
+        "--backend",
+        "vllm",
+    ]
     assert main(argv) == 2
     assert "requirements-gpu.txt" in capsys.readouterr().err

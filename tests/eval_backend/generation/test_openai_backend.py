@@ -44,7 +44,13 @@ def test_each_item_is_one_user_message_with_the_benchmark_sampling(
     body = bodies[items[0].query]
     assert body["messages"] == [{"role": "user", "content": items[0].query}]
     assert body["model"] == "org/model-under-test"
-    assert (body["temperature"], body["top_p"], body["top_k"], body["max_tokens"], body["seed"]) == (0.7, 0.8, 20, 300, 5)
+    assert (body["temperature"], body["top_p"], body["top_k"], body["max_tokens"], body["seed"]) == (
+        0.7,
+        0.8,
+        20,
+        300,
+        5,
+    )
 
     record = run_spec.folder.read_responses()[items[0].key]
     assert (record.response, record.finish_reason, record.error) == ("A finished answer.", "stop", None)

@@ -18,7 +18,13 @@ def test_for_benchmark_takes_its_sampling_and_ignores_unset_overrides() -> None:
     benchmark = BENCHMARKS["indic_writing_bench"]
     other = benchmark.__class__(**{**benchmark.__dict__, "sampling": SamplingDefaults(0.2, 0.9, 5, 300)})
     options = GenerationOptions.for_benchmark(other, "org/model", max_tokens=None, seed=7)
-    assert (options.temperature, options.top_p, options.top_k, options.max_tokens, options.seed) == (0.2, 0.9, 5, 300, 7)
+    assert (options.temperature, options.top_p, options.top_k, options.max_tokens, options.seed) == (
+        0.2,
+        0.9,
+        5,
+        300,
+        7,
+    )
 
 
 def test_recorded_params_hold_no_key_and_no_endpoint() -> None:
@@ -35,7 +41,9 @@ def test_bad_options_are_refused_naming_the_field(bad: dict) -> None:
         GenerationOptions(model="org/model", **bad)
 
 
-def test_auto_backend_without_vllm_is_transformers_and_with_an_endpoint_is_openai(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_backend_without_vllm_is_transformers_and_with_an_endpoint_is_openai(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: None if name == "vllm" else object())
     assert resolve_backend(GenerationOptions(model="m")) == "transformers"
     assert resolve_backend(GenerationOptions(model="m", base_url="http://127.0.0.1:1/v1")) == "openai"

@@ -8,7 +8,9 @@ from tests.eval_backend.conftest import fast_judge_settings
 from tests.support.chat_server import StandInChatServer, chat_reply
 
 
-def test_phases_report_in_order_and_a_second_call_sends_nothing(run_spec: RunSpec, judge_server: StandInChatServer) -> None:
+def test_phases_report_in_order_and_a_second_call_sends_nothing(
+    run_spec: RunSpec, judge_server: StandInChatServer
+) -> None:
     spec = RunSpec(run_spec.benchmark, run_spec.dataset, run_spec.folder, configs=["Tamil"], limit=2)
     judge = fast_judge_settings(judge_server)
     seen: list[PhaseProgress] = []

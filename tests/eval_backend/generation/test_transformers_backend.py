@@ -20,7 +20,9 @@ def _options(model: Path, **overrides: object) -> GenerationOptions:
     return GenerationOptions(**{"model": str(model), "backend": "transformers", "max_tokens": 8, **overrides})
 
 
-def test_generates_one_response_per_item_with_its_parameters(tiny_model: Path, run_spec: RunSpec, items: list[Item]) -> None:
+def test_generates_one_response_per_item_with_its_parameters(
+    tiny_model: Path, run_spec: RunSpec, items: list[Item]
+) -> None:
     chosen = items[:3]
     progress = generate_phase(run_spec, chosen, _options(tiny_model, batch_size=2))
 
@@ -36,7 +38,11 @@ def test_generates_one_response_per_item_with_its_parameters(tiny_model: Path, r
         assert record.finish_reason == "stop" or record.output_tokens == 8
         assert record.generation["backend"] == "transformers"
         assert record.generation["max_tokens"] == 8
-        assert (record.generation["temperature"], record.generation["top_p"], record.generation["top_k"]) == (0.7, 0.8, 20)
+        assert (record.generation["temperature"], record.generation["top_p"], record.generation["top_k"]) == (
+            0.7,
+            0.8,
+            20,
+        )
     assert progress.output_tokens == sum(r.output_tokens for r in responses.values())
 
 
@@ -51,7 +57,9 @@ def test_a_prompt_longer_than_the_context_is_an_error_for_its_item_only(
     refused = responses[long.key]
     assert refused.response is None and refused.output_tokens is None
     assert refused.error is not None
-    assert refused.error.startswith("prompt of ") and refused.error.endswith(f"does not fit the context of {SHORT_CONTEXT}")
+    assert refused.error.startswith("prompt of ") and refused.error.endswith(
+        f"does not fit the context of {SHORT_CONTEXT}"
+    )
     answered = responses[short.key]
     assert answered.error is None
     # The budget was cut from 1000 to what the context leaves after the prompt.
@@ -59,7 +67,9 @@ def test_a_prompt_longer_than_the_context_is_an_error_for_its_item_only(
     assert answered.output_tokens <= answered.generation["max_tokens"]
 
 
-def test_a_model_without_a_chat_template_is_refused(templateless_model: Path, run_spec: RunSpec, items: list[Item]) -> None:
+def test_a_model_without_a_chat_template_is_refused(
+    templateless_model: Path, run_spec: RunSpec, items: list[Item]
+) -> None:
     with pytest.raises(GenerationConfigError, match="has no chat template"):
         generate_phase(run_spec, items[:1], _options(templateless_model))
     assert not run_spec.folder.responses_path.exists()

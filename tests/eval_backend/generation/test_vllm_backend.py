@@ -16,7 +16,11 @@ from eval_backend.generation.vllm_backend import completion_of, import_vllm, llm
 def test_sampling_params_are_the_benchmark_defaults_with_the_item_budget() -> None:
     options = GenerationOptions(model="Qwen/Qwen2.5-0.5B-Instruct", seed=3)
     assert sampling_kwargs(options, 1234) == {
-        "temperature": 0.7, "top_p": 0.8, "top_k": 20, "max_tokens": 1234, "seed": 3,
+        "temperature": 0.7,
+        "top_p": 0.8,
+        "top_k": 20,
+        "max_tokens": 1234,
+        "seed": 3,
     }
     assert "seed" not in sampling_kwargs(GenerationOptions(model="m", seed=None), 10)
 

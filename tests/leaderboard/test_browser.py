@@ -1,0 +1,279 @@
+"""The app in a real browser: `app.py` as a subprocess, Debian's Chromium driven by Playwright.
+
+One app start for the module, against a private copy of the evaluated data folder (the last
+test adds a run to it). Screenshots land in test-artifacts/ (not committed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import pandas as pd
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from eval_backend.details import read_details
+from eval_backend.submissions.model_facts import SubmissionRejected
+from eval_backend.submissions.validation import check_model_id
+from tests.support.hub_dataset import read_rows
+from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+STARTUP_S = 90
+UI_TIMEOUT_MS = 20_000
+DOWNLOAD_TRIES = 20
+
+@dataclass
+class AppServer:
+    url: str
+    data_dir: Path
+
+
+@dataclass
+class BrowserPage:
+    """A page and every JavaScript dialog it opened (an alert would mean injected script ran)."""
+
+    page: Page
+    dialogs: list[str] = field(default_factory=list)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _wait_until_serving(url: str, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + STARTUP_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"app.py exited with {process.returncode}:\n{log.read_text()[-4000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    pytest.fail(f"app.py did not serve {url} within {STARTUP_S}s:\n{log.read_text()[-4000:]}")
+
+
+@pytest.fixture(scope="module")
+def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    root = tmp_path_factory.mktemp("browser")
+    data_dir = root / "data"
+    shutil.copytree(evaluated.data_dir, data_dir)
+    port = _free_port()
+    env = {**os.environ, "DATA_DIR": str(data_dir), "WORKER_ENABLED": "false", "GRADIO_SERVER_NAME": "127.0.0.1",
+           "PORT": str(port), "LEADERBOARD_REFRESH_S": "2", "LOCAL_USER": "browser-tester"}
+    log = root / "app.log"
+    with log.open("w") as out:
+        process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        _wait_until_serving(url, process, log)
+        yield AppServer(url, data_dir)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (`make browser`)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def ui(app: AppServer, browser: Browser) -> Iterator[BrowserPage]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    opened = BrowserPage(page)
+    page.on("dialog", lambda dialog: (opened.dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(app.url)
+    expect(board_rows(page)).to_have_count(5)
+    yield opened
+    context.close()
+    assert opened.dialogs == [], f"a JavaScript dialog opened: {opened.dialogs}"
+
+
+def board_rows(page: Page):
+    return page.locator("#leaderboard-table [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+
+
+def cells(rows) -> list[list[str]]:
+    script = "rows => rows.map(r => Array.from(r.querySelectorAll('[role=gridcell]')).map(c => c.innerText.trim()))"
+    return rows.evaluate_all(script)
+
+
+def headers(page: Page, elem_id: str) -> list[str]:
+    return page.locator(f"#{elem_id} [role=columnheader]").evaluate_all("hs => hs.map(h => h.innerText.trim())")
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"browser-{name}.png"), full_page=True)
+
+
+def choose(page: Page, elem_id: str, option: str) -> None:
+    page.locator(f"#{elem_id} input").click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def download(page: Page, elem_id: str, target: Path, name_contains: str = "") -> Path:
+    """Click a download button until it serves a file whose name contains `name_contains`.
+
+    A button's file is replaced when a new model is chosen; until then it serves the last one.
+    """
+    for _ in range(DOWNLOAD_TRIES):
+        with page.expect_download() as info:
+            page.locator(f"#{elem_id}").click()
+        if name_contains in info.value.suggested_filename:
+            info.value.save_as(target)
+            return target
+        page.wait_for_timeout(500)
+    pytest.fail(f"#{elem_id} never served a file named like {name_contains!r}")
+
+
+def test_board_ranks_the_models_and_shows_a_script_id_as_text(ui: BrowserPage, evaluated: EvaluatedData) -> None:
+    page = ui.page
+    rows = cells(board_rows(page))
+    assert [row[1] for row in rows] == evaluated.ranked_models()
+    assert [row[0] for row in rows] == ["1", "2", "3", "4", "5"]
+    expect(board_rows(page).get_by_text(SCRIPT_MODEL_ID, exact=True)).to_be_visible()
+    assert page.locator("#leaderboard-table script").count() == 0
+    hub = board_rows(page).locator("a", has_text="Hub page")
+    assert hub.count() == 4 and hub.first.get_attribute("href") == f"https://huggingface.co/{rows[0][1]}"
+    shot(page, "leaderboard")
+
+
+def test_column_groups_toggle_and_search_filters(ui: BrowserPage) -> None:
+    page = ui.page
+    assert "Hindi" in headers(page, "leaderboard-table")
+    assert "Literature & Arts" not in headers(page, "leaderboard-table")
+    page.locator("#column-groups").get_by_label("languages").uncheck()
+    page.locator("#column-groups").get_by_label("domains").check()
+    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Literature & Arts")).to_have_count(1)
+    assert "Hindi" not in headers(page, "leaderboard-table")
+    page.locator("#model-search textarea").fill("acme")
+    expect(board_rows(page)).to_have_count(2)
+    assert [row[1] for row in cells(board_rows(page))] == ["acme/strong-7b", "acme/reasoner-3b"]
+    shot(page, "leaderboard-filtered")
+
+
+def test_view_download_is_the_filtered_view(ui: BrowserPage, tmp_path: Path) -> None:
+    page = ui.page
+    page.locator("#model-search textarea").fill("partial; flaky")
+    expect(board_rows(page)).to_have_count(2)
+    exported = pd.read_csv(download(page, "download-view", tmp_path / "view.csv"))
+    assert list(exported["model"]) == ["bharat/partial-1b", "flaky/judge-fails-2b"]
+    assert "config.Hindi" in exported.columns
+
+
+def test_plots_render_with_escaped_labels(ui: BrowserPage) -> None:
+    page = ui.page
+    page.get_by_role("tab", name="Plots").click()
+    for plot in ("plot-overall", "plot-heatmap", "plot-variants", "plot-radar"):
+        expect(page.locator(f"#{plot} .main-svg").first).to_be_visible()
+    overall = page.locator("#plot-overall .main-svg").first.text_content() or ""
+    assert "acme/strong-7b" in overall and SCRIPT_MODEL_ID in overall  # drawn as literal characters
+    shot(page, "plots")
+
+
+def test_an_item_s_judgment_opens_with_query_rubric_and_comparison(ui: BrowserPage, evaluated: EvaluatedData) -> None:
+    page = ui.page
+    page.get_by_role("tab", name="Judgments").click()
+    expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")
+    choose(page, "filter-language", "Hindi")
+    items = page.locator("#judgment-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    expect(items).to_have_count(6)
+    items.first.locator("[role=gridcell]").nth(2).click()
+    expect(page.locator("#first-response textarea")).to_have_value(re.compile(r"acme/strong-7b writes about Hindi-0000"))
+    query = read_rows(evaluated.dataset_dir, "Hindi")[0]["query"]
+    expect(page.locator("#item-query textarea")).to_have_value(query)
+    criteria = page.locator("#first-criteria [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    expect(criteria).to_have_count(5)
+    assert "Task Fulfilment" in cells(criteria)[0]
+    choose(page, "judgments-compare", "acme/reasoner-3b")
+    expect(page.locator("#second-response textarea")).to_have_value(re.compile(r"acme/reasoner-3b writes about Hindi-0000"))
+    page.get_by_text("Reasoning (removed before judging)").nth(1).click()
+    expect(page.locator("#second-reasoning textarea")).to_have_value(re.compile(r"<think>"))
+    shot(page, "judgment")
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
+def test_judgment_downloads_match_the_run_folder(ui: BrowserPage, evaluated: EvaluatedData, tmp_path: Path, fmt: str) -> None:
+    page = ui.page
+    page.get_by_role("tab", name="Judgments").click()
+    choose(page, "judgments-model", "flaky/judge-fails-2b")
+    path = download(page, f"download-{fmt}", tmp_path / f"judgments.{fmt}", "flaky__judge-fails-2b")
+    if fmt == "jsonl":
+        got = pd.DataFrame([json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()])
+    else:
+        got = pd.read_csv(path) if fmt == "csv" else pd.read_parquet(path)
+    expected = read_details(evaluated.folders["flaky/judge-fails-2b"].details_path)
+    assert got["model"].unique().tolist() == ["flaky/judge-fails-2b"]
+    assert list(zip(got["config"], got["index"], got["status"])) == list(
+        zip(expected["config"], expected["index"], expected["status"]))
+
+
+def test_a_script_in_a_model_id_and_response_stays_text(ui: BrowserPage) -> None:
+    page = ui.page
+    page.get_by_role("tab", name="Judgments").click()
+    choose(page, "judgments-model", SCRIPT_MODEL_ID)
+    items = page.locator("#judgment-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    items.first.locator("[role=gridcell]").nth(2).click()
+    expect(page.locator("#first-response textarea")).to_have_value(re.compile(re.escape("<script>alert(1)</script>")))
+    expect(page.locator("#first-title textarea")).to_have_value(re.compile(re.escape(SCRIPT_MODEL_ID)))
+    shot(page, "judgment-script")
+
+
+def test_submit_shows_the_engine_s_message_verbatim(ui: BrowserPage) -> None:
+    page = ui.page
+    page.get_by_role("tab", name="Submit").click()
+    with pytest.raises(SubmissionRejected) as rejected:
+        check_model_id("not a model id")
+    page.locator("#submit-model textarea").fill("not a model id")
+    page.locator("#submit-button").click()
+    expect(page.locator("#submit-message textarea")).to_have_value(str(rejected.value))
+    expect(page.get_by_label("Submitting as (local user, LOCAL_USER)")).to_have_value("browser-tester")
+    shot(page, "submit")
+
+
+def test_about_explains_how_to_reproduce_a_row(ui: BrowserPage) -> None:
+    page = ui.page
+    page.get_by_role("tab", name="About").click()
+    expect(page.locator("#about-text")).to_contain_text("python -m eval_backend judge")
+    expect(page.locator("#about-text")).to_contain_text("Code-mixed drop %")
+
+
+def test_a_new_run_appears_without_a_restart(ui: BrowserPage, app: AppServer) -> None:
+    runs = app.data_dir / "runs"
+    new = shutil.copytree(runs / "acme__strong-7b" / "main", runs / "acme__strong-7b" / "v2")
+    request = json.loads((new / "request.json").read_text())
+    (new / "request.json").write_text(json.dumps({**request, "revision": "v2"}))
+    expect(board_rows(ui.page)).to_have_count(6)
+    revisions = [(row[1], row[3]) for row in cells(board_rows(ui.page))]
+    assert ("acme/strong-7b", "v2") in revisions and ("acme/strong-7b", "main") in revisions
