@@ -8,7 +8,9 @@ import json
 from dataclasses import asdict
 
 from eval_backend.settings import Settings
-from eval_backend.submissions import QueueRequest, Status, SubmissionForm, open_queue, submit
+from eval_backend.hub_sync import mirror_request
+from eval_backend.submissions import QueueRequest, Status, SubmissionForm, open_queue
+from eval_backend.submissions.service import submit
 from eval_backend.submissions.validation import PRECISIONS
 
 
@@ -61,12 +63,18 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _retry(args: argparse.Namespace) -> int:
-    print(_row(open_queue(Settings()).retry(args.id)))
+    settings = Settings()
+    request = open_queue(settings).retry(args.id)
+    mirror_request(request, settings)
+    print(_row(request))
     return 0
 
 
 def _cancel(args: argparse.Namespace) -> int:
-    print(_row(open_queue(Settings()).cancel(args.id)))
+    settings = Settings()
+    request = open_queue(settings).cancel(args.id)
+    mirror_request(request, settings)
+    print(_row(request))
     return 0
 
 

@@ -6,7 +6,8 @@ import argparse
 import sys
 
 from eval_backend.settings import Settings
-from eval_backend.submissions import open_queue, worker_loop
+from eval_backend.submissions import open_queue
+from eval_backend.submissions.worker import worker_loop
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -32,7 +32,7 @@ from eval_backend.hub_sync._hub import (
 from eval_backend.run_folder import RunFolder
 from eval_backend.settings import Settings
 from eval_backend.submissions.queue_store import Phase, QueueRequest, QueueStore, Status
-from eval_backend.submissions.service import queue_path
+from eval_backend.submissions.queue_store import queue_path
 
 logger = logging.getLogger(__name__)
 

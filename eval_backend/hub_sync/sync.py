@@ -12,7 +12,7 @@ from eval_backend.hub_sync.results_pull import PullReport, pull_results
 from eval_backend.hub_sync.results_push import push_pending
 from eval_backend.settings import Settings
 from eval_backend.submissions.queue_store import QueueStore
-from eval_backend.submissions.service import queue_path
+from eval_backend.submissions.queue_store import queue_path
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,9 @@
-"""Submissions: validate a model id, queue it, and run the queue unattended."""
+"""Submissions: validate a model id, queue it, and run the queue unattended.
+
+The package exports the queue and the checks. Submitting, the worker and the scheduler live in
+`service`, `worker` and `scheduler`, imported from there: they mirror to the Hub, and
+`eval_backend.hub_sync` itself needs the queue types, so loading them here would be a cycle.
+"""
 
 from eval_backend.submissions.model_facts import SubmissionRejected
 from eval_backend.submissions.queue_store import (
@@ -10,11 +15,10 @@ from eval_backend.submissions.queue_store import (
     QueueStore,
     RequestNotFound,
     Status,
+    open_queue,
+    queue_path,
 )
-from eval_backend.submissions.scheduler import start_scheduler
-from eval_backend.submissions.service import open_queue, queue_path, submit
 from eval_backend.submissions.validation import SubmissionForm, ValidatedSubmission, validate_submission
-from eval_backend.submissions.worker import poll_once, run_request, worker_loop
 
 __all__ = [
     "DuplicateRequest",
@@ -29,11 +33,6 @@ __all__ = [
     "SubmissionRejected",
     "ValidatedSubmission",
     "open_queue",
-    "poll_once",
     "queue_path",
-    "run_request",
-    "start_scheduler",
-    "submit",
     "validate_submission",
-    "worker_loop",
 ]

@@ -21,6 +21,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
+from eval_backend.settings import Settings
+
 LOG_TAIL_CHARS = 8000
 _SCHEMA_VERSION = 1
 
@@ -406,3 +408,13 @@ class QueueStore:
                 f"INSERT INTO requests ({', '.join(columns)}) VALUES ({', '.join(':' + name for name in columns)})", rows
             )
         return len(rows)
+
+
+def queue_path(settings: Settings) -> Path:
+    """QUEUE_PATH, else `DATA_DIR/queue.sqlite`."""
+    return settings.queue.queue_path or settings.data.data_dir / "queue.sqlite"
+
+
+def open_queue(settings: Settings) -> QueueStore:
+    """The queue the settings name (created on first use)."""
+    return QueueStore(queue_path(settings))

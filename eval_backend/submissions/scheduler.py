@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timezone
+from typing import Any
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from eval_backend.hub_sync import sync_once
 from eval_backend.settings import Settings
-from eval_backend.submissions.queue_store import QueueStore
-from eval_backend.submissions.service import open_queue
+from eval_backend.submissions.queue_store import QueueStore, open_queue
 from eval_backend.submissions.worker import new_worker_id, poll_once
 
 logger = logging.getLogger(__name__)
 
 JOB_ID = "queue-worker"
+HUB_SYNC_JOB_ID = "hub-sync"
 
 
 class _SkipWhileRunning(logging.Filter):
@@ -30,26 +32,34 @@ class _SkipWhileRunning(logging.Filter):
 
 
 def start_scheduler(settings: Settings, store: QueueStore | None = None) -> BackgroundScheduler | None:
-    """Start the background worker job, or return None when WORKER_ENABLED is false; shut it down at exit."""
+    """Start the background jobs: the worker (unless WORKER_ENABLED is false) and, when the Hub
+    mirror is configured, its sync. Returns None when neither is on."""
     if not settings.queue.worker_enabled:
         logger.info("in-app worker is off (WORKER_ENABLED=false): queued requests wait for an external worker")
+    if not (settings.queue.worker_enabled or settings.hub.enabled):
         return None
-    store = store or open_queue(settings)
     scheduler_logger = logging.getLogger(f"{__name__}.apscheduler")
     scheduler_logger.addFilter(_SkipWhileRunning())
     scheduler = BackgroundScheduler(daemon=True, logger=scheduler_logger, timezone=timezone.utc)
-    worker_id = new_worker_id()
-    scheduler.add_job(
-        poll_once,
-        "interval",
-        seconds=settings.queue.poll_interval_s,
-        args=[store, settings],
-        kwargs={"worker_id": worker_id},
-        id=JOB_ID,
-        max_instances=1,
-        coalesce=True,
-        next_run_time=datetime.now(timezone.utc),
-    )
+    if settings.queue.worker_enabled:
+        _add_worker_job(scheduler, store or open_queue(settings), settings)
+    if settings.hub.enabled:
+        _add_job(scheduler, HUB_SYNC_JOB_ID, sync_once, settings.hub.sync_interval_s, args=[settings])
+        logger.info("Hub sync every %gs", settings.hub.sync_interval_s)
     scheduler.start()
-    logger.info("in-app worker %s polls %s every %gs", worker_id, store.path, settings.queue.poll_interval_s)
     return scheduler
+
+
+def _add_worker_job(scheduler: BackgroundScheduler, store: QueueStore, settings: Settings) -> None:
+    worker_id = new_worker_id()
+    _add_job(scheduler, JOB_ID, poll_once, settings.queue.poll_interval_s, args=[store, settings],
+             kwargs={"worker_id": worker_id})
+    logger.info("in-app worker %s polls %s every %gs", worker_id, store.path, settings.queue.poll_interval_s)
+
+
+def _add_job(scheduler: BackgroundScheduler, job_id: str, func: Any, every_s: float, **call: Any) -> None:
+    """A job that runs now, then every `every_s`; never two at once, missed ticks collapsed."""
+    scheduler.add_job(
+        func, "interval", seconds=every_s, id=job_id, max_instances=1, coalesce=True,
+        next_run_time=datetime.now(timezone.utc), **call,
+    )

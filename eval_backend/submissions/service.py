@@ -3,24 +3,14 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
+from eval_backend.hub_sync import mirror_request
 from eval_backend.settings import Settings
 from eval_backend.submissions.model_facts import SubmissionRejected
 from eval_backend.submissions.queue_store import DuplicateRequest, QueueRequest, QueueStore
 from eval_backend.submissions.validation import SubmissionForm, duplicate_message, validate_submission
 
 logger = logging.getLogger(__name__)
-
-
-def queue_path(settings: Settings) -> Path:
-    """QUEUE_PATH, else `DATA_DIR/queue.sqlite`."""
-    return settings.queue.queue_path or settings.data.data_dir / "queue.sqlite"
-
-
-def open_queue(settings: Settings) -> QueueStore:
-    """The queue the settings name (created on first use)."""
-    return QueueStore(queue_path(settings))
 
 
 def submit(form: SubmissionForm, user: str | None, *, store: QueueStore, settings: Settings) -> QueueRequest:
@@ -34,4 +24,5 @@ def submit(form: SubmissionForm, user: str | None, *, store: QueueStore, setting
         "queued request #%d: %s at %s (%s parameters) for %s",
         queued.id, queued.model_id, queued.revision, validated.parameters, queued.submitter,
     )
+    mirror_request(queued, settings)
     return queued

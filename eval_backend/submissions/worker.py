@@ -18,6 +18,7 @@ from typing import Any, Callable
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.generation.options import GenerationOptions
+from eval_backend.hub_sync import mirror_request, push_run
 from eval_backend.pipeline import PhaseProgress, RunSpec, run_pipeline
 from eval_backend.run_folder import RunFolder
 from eval_backend.scoring import Summary
@@ -86,9 +87,11 @@ def poll_once(store: QueueStore, settings: Settings, *, worker_id: str, runner: 
     for changed in store.requeue_stale(queue.stale_after_s, queue.max_attempts):
         logger.warning("request #%d is now %s: %s", changed.id, changed.status, changed.error)
         store.append_log(changed.id, f"{timestamp()} {changed.status}: {changed.error}\n")
+        mirror_request(changed, settings)
     request = store.claim(worker_id)
     if request is None:
         return None
+    mirror_request(request, settings)
     folder = RunFolder.for_model(settings.data.runs_dir, request.model_id, request.revision)
     store.set_run_dir(request.id, worker_id, str(folder.path))
     with RunMonitor(store, request.id, worker_id, queue.heartbeat_interval_s) as monitor:
@@ -103,8 +106,11 @@ def poll_once(store: QueueStore, settings: Settings, *, worker_id: str, runner: 
             store.fail(request.id, worker_id, f"{type(exc).__name__}: {exc}")
         else:
             logger.info("request #%d finished: overall %s -> %s", request.id, summary.overall, folder.summary_path)
-            store.finish(request.id, worker_id)
-    return store.get(request.id)
+            if store.finish(request.id, worker_id):
+                push_run(folder, settings)
+    final = store.get(request.id)
+    mirror_request(final, settings)
+    return final
 
 
 def worker_loop(

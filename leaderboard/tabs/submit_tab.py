@@ -8,7 +8,8 @@ from typing import Any
 
 import gradio as gr
 
-from eval_backend.submissions import QueueStore, SubmissionForm, SubmissionRejected, open_queue, submit
+from eval_backend.submissions import QueueStore, SubmissionForm, SubmissionRejected, open_queue
+from eval_backend.submissions.service import submit
 from eval_backend.submissions.validation import PRECISIONS
 from leaderboard.context import AppContext, as_updates
 from leaderboard.queue_view import queue_tables

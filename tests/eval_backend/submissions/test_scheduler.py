@@ -6,7 +6,9 @@ import json
 from pathlib import Path
 
 from eval_backend.run_folder import RunFolder
-from eval_backend.submissions import NewRequest, Phase, QueueStore, Status, SubmissionForm, start_scheduler, submit
+from eval_backend.submissions import NewRequest, Phase, QueueStore, Status, SubmissionForm
+from eval_backend.submissions.scheduler import start_scheduler
+from eval_backend.submissions.service import submit
 from tests.eval_backend.submissions.conftest import make_settings
 from tests.eval_backend.submissions.test_worker import BACKEND, wait_for
 from tests.support.chat_server import StandInChatServer

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from eval_backend.run_folder import RunFolder
-from eval_backend.submissions import QueueStore, Status, SubmissionForm, SubmissionRejected, submit
+from eval_backend.submissions import QueueStore, Status, SubmissionForm, SubmissionRejected
+from eval_backend.submissions.service import submit
 from tests.eval_backend.submissions.conftest import make_settings
 from tests.support.hub_server import StandInHub, chat_model_files
 

@@ -18,7 +18,9 @@ import pytest
 from eval_backend.pipeline import PhaseProgress
 from eval_backend.run_folder import RunFolder
 from eval_backend.settings import Settings
-from eval_backend.submissions import NewRequest, Phase, QueueRequest, QueueStore, Status, SubmissionForm, poll_once, submit
+from eval_backend.submissions import NewRequest, Phase, QueueRequest, QueueStore, Status, SubmissionForm
+from eval_backend.submissions.service import submit
+from eval_backend.submissions.worker import poll_once
 from eval_backend.submissions.worker import worker_loop
 from tests.eval_backend.submissions.conftest import make_settings
 from tests.support.chat_server import StandInChatServer
