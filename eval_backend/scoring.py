@@ -55,6 +55,7 @@ class Summary:
     overall_ci: tuple[float, float] | None
     configs: dict[str, float]
     config_ci: dict[str, tuple[float, float]]
+    config_groups: dict[str, float]
     variants: dict[str, float]
     domains: dict[str, float]
     subdomains: dict[str, float]
@@ -123,6 +124,7 @@ def summarize(
         overall_ci=_bootstrap_overall_ci(by_config),
         configs=config_means,
         config_ci={config: _bootstrap_ci({config: scores}) for config, scores in by_config.items()},
+        config_groups=_config_group_means(benchmark, config_means),
         variants=_group_means(scored, lambda r: r.meta.variant),
         domains=_group_means(scored, lambda r: r.meta.domain),
         subdomains=_group_means(scored, lambda r: r.meta.subdomain),
@@ -138,6 +140,16 @@ def summarize(
         usage=usage,
         provenance=dict(provenance),
     )
+
+
+def _config_group_means(benchmark: Benchmark, config_means: Mapping[str, float]) -> dict[str, float]:
+    """For each of the benchmark's config groups, the mean of the config means the run has."""
+    groups = {}
+    for name, members in benchmark.config_groups.items():
+        present = [config_means[config] for config in members if config in config_means]
+        if present:
+            groups[name] = _mean(present)
+    return groups
 
 
 def _result_from_judgments(

@@ -11,6 +11,7 @@ import gradio as gr
 from eval_backend.settings import Settings
 from leaderboard.context import AppContext
 from leaderboard.results import ResultsStore
+from leaderboard.tables import TableCache
 from leaderboard.tabs import about_tab, judgments_tab, leaderboard_tab, plots_tab, submit_tab
 
 TITLE = "Indic WritingBench Leaderboard"
@@ -29,7 +30,7 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
     with gr.Blocks(title=TITLE, analytics_enabled=settings.app.analytics) as demo:
         gr.Markdown(INTRO)
         version = gr.State(None)
-        context = AppContext(settings, store, downloads_dir, demo, version)
+        context = AppContext(settings, store, downloads_dir, demo, version, TableCache())
         with gr.Tabs():
             with gr.Tab("Leaderboard", id="leaderboard"):
                 leaderboard_tab.build(context)

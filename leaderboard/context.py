@@ -10,6 +10,7 @@ import gradio as gr
 
 from eval_backend.settings import Settings
 from leaderboard.results import ResultsStore
+from leaderboard.tables import TableCache
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class AppContext:
     downloads_dir: Path
     demo: gr.Blocks
     results_version: gr.State
+    tables: TableCache
 
 
 def as_updates(record: Any, components: Mapping[str, gr.components.Component]) -> dict[Any, Any]:

@@ -1,12 +1,19 @@
-"""Download files, written to a temporary folder of the app (never into a run folder)."""
+"""Download files, written to a temporary folder of the app (never into a run folder).
+
+Each file is a pure function of what it exports, so it is written once under a name that
+says which version of the data it holds, and shared by every viewer who asks for it: a
+full run's judgments are tens of MB, and every view of the board offers its CSV.
+"""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 import pandas as pd
 
@@ -15,36 +22,46 @@ KEEP_S = 3600.0
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-def export_judgments(details: pd.DataFrame, fmt: str, downloads_dir: Path, run_id: str) -> Path:
-    """Every per-item judgment of a run in one format, in a fresh folder under `downloads_dir`."""
+def export_judgments(details: pd.DataFrame, fmt: str, downloads_dir: Path, run_id: str, version: str) -> Path:
+    """Every per-item judgment of a run in one format; `version` names the state of its details."""
     if fmt not in EXPORT_FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; expected one of {EXPORT_FORMATS}")
-    path = _fresh_path(downloads_dir, f"{_UNSAFE.sub('_', run_id)}-judgments.{fmt}")
-    if fmt == "jsonl":
-        details.to_json(path, orient="records", lines=True, force_ascii=False)
-    elif fmt == "csv":
-        details.to_csv(path, index=False)
-    else:
-        details.to_parquet(path, index=False)
+    writers: dict[str, Callable[[Path], object]] = {
+        "jsonl": lambda path: details.to_json(path, orient="records", lines=True, force_ascii=False),
+        "csv": lambda path: details.to_csv(path, index=False),
+        "parquet": lambda path: details.to_parquet(path, index=False),
+    }
+    name = _UNSAFE.sub("_", run_id)
+    return _write_once(Path(downloads_dir), f"judgments-{name}-{version}", f"{name}-judgments.{fmt}", writers[fmt])
+
+
+def export_view_csv(view: pd.DataFrame, downloads_dir: Path, version: str) -> Path:
+    """The leaderboard rows and columns on screen, at full precision, as CSV; `version` names the view."""
+    return _write_once(
+        Path(downloads_dir), f"board-{version}", "indic-writingbench-leaderboard.csv",
+        lambda path: view.to_csv(path, index=False),
+    )
+
+
+def _write_once(downloads_dir: Path, folder_name: str, file_name: str, write: Callable[[Path], object]) -> Path:
+    folder = downloads_dir / _UNSAFE.sub("_", folder_name)
+    path = folder / file_name
+    if path.exists():
+        os.utime(folder)  # in use: keep it from being pruned
+        return path
+    _prune(downloads_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    handle, tmp = tempfile.mkstemp(dir=folder, suffix=".part")  # two viewers may write it at once
+    os.close(handle)
+    write(Path(tmp))
+    os.replace(tmp, path)
     return path
-
-
-def export_view_csv(view: pd.DataFrame, downloads_dir: Path) -> Path:
-    """The leaderboard rows and columns on screen, at full precision, as CSV."""
-    path = _fresh_path(downloads_dir, "indic-writingbench-leaderboard.csv")
-    view.to_csv(path, index=False)
-    return path
-
-
-def _fresh_path(downloads_dir: Path, name: str) -> Path:
-    # One folder per file: two people downloading at once never overwrite each other's file.
-    Path(downloads_dir).mkdir(parents=True, exist_ok=True)
-    _prune(Path(downloads_dir))
-    return Path(tempfile.mkdtemp(dir=downloads_dir)) / name
 
 
 def _prune(downloads_dir: Path) -> None:
-    """Remove export folders older than KEEP_S: each view change writes a fresh CSV."""
+    """Remove export folders unused for KEEP_S."""
+    if not downloads_dir.exists():
+        return
     cutoff = time.time() - KEEP_S
     for folder in downloads_dir.iterdir():
         try:

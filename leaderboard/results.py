@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Generic, Hashable, Mapping, Sequence, TypeVar
 
 import pandas as pd
@@ -106,15 +107,30 @@ class LruCache(Generic[V]):
 class ResultsStore:
     """Reads the run folders under `runs_dir`, caching each file on its modification stamp."""
 
-    def __init__(self, runs_dir: Path, *, cache_size: int = 8) -> None:
+    def __init__(self, runs_dir: Path, *, cache_size: int = 8, reuse_s: float = 1.0) -> None:
         self.runs_dir = Path(runs_dir)
+        self.reuse_s = reuse_s
+        self._last: tuple[float, Snapshot] | None = None
         self._runs: dict[str, tuple[Hashable, RunResult]] = {}
         self._lock = threading.Lock()
         self._details: LruCache[pd.DataFrame] = LruCache(cache_size)
         self._queries: LruCache[dict[int, str]] = LruCache(cache_size)
 
     def snapshot(self) -> Snapshot:
-        """Every run folder with a summary, re-reading only those whose files changed."""
+        """Every run folder with a summary, re-reading only those whose files changed.
+
+        A snapshot younger than `reuse_s` is reused: listing and stat-ing hundreds of
+        folders costs tens of ms, and a burst of viewers would otherwise each pay it.
+        """
+        with self._lock:
+            if self._last is not None and time.monotonic() - self._last[0] < self.reuse_s:
+                return self._last[1]
+        snapshot = self._take_snapshot()
+        with self._lock:
+            self._last = (time.monotonic(), snapshot)
+        return snapshot
+
+    def _take_snapshot(self) -> Snapshot:
         runs, problems, seen = [], [], {}
         for folder in iter_run_folders(self.runs_dir):
             run_id = folder.path.relative_to(self.runs_dir).as_posix()
@@ -132,17 +148,31 @@ class ResultsStore:
         return Snapshot(tuple(runs), tuple(problems), signature)
 
     def run(self, run_id: str) -> RunResult:
-        """The run with this id, from the latest snapshot's reading."""
-        for run in self.snapshot().runs:
-            if run.run_id == run_id:
-                return run
-        raise UnknownRunError(run_id)
+        """The run with this id (`<org>__<name>/<revision>`), read through the cache.
+
+        Looked up directly rather than through a snapshot, which stats every run folder.
+        The id may come from a client, so anything but a run folder under `runs_dir` is unknown.
+        """
+        parts = PurePosixPath(run_id or "").parts
+        if len(parts) != 2 or any(part in ("", ".", "..") for part in parts):
+            raise UnknownRunError(run_id)
+        folder = RunFolder(self.runs_dir.joinpath(*parts))
+        if not folder.summary_path.is_file():
+            raise UnknownRunError(run_id)
+        return self._cached_run(run_id, folder, _stamp(folder.summary_path, folder.request_path))
 
     def details(self, run_id: str) -> pd.DataFrame:
         """The run's per-item table (details.parquet), as the engine wrote it."""
         folder = self.run(run_id).folder
         key = (run_id, _stamp(folder.details_path))
-        return self._details.get_or_load(key, lambda: read_details(folder.details_path)).copy()
+        # pandas 3 copies on write: a shallow copy keeps the cached frame safe from callers'
+        # edits without duplicating tens of MB of responses on every view.
+        return self._details.get_or_load(key, lambda: read_details(folder.details_path)).copy(deep=False)
+
+    def details_version(self, run_id: str) -> str:
+        """A name for the current state of the run's details.parquet (changes when it is rewritten)."""
+        stamp = _stamp(self.run(run_id).folder.details_path)[0]
+        return "missing" if stamp is None else f"{stamp[0]}-{stamp[1]}"
 
     def queries(self, run_id: str, config: str) -> Mapping[int, str]:
         """Index -> full query of one config of the run's dataset, loaded once and cached."""
@@ -170,7 +200,7 @@ def runs_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
 
 RUN_COLUMNS = [
     "run_id", "model", "revision", "benchmark", "judge_model", "created_at", "params_b", "precision",
-    "overall", "overall_ci_low", "overall_ci_high", "items", "scored_items", "failed_items",
+    "overall", "overall_ci_low", "overall_ci_high", "indic_average", "items", "scored_items", "failed_items",
     "pending_items", "missing_responses", "failed_judgments",
 ]
 
@@ -201,6 +231,7 @@ def _run_row(run: RunResult) -> dict[str, Any]:
         "params_b": _params_b(run.request),
         "precision": run.request.get("precision"),
         "overall": run.summary.get("overall"),
+        "indic_average": (run.summary.get("config_groups") or {}).get("indic"),
         "overall_ci_low": low,
         "overall_ci_high": high,
         **{name: counts.get(name, 0) for name in (

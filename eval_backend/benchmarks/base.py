@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from eval_backend.records import Item
@@ -40,4 +40,5 @@ class Benchmark:
     record_to_item: Callable[[str, Mapping[str, Any]], Item]
     judged_text: Callable[[str], str]
     judge_messages: Callable[[Item, int, str], list[dict[str, str]]]
-    group_columns: tuple[str, ...] = ("variant", "domain", "subdomain")
+    config_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Named sets of configs whose mean the summary reports (e.g. the Indic languages)."""

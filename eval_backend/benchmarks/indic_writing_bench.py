@@ -161,4 +161,5 @@ INDIC_WRITING_BENCH = Benchmark(
     record_to_item=record_to_item,
     judged_text=judged_text,
     judge_messages=judge_messages,
+    config_groups={"indic": INDIC_CONFIGS},
 )

@@ -29,6 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_dataset_arguments(parser)
     parser.add_argument("--responses", required=True, type=Path, help='JSONL of {"config", "index", "response"}')
     parser.add_argument("--out-dir", required=True, type=Path, help="run folder to write (resumed if it exists)")
+    parser.add_argument("--model", help="the model that wrote the responses, as the leaderboard should name it")
+    parser.add_argument("--revision", help="that model's revision (commit sha, branch or tag)")
     add_judge_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -40,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.responses.is_file():
         raise ResponsesInputError(f"{args.responses}: no such responses file")
     spec = RunSpec(benchmark, dataset_spec(args, settings, benchmark), RunFolder(args.out_dir), configs)
-    items = prepare_run(spec, {"responses_file": str(args.responses)})
+    request = {"responses_file": str(args.responses), "model": args.model, "revision": args.revision}
+    items = prepare_run(spec, {key: value for key, value in request.items() if value is not None})
     single_config = configs[0] if configs and len(configs) == 1 else None
     responses = read_responses_file(args.responses, index_items(items).keys(), single_config)
     added = import_responses(spec.folder, responses)

@@ -32,7 +32,9 @@ class ModelChoices:
 def build(context: AppContext) -> None:
     """Lay out the tab and wire model choice, filters, item selection and comparison."""
     with gr.Row():
-        model = gr.Dropdown(label="Model", elem_id="judgments-model", scale=2)
+        # Choices arrive per session, after load; custom values let API clients name a run id
+        # directly (an unknown one is refused by the results store).
+        model = gr.Dropdown(label="Model", elem_id="judgments-model", scale=2, allow_custom_value=True)
         compare = gr.Dropdown(label="Compare with (optional)", elem_id="judgments-compare", scale=2)
     with gr.Row():
         fields = {name: gr.Dropdown(label=name.capitalize(), value=ANY, choices=[ANY], elem_id=f"filter-{name}")
@@ -64,11 +66,13 @@ def build(context: AppContext) -> None:
 
     def load_model(run_id: str | None) -> dict[Any, Any]:
         updates: dict[Any, Any] = {items: items_table(context, run_id, ItemFilter())}
-        choices = filter_choices(judgment_items(context.store.details(run_id))) if run_id else {}
+        details = context.store.details(run_id) if run_id else None
+        choices = filter_choices(judgment_items(details)) if details is not None else {}
         for name, dropdown in fields.items():
             updates[dropdown] = gr.update(choices=[ANY, *choices.get(name, [])], value=ANY)
+        version = context.store.details_version(run_id) if run_id else ""
         for fmt, button in downloads.items():
-            path = export_judgments(context.store.details(run_id), fmt, context.downloads_dir, run_id) if run_id else None
+            path = export_judgments(details, fmt, context.downloads_dir, run_id, version) if details is not None else None
             updates[button] = gr.update(value=str(path) if path else None)
         return updates
 
@@ -89,7 +93,7 @@ def build(context: AppContext) -> None:
         return (str(row[0]), int(float(row[1]))) if row else None
 
     detail_outputs = [header, query, *first.outputs(), *second.outputs()]
-    model.change(load_model, [model], [items, *fields.values(), *downloads.values()])
+    model.change(load_model, [model], [items, *fields.values(), *downloads.values()], api_name="judgments")
     for control in (*fields.values(), unscored):
         control.change(list_items, filter_inputs, items)
     for slider in (score_min, score_max):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -12,7 +13,7 @@ from leaderboard.context import AppContext, as_updates
 from leaderboard.display import PINNED_COLUMNS, display_table
 from leaderboard.exports import export_view_csv
 from leaderboard.results import ResultsStore
-from leaderboard.tables import COLUMN_GROUPS, DEFAULT_GROUPS, leaderboard_view, table_for_runs
+from leaderboard.tables import COLUMN_GROUPS, DEFAULT_GROUPS, TableCache, leaderboard_view
 
 EMPTY_STATE = """### No results yet
 Nothing has been evaluated in this data folder. Submit a model in the **Submit** tab, or
@@ -54,26 +55,32 @@ def build(context: AppContext) -> None:
     outputs = list(components.values())
 
     def render(chosen: Sequence[str], query: str) -> dict[Any, Any]:
-        return as_updates(render_board(context.store, context.downloads_dir, chosen, query or ""), components)
+        return as_updates(
+            render_board(context.store, context.tables, context.downloads_dir, chosen, query or ""), components
+        )
 
     inputs = [groups, search]
     context.results_version.change(render, inputs, outputs, show_progress="hidden")
     groups.change(render, inputs, outputs)
-    search.change(render, inputs, outputs, show_progress="hidden", trigger_mode="always_last")
+    # A stable name: the board is also reachable through Gradio's API (clients, load tests).
+    search.change(render, inputs, outputs, show_progress="hidden", trigger_mode="always_last", api_name="leaderboard")
 
 
-def render_board(store: ResultsStore, downloads_dir: Path, groups: Sequence[str], search: str) -> BoardRender:
+def render_board(
+    store: ResultsStore, tables: TableCache, downloads_dir: Path, groups: Sequence[str], search: str
+) -> BoardRender:
     """The board for these column groups and search terms, with a CSV of exactly that view."""
     snapshot = store.snapshot()
     problems = gr.update(value="\n".join(snapshot.problems), visible=bool(snapshot.problems))
     if not snapshot.runs:
         return BoardRender(gr.update(value=None), gr.update(value=None, visible=False),
                            gr.update(visible=True), problems)
-    view = leaderboard_view(table_for_runs(snapshot.runs), groups, search)
+    view = leaderboard_view(tables.table(snapshot), groups, search)
     shown = display_table(view)
+    version = hashlib.sha256(repr((snapshot.signature, sorted(groups), search)).encode()).hexdigest()[:16]
     return BoardRender(
         table=gr.update(value=shown.frame, datatype=shown.datatypes),
-        download=gr.update(value=str(export_view_csv(view, downloads_dir)), visible=True),
+        download=gr.update(value=str(export_view_csv(view, downloads_dir, version)), visible=True),
         empty_state=gr.update(visible=False),
         problems=problems,
     )

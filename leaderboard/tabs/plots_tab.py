@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from leaderboard.context import AppContext, as_updates
 from leaderboard.figures import MAX_RADAR_MODELS, domain_radar, error_figure, language_heatmap, overall_figure, variant_bars
-from leaderboard.tables import table_for_runs, top_n
+from leaderboard.tables import top_n
 
 logger = logging.getLogger(__name__)
 DEFAULT_TOP_N = 20
@@ -72,7 +72,7 @@ def build(context: AppContext) -> None:
 
 def render_plots(context: AppContext, n: int, chosen: Sequence[str] | None) -> PlotsRender:
     """Every figure for the top `n` runs; the radar shows the chosen runs (default: the best three)."""
-    table = top_n(table_for_runs(context.store.snapshot().runs), n)
+    table = top_n(context.tables.table(context.store.snapshot()), n)
     labels = list(table["label"])
     picked = [label for label in chosen or () if label in labels] or labels[:DEFAULT_RADAR]
     return PlotsRender(

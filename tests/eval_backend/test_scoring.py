@@ -70,6 +70,7 @@ def test_summary_means_breakdowns_and_counts() -> None:
     results = item_results(BENCHMARK, ITEMS, RESPONSES, JUDGMENTS, JUDGE)
     summary = summarize(BENCHMARK, results, Usage(1, 2, 3, 4), {"model": "m"})
     assert summary.configs == pytest.approx({"A": 6.7, "B": 8.0})
+    assert summary.config_groups == {}  # neither A nor B is an Indic language config
     assert summary.overall == pytest.approx((6.7 + 8.0) / 2)
     assert summary.variants == pytest.approx({"native": 7.7, "romanized": 6.0})
     assert summary.domains == pytest.approx({"d1": 7.4, "d2": 7.0})
@@ -98,3 +99,12 @@ def test_a_run_with_nothing_judged_has_no_overall() -> None:
     summary = summarize(BENCHMARK, results, Usage(), {})
     assert summary.overall is None and summary.overall_ci is None and summary.configs == {}
     assert summary.counts.missing_responses == len(ITEMS)
+
+
+def test_the_indic_average_is_the_mean_of_the_indic_config_means() -> None:
+    hindi, tamil, english = meta("Hindi", 0, "native", "d"), meta("Tamil", 0, "native", "d"), meta("english_original", 0, "native", "d")
+    responses = {m.key: response(m.config, m.index, "t") for m in (hindi, tamil, english)}
+    scored = [*judgments(hindi, "t", [6] * 5), *judgments(tamil, "t", [9] * 5), *judgments(english, "t", [1] * 5)]
+    summary = summarize(BENCHMARK, item_results(BENCHMARK, [hindi, tamil, english], responses, scored, JUDGE), Usage(), {})
+    assert summary.config_groups == {"indic": pytest.approx(7.5)}
+    assert summary.overall == pytest.approx((6 + 9 + 1) / 3)

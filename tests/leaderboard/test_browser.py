@@ -7,14 +7,8 @@ test adds a run to it). Screenshots land in test-artifacts/ (not committed).
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -26,6 +20,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from eval_backend.details import read_details
 from eval_backend.submissions.model_facts import SubmissionRejected
 from eval_backend.submissions.validation import check_model_id
+from tests.support.app_server import AppServer, running_app
 from tests.support.hub_dataset import read_rows
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
@@ -34,14 +29,8 @@ ARTIFACTS = REPO / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
-STARTUP_S = 90
 UI_TIMEOUT_MS = 20_000
 DOWNLOAD_TRIES = 20
-
-@dataclass
-class AppServer:
-    url: str
-    data_dir: Path
 
 
 @dataclass
@@ -52,47 +41,13 @@ class BrowserPage:
     dialogs: list[str] = field(default_factory=list)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _wait_until_serving(url: str, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + STARTUP_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"app.py exited with {process.returncode}:\n{log.read_text()[-4000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.5)
-    pytest.fail(f"app.py did not serve {url} within {STARTUP_S}s:\n{log.read_text()[-4000:]}")
-
-
 @pytest.fixture(scope="module")
 def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     root = tmp_path_factory.mktemp("browser")
     data_dir = root / "data"
     shutil.copytree(evaluated.data_dir, data_dir)
-    port = _free_port()
-    env = {**os.environ, "DATA_DIR": str(data_dir), "WORKER_ENABLED": "false", "GRADIO_SERVER_NAME": "127.0.0.1",
-           "PORT": str(port), "LEADERBOARD_REFRESH_S": "2", "LOCAL_USER": "browser-tester"}
-    log = root / "app.log"
-    with log.open("w") as out:
-        process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        _wait_until_serving(url, process, log)
-        yield AppServer(url, data_dir)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    with running_app(data_dir, root / "app.log", LEADERBOARD_REFRESH_S="2", LOCAL_USER="browser-tester") as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

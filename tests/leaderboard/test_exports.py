@@ -26,7 +26,7 @@ def _read(path: Path, fmt: str) -> pd.DataFrame:
 def test_judgment_exports_hold_every_row_of_the_details(fmt: str, evaluated: EvaluatedData, tmp_path: Path) -> None:
     folder = evaluated.folders["flaky/judge-fails-2b"]
     details = read_details(folder.details_path)
-    path = export_judgments(details, fmt, tmp_path, RUN_ID)
+    path = export_judgments(details, fmt, tmp_path, RUN_ID, "v1")
     assert path.is_relative_to(tmp_path) and path.suffix == f".{fmt}"
     exported = _read(path, fmt)
     assert list(exported.columns) == list(details.columns)
@@ -34,21 +34,25 @@ def test_judgment_exports_hold_every_row_of_the_details(fmt: str, evaluated: Eva
     assert list(exported["status"]) == list(details["status"])
 
 
-def test_exports_never_overwrite_each_other(evaluated: EvaluatedData, tmp_path: Path) -> None:
+def test_an_export_is_written_once_per_version_of_the_details(evaluated: EvaluatedData, tmp_path: Path) -> None:
     details = read_details(evaluated.folders["acme/strong-7b"].details_path)
-    first = export_judgments(details, "csv", tmp_path, RUN_ID)
-    second = export_judgments(details, "csv", tmp_path, RUN_ID)
-    assert first != second and first.exists() and second.exists()
+    first = export_judgments(details, "csv", tmp_path, RUN_ID, "v1")
+    written = first.stat().st_mtime_ns
+    assert export_judgments(details, "csv", tmp_path, RUN_ID, "v1") == first
+    assert first.stat().st_mtime_ns == written
+    newer = export_judgments(details.head(2), "csv", tmp_path, RUN_ID, "v2")
+    assert newer != first and len(pd.read_csv(newer)) == 2 and len(pd.read_csv(first)) == len(details)
+    assert not list(tmp_path.rglob("*.part"))
 
 
 def test_unknown_format_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="xlsx"):
-        export_judgments(pd.DataFrame(), "xlsx", tmp_path, RUN_ID)
+        export_judgments(pd.DataFrame(), "xlsx", tmp_path, RUN_ID, "v1")
 
 
 def test_view_csv_is_the_rows_and_columns_on_screen(table: pd.DataFrame, tmp_path: Path) -> None:
     view = leaderboard_view(table, ["variants"], "acme")
-    exported = pd.read_csv(export_view_csv(view, tmp_path))
+    exported = pd.read_csv(export_view_csv(view, tmp_path, "v1"))
     assert list(exported.columns) == list(view.columns)
     assert list(exported["model"]) == ["acme/strong-7b", "acme/reasoner-3b"]
     assert exported["overall"].tolist() == pytest.approx(view["overall"].tolist())

@@ -60,7 +60,7 @@ def test_unchanged_runs_are_not_read_again(evaluated_copy: Path) -> None:
 
 
 def test_a_rescored_run_and_a_new_run_appear_without_a_new_store(evaluated_copy: Path) -> None:
-    store = ResultsStore(evaluated_copy)
+    store = ResultsStore(evaluated_copy, reuse_s=0)
     before = store.snapshot()
     folder = RunFolder(evaluated_copy / "acme__strong-7b" / "main")
     summary = json.loads(folder.summary_path.read_text())
@@ -72,6 +72,21 @@ def test_a_rescored_run_and_a_new_run_appear_without_a_new_store(evaluated_copy:
     overall = {run.run_id: run.summary["overall"] for run in after.runs}
     assert overall["acme__strong-7b/main"] == 1.5
     assert "acme__strong-7b/v2" in overall
+
+
+def test_a_burst_of_snapshots_lists_the_folders_once(evaluated_copy: Path) -> None:
+    store = ResultsStore(evaluated_copy, reuse_s=60)
+    first = store.snapshot()
+    shutil.copytree(evaluated_copy / "acme__strong-7b" / "main", evaluated_copy / "acme__strong-7b" / "v2")
+    assert store.snapshot() is first
+    assert store.run("acme__strong-7b/v2").run_id == "acme__strong-7b/v2"  # a direct lookup is always current
+
+
+@pytest.mark.parametrize("run_id", ["../acme__strong-7b/main", "acme__strong-7b/../main", "acme__strong-7b", "",
+                                    "/etc/passwd", "acme__strong-7b/main/summary.json", "acme__strong-7b/nope"])
+def test_a_run_id_that_names_no_run_folder_is_unknown(evaluated_copy: Path, run_id: str) -> None:
+    with pytest.raises(UnknownRunError):
+        ResultsStore(evaluated_copy).run(run_id)
 
 
 def test_an_unreadable_summary_is_reported_and_the_others_still_shown(evaluated_copy: Path) -> None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS
-from leaderboard.tables import BASE_COLUMNS, column_groups, group_members, leaderboard_view, top_n
+from leaderboard.results import ResultsStore
+from leaderboard.tables import BASE_COLUMNS, TableCache, column_groups, group_members, leaderboard_view, top_n
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
 
@@ -69,3 +72,16 @@ def test_top_n_keeps_the_best_ranked(table: pd.DataFrame) -> None:
 def test_group_members_follow_the_benchmark_order(table: pd.DataFrame) -> None:
     assert group_members(table, "config") == ["Bengali", "Hindi", "Tamil", "english_original"]
     assert group_members(table, "variant") == ["native", "code_mixed", "romanized"]
+
+
+def test_the_cached_table_is_rebuilt_only_when_the_results_change(evaluated_copy: Path) -> None:
+    store, cache = ResultsStore(evaluated_copy, reuse_s=0), TableCache()
+    first = cache.table(store.snapshot())
+    assert cache.table(store.snapshot()) is first
+    summary_path = next(evaluated_copy.glob("acme__strong-7b/*/summary.json"))
+    summary = json.loads(summary_path.read_text())
+    summary["overall"] = 0.5
+    summary_path.write_text(json.dumps(summary))
+    rebuilt = cache.table(store.snapshot())
+    assert rebuilt is not first
+    assert rebuilt.set_index("model").loc["acme/strong-7b", "overall"] == 0.5

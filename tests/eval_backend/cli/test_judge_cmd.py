@@ -133,6 +133,14 @@ def test_a_judgment_that_keeps_failing_is_recorded_counted_and_the_run_goes_on(t
     assert summary["configs"][target.config] == pytest.approx(mean(expected_item_score(i, answer(i)) for i in others))
 
 
+def test_the_model_and_revision_given_are_recorded(tmp_path, dataset_dir, items, judge_env) -> None:
+    responses = write_responses(tmp_path / "responses.jsonl", items[:1])
+    assert run_judge(dataset_dir, responses, tmp_path / "run", "--model", "org/name", "--revision", "abc123") == 0
+    assert RunFolder(tmp_path / "run").read_request()["model"] == "org/name"
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert (summary["provenance"]["model"], summary["provenance"]["revision"]) == ("org/name", "abc123")
+
+
 def test_the_seed_response_form_is_accepted_with_a_single_config(tmp_path, dataset_dir, items, judge_env) -> None:
     tamil = [item for item in items if item.config == "Tamil"]
     responses = write_responses(tmp_path / "tamil.jsonl", tamil, seed_form=True)

@@ -1,0 +1,144 @@
+"""Leaderboard at scale: 500 evaluated models, and one model's 19,500 judgments.
+
+Writes synthetic run folders (summary.json in the engine's own format for every model, a
+full-size details.parquet for one) with the engine's writers, then times the leaderboard's
+own functions: building the main table (cold and cached), each figure, and loading one
+model's judgments and filtering them. Reports the median of repeated runs.
+
+    python bench/leaderboard_scale.py --models 500 --record
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.record import append_result  # noqa: E402
+from eval_backend.benchmarks import BENCHMARKS  # noqa: E402
+from eval_backend.benchmarks.indic_writing_bench import KNOWN_CONFIGS, VARIANTS  # noqa: E402
+from eval_backend.details import details_frame, write_details  # noqa: E402
+from eval_backend.records import ItemMeta, Judgment, ResponseRecord, Usage  # noqa: E402
+from eval_backend.reporting import summary_to_dict  # noqa: E402
+from eval_backend.run_folder import RunFolder  # noqa: E402
+from eval_backend.scoring import SCORED, Counts, ItemResult, Summary  # noqa: E402
+from leaderboard.display import display_table  # noqa: E402
+from leaderboard.figures import domain_radar, language_heatmap, overall_figure, variant_bars  # noqa: E402
+from leaderboard.judgments import ItemFilter, filter_items, judgment_items  # noqa: E402
+from leaderboard.results import ResultsStore  # noqa: E402
+from leaderboard.tables import DEFAULT_GROUPS, leaderboard_view, table_for_runs, top_n  # noqa: E402
+from tests.support.hub_dataset import full_size_shape  # noqa: E402
+
+BENCHMARK = BENCHMARKS["indic_writing_bench"]
+DOMAINS = [f"domain-{n}" for n in range(10)]
+SUBDOMAINS = [f"subdomain-{n}" for n in range(40)]
+
+
+def main() -> int:
+    args = parse_args()
+    rng = random.Random(0)
+    with tempfile.TemporaryDirectory(prefix="bench-board-") as tmp:
+        runs_dir = Path(tmp) / "runs"
+        for number in range(args.models):
+            write_summary_folder(runs_dir, f"org-{number % 40}/model-{number}", rng)
+        detailed = RunFolder.for_model(runs_dir, "org-0/model-0", "main")
+        write_details(details_frame(BENCHMARK, full_size_results(rng), {"model": "org-0/model-0"}), detailed.details_path)
+        rows = measure(runs_dir, args.repeats)
+    width = max(map(len, rows))
+    for name, value in rows.items():
+        print(f"{name:<{width}}  {value}")
+    if args.record:
+        append_result("Leaderboard at scale", " ".join(["python bench/leaderboard_scale.py", *sys.argv[1:]]), rows)
+    return 0
+
+
+def measure(runs_dir: Path, repeats: int) -> dict[str, str]:
+    cold_store = ResultsStore(runs_dir)
+    cold_ms = timed(lambda: table_for_runs(cold_store.snapshot().runs))
+    store = ResultsStore(runs_dir)
+    store.snapshot()
+    runs = store.snapshot().runs
+    table = table_for_runs(runs)
+    shown = top_n(table, 50)
+    labels = list(table["label"][:5])
+    details_store = ResultsStore(runs_dir)
+    run_id = next(run.run_id for run in runs if run.model == "org-0/model-0")
+    details = store.details(run_id)
+    items = judgment_items(details)
+    chosen = ItemFilter(language="Hindi", variant="romanized", score_min=5.0, include_unscored=False)
+    return {
+        "models": f"{len(runs)}",
+        "main table, cold (read 500 summaries + build)": f"{cold_ms:.0f} ms",
+        "main table, cached (target < 300 ms)": f"{median_ms(lambda: display_table(leaderboard_view(table_for_runs(store.snapshot().runs), DEFAULT_GROUPS)), repeats):.0f} ms",
+        "overall figure (top 50)": f"{median_ms(lambda: overall_figure(shown), repeats):.0f} ms",
+        "language heatmap (top 50)": f"{median_ms(lambda: language_heatmap(shown), repeats):.0f} ms",
+        "variant bars (top 50)": f"{median_ms(lambda: variant_bars(shown), repeats):.0f} ms",
+        "domain radar (5 models)": f"{median_ms(lambda: domain_radar(table, labels), repeats):.0f} ms",
+        "one model's judgments, cold load (19,625 judgments)": f"{timed(lambda: judgment_items(details_store.details(run_id))):.0f} ms",
+        "filter on them (target < 200 ms)": f"{median_ms(lambda: filter_items(items, chosen), repeats):.1f} ms",
+    }
+
+
+def write_summary_folder(runs_dir: Path, model: str, rng: random.Random) -> None:
+    folder = RunFolder.for_model(runs_dir, model, "main")
+    folder.create()
+    folder.write_request({"model": model, "revision": "main", "params_b": rng.choice([1, 3, 7, 8, 13, 70])})
+    configs = {config: rng.uniform(3, 9) for config in KNOWN_CONFIGS}
+    overall = statistics.fmean(configs.values())
+    summary = Summary(
+        benchmark=BENCHMARK.name, overall=overall, overall_ci=(overall - 0.1, overall + 0.1), configs=configs,
+        config_ci={c: (v - 0.3, v + 0.3) for c, v in configs.items()}, config_groups={"indic": overall},
+        variants={v: rng.uniform(3, 9) for v in VARIANTS}, domains={d: rng.uniform(3, 9) for d in DOMAINS},
+        subdomains={s: rng.uniform(3, 9) for s in SUBDOMAINS},
+        config_variants={c: {v: rng.uniform(3, 9) for v in VARIANTS} for c in KNOWN_CONFIGS},
+        counts=Counts(items=3925, responses=3925, scored_items=3925, judgments=19625), config_counts={},
+        usage=Usage(), provenance={"model": model, "revision": "main", "judge_model": "gpt-5.4"},
+    )
+    folder.write_summary(summary_to_dict(summary))
+
+
+def full_size_results(rng: random.Random) -> list[ItemResult]:
+    """One model's item results over the real benchmark's 3,925 items, every criterion judged."""
+    results = []
+    for config, count in full_size_shape().configs.items():
+        for index in range(count):
+            meta = ItemMeta(config, index, f"{config}-{index}", config, VARIANTS[index % 3], DOMAINS[index % 10],
+                            SUBDOMAINS[index % 40], "Write a letter " * 5, tuple({"name": f"c{n}"} for n in range(5)))
+            judgments = tuple(
+                Judgment(config, index, meta.id, meta.variant, meta.domain, meta.subdomain, n, f"c{n}",
+                         rng.randint(1, 10), "A reason quoting the response. " * 6, "gpt-5.4", 1, Usage(), "s", "p")
+                for n in range(5)
+            )
+            response = ResponseRecord(config, index, "An answer of some length. " * 100)
+            score = statistics.fmean(j.score for j in judgments)
+            results.append(ItemResult(meta, SCORED, score, response, judgments))
+    return results
+
+
+def timed(work: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    work()
+    return 1000 * (time.perf_counter() - start)
+
+
+def median_ms(work: Callable[[], object], repeats: int) -> float:
+    return statistics.median(timed(work) for _ in range(repeats))
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=int, default=500)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--record", action="store_true", help="append the figures to bench/README.md")
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""A hundred viewers at once against the running app: every one gets the board and a judgments view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from tests.support.app_server import AppServer, running_app
+from tests.support.run_folders import EvaluatedData
+from tests.support.viewer_load import simulate_viewers
+
+VIEWERS = 100
+
+
+@pytest.fixture(scope="module")
+def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    root = tmp_path_factory.mktemp("viewers")
+    with running_app(evaluated.data_dir, root / "app.log") as server:
+        yield server
+
+
+def test_a_hundred_simultaneous_viewers_all_get_the_board_and_the_judgments(
+    app: AppServer, evaluated: EvaluatedData
+) -> None:
+    folder = evaluated.folders["acme/strong-7b"]
+    run_id = folder.path.relative_to(evaluated.data_dir / "runs").as_posix()
+    results = simulate_viewers(app.url, VIEWERS, run_id, timeout_s=120)
+    assert [r.error for r in results if r.error] == []
+    assert {r.board_rows for r in results} == {len(evaluated.folders)}
+    assert {r.judgment_rows for r in results} == {len(folder.read_items())}

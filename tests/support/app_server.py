@@ -1,0 +1,68 @@
+"""`app.py` as a subprocess on 127.0.0.1, serving a data folder, for browser and load tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+REPO = Path(__file__).resolve().parents[2]
+STARTUP_S = 90
+
+
+class AppStartError(RuntimeError):
+    """app.py exited or did not serve in time; the message carries the end of its log."""
+
+
+@dataclass
+class AppServer:
+    url: str
+    data_dir: Path
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def running_app(data_dir: Path, log: Path, **env: str) -> Iterator[AppServer]:
+    """Serve `data_dir` with the in-app worker off; stops the app on exit."""
+    port = free_port()
+    environment = {**os.environ, "DATA_DIR": str(data_dir), "WORKER_ENABLED": "false",
+                   "GRADIO_SERVER_NAME": "127.0.0.1", "PORT": str(port), **env}
+    with log.open("w") as out:
+        process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=environment,
+                                   stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        _wait_until_serving(url, process, log)
+        yield AppServer(url, data_dir)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def _wait_until_serving(url: str, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + STARTUP_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AppStartError(f"app.py exited with {process.returncode}:\n{log.read_text()[-4000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    raise AppStartError(f"app.py did not serve {url} within {STARTUP_S}s:\n{log.read_text()[-4000:]}")
