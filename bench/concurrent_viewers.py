@@ -17,14 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.leaderboard_scale import BENCHMARK, full_size_results, write_summary_folder  # noqa: E402
+from bench.leaderboard_scale import write_scale_data  # noqa: E402
 from bench.record import append_result  # noqa: E402
-from eval_backend.details import details_frame, write_details  # noqa: E402
-from eval_backend.run_folder import RunFolder  # noqa: E402
 from tests.support.app_server import running_app  # noqa: E402
 from tests.support.viewer_load import STEPS, percentile, simulate_viewers  # noqa: E402
-
-DETAILED_MODEL = "org-0/model-0"
 
 
 def main() -> int:
@@ -32,11 +28,7 @@ def main() -> int:
     rng = random.Random(0)
     with tempfile.TemporaryDirectory(prefix="bench-viewers-") as tmp:
         data_dir = Path(tmp) / "data"
-        for number in range(args.models):
-            write_summary_folder(data_dir / "runs", f"org-{number % 40}/model-{number}", rng)
-        detailed = RunFolder.for_model(data_dir / "runs", DETAILED_MODEL, "main")
-        write_details(details_frame(BENCHMARK, full_size_results(rng), {"model": DETAILED_MODEL}), detailed.details_path)
-        run_id = detailed.path.relative_to(data_dir / "runs").as_posix()
+        run_id = write_scale_data(data_dir / "runs", args.models, rng)
         with running_app(data_dir, Path(tmp) / "app.log") as app:
             simulate_viewers(app.url, 1, run_id)  # warm the caches as a first visitor would
             results = simulate_viewers(app.url, args.viewers, run_id, timeout_s=args.timeout)

@@ -39,6 +39,7 @@ from tests.support.hub_dataset import full_size_shape  # noqa: E402
 BENCHMARK = BENCHMARKS["indic_writing_bench"]
 DOMAINS = [f"domain-{n}" for n in range(10)]
 SUBDOMAINS = [f"subdomain-{n}" for n in range(40)]
+DETAILED_MODEL = "org-0/model-0"
 
 
 def main() -> int:
@@ -46,10 +47,7 @@ def main() -> int:
     rng = random.Random(0)
     with tempfile.TemporaryDirectory(prefix="bench-board-") as tmp:
         runs_dir = Path(tmp) / "runs"
-        for number in range(args.models):
-            write_summary_folder(runs_dir, f"org-{number % 40}/model-{number}", rng)
-        detailed = RunFolder.for_model(runs_dir, "org-0/model-0", "main")
-        write_details(details_frame(BENCHMARK, full_size_results(rng), {"model": "org-0/model-0"}), detailed.details_path)
+        write_scale_data(runs_dir, args.models, rng)
         rows = measure(runs_dir, args.repeats)
     width = max(map(len, rows))
     for name, value in rows.items():
@@ -69,7 +67,7 @@ def measure(runs_dir: Path, repeats: int) -> dict[str, str]:
     shown = top_n(table, 50)
     labels = list(table["label"][:5])
     details_store = ResultsStore(runs_dir)
-    run_id = next(run.run_id for run in runs if run.model == "org-0/model-0")
+    run_id = next(run.run_id for run in runs if run.model == DETAILED_MODEL)
     details = store.details(run_id)
     items = judgment_items(details)
     chosen = ItemFilter(language="Hindi", variant="romanized", score_min=5.0, include_unscored=False)
@@ -84,6 +82,15 @@ def measure(runs_dir: Path, repeats: int) -> dict[str, str]:
         "one model's judgments, cold load (19,625 judgments)": f"{timed(lambda: judgment_items(details_store.details(run_id))):.0f} ms",
         "filter on them (target < 200 ms)": f"{median_ms(lambda: filter_items(items, chosen), repeats):.1f} ms",
     }
+
+
+def write_scale_data(runs_dir: Path, models: int, rng: random.Random) -> str:
+    """`models` run folders with a summary each; the first also has full-size details. Returns its run id."""
+    for number in range(models):
+        write_summary_folder(runs_dir, f"org-{number % 40}/model-{number}", rng)
+    detailed = RunFolder.for_model(runs_dir, DETAILED_MODEL, "main")
+    write_details(details_frame(BENCHMARK, full_size_results(rng), {"model": DETAILED_MODEL}), detailed.details_path)
+    return detailed.path.relative_to(runs_dir).as_posix()
 
 
 def write_summary_folder(runs_dir: Path, model: str, rng: random.Random) -> None:

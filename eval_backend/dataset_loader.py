@@ -9,7 +9,7 @@ import logging
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from eval_backend.benchmarks import Benchmark
 from eval_backend.records import Item, ItemKey
@@ -82,15 +82,22 @@ def _load_rows(benchmark: Benchmark, spec: DatasetSpec, config: str) -> list[dic
     try:
         if not Path(spec.path).is_dir():
             dataset = datasets.load_dataset(spec.path, config, split=benchmark.split, revision=spec.revision)
-            return dataset.to_list()
+            return _rows(benchmark, dataset)
         # `datasets` keys its cache of a local folder on the folder's name, the config and the
         # README alone: a folder rewritten in place, or another folder of the same name, would
         # be served the old rows. A throwaway cache reads the files as they are now.
         with tempfile.TemporaryDirectory(prefix="wb-dataset-cache-") as cache_dir:
             dataset = datasets.load_dataset(spec.path, config, split=benchmark.split, cache_dir=cache_dir)
-            return dataset.to_list()
+            return _rows(benchmark, dataset)
     except Exception as exc:  # as above: many exception types mean one thing here
         raise DatasetLoadError(f"cannot load config {config!r} of dataset {spec.path!r}: {exc}") from exc
+
+
+def _rows(benchmark: Benchmark, dataset: Any) -> list[dict]:
+    # Only the columns the benchmark reads: the reference texts alone would double the memory.
+    # A missing column is left to record_to_item, whose error names the field.
+    present = [name for name in benchmark.row_fields if name in dataset.column_names]
+    return dataset.select_columns(present).to_list()
 
 
 def _check_unique_indices(config: str, items: Sequence[Item]) -> None:

@@ -70,7 +70,6 @@ class QueueSettings(BaseSettings):
 
     model_config = _ENV
 
-    # Not named `path`: field names are read from the environment too, and PATH is always set.
     queue_path: Path | None = Field(None, validation_alias="QUEUE_PATH")  # default DATA_DIR/queue.sqlite
     worker_enabled: bool = Field(True, validation_alias="WORKER_ENABLED")
     poll_interval_s: float = Field(30.0, gt=0, validation_alias="WORKER_POLL_INTERVAL_S")
@@ -83,8 +82,6 @@ class QueueSettings(BaseSettings):
     local_user: str = Field("local", min_length=1, validation_alias="LOCAL_USER")
     backend_params: dict[str, Any] = Field(default_factory=dict, validation_alias="WORKER_BACKEND_PARAMS")
     run_limit: int | None = Field(None, gt=0, validation_alias="WORKER_RUN_LIMIT")
-    hf_token: SecretStr | None = Field(None, validation_alias="HF_TOKEN")
-    hf_endpoint: str | None = Field(None, validation_alias="HF_ENDPOINT")
 
 
 class CostSettings(BaseSettings):
@@ -116,11 +113,13 @@ class AppSettings(BaseSettings):
 
 
 class HubSettings(BaseSettings):
-    """Mirroring to Hub dataset repos; off unless HF_TOKEN and a repo name are set (then nothing touches the network)."""
+    """Reaching the Hub: the token and endpoint that validation and the mirror use, and the mirror's repos.
+
+    Mirroring is off unless HF_TOKEN and a repo name are set; without them it touches no network.
+    """
 
     model_config = _ENV
 
-    # Field names are read from the environment too, hence the hf_ prefixes (no TOKEN or ENDPOINT).
     hf_token: SecretStr | None = Field(None, validation_alias="HF_TOKEN")
     results_repo: str | None = Field(None, validation_alias="RESULTS_REPO")
     requests_repo: str | None = Field(None, validation_alias="REQUESTS_REPO")

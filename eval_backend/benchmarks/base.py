@@ -40,5 +40,7 @@ class Benchmark:
     record_to_item: Callable[[str, Mapping[str, Any]], Item]
     judged_text: Callable[[str], str]
     judge_messages: Callable[[Item, int, str], list[dict[str, str]]]
+    row_fields: tuple[str, ...]
+    """The dataset columns `record_to_item` reads; the others (long reference texts) are never loaded."""
     config_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Named sets of configs whose mean the summary reports (e.g. the Indic languages)."""

@@ -161,5 +161,6 @@ INDIC_WRITING_BENCH = Benchmark(
     record_to_item=record_to_item,
     judged_text=judged_text,
     judge_messages=judge_messages,
+    row_fields=("index", "id", "domain", "subdomain", "language", "variant", "prompt", "query", "checklist"),
     config_groups={"indic": INDIC_CONFIGS},
 )

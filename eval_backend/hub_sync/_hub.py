@@ -13,7 +13,6 @@ from huggingface_hub.errors import HfHubHTTPError
 from huggingface_hub.hf_api import RepoFile
 from huggingface_hub.utils.sha import git_hash
 
-from eval_backend.settings import HubSettings
 
 DATASET = "dataset"
 HUB_ERRORS: tuple[type[Exception], ...] = (httpx2.HTTPError, OSError)
@@ -38,12 +37,6 @@ class RemoteFile:
         if self.lfs_sha256:
             return hashlib.sha256(content).hexdigest() == self.lfs_sha256
         return git_hash(content) == self.oid
-
-
-def hub_api(settings: HubSettings) -> HfApi:
-    """An HfApi for the configured endpoint and token (never the machine's saved login)."""
-    token = settings.hf_token.get_secret_value() if settings.hf_token else False
-    return HfApi(endpoint=settings.hf_endpoint, token=token)
 
 
 def ensure_repo(api: HfApi, repo_id: str) -> None:

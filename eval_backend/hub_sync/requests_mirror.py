@@ -19,6 +19,7 @@ from typing import Any
 
 from huggingface_hub import snapshot_download
 
+from eval_backend.hub_client import hub_api
 from eval_backend.hub_sync._hub import (
     DATASET,
     HUB_ERRORS,
@@ -26,7 +27,6 @@ from eval_backend.hub_sync._hub import (
     describe,
     ensure_repo,
     head_sha,
-    hub_api,
     remote_tree,
 )
 from eval_backend.run_folder import RunFolder

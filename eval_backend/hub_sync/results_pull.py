@@ -18,7 +18,8 @@ from pathlib import Path
 
 from huggingface_hub import HfApi, hf_hub_download
 
-from eval_backend.hub_sync._hub import DATASET, RemoteFile, head_sha, hub_api, remote_tree
+from eval_backend.hub_client import hub_api
+from eval_backend.hub_sync._hub import DATASET, RemoteFile, head_sha, remote_tree
 from eval_backend.hub_sync._ledger import Ledger
 from eval_backend.hub_sync.dataset_card import RUNS_PREFIX
 from eval_backend.settings import Settings

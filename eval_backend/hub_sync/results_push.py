@@ -12,6 +12,7 @@ from pathlib import Path
 from huggingface_hub import HfApi
 from tenacity import retry, retry_if_exception, stop_after_attempt
 
+from eval_backend.hub_client import hub_api
 from eval_backend.hub_sync._hub import (
     HUB_ERRORS,
     RemoteFile,
@@ -19,7 +20,6 @@ from eval_backend.hub_sync._hub import (
     describe,
     ensure_repo,
     head_sha,
-    hub_api,
     is_conflict,
     remote_tree,
 )

@@ -26,7 +26,6 @@ from huggingface_hub.errors import (
     SafetensorsParsingError,
 )
 
-from eval_backend.settings import QueueSettings
 
 CHAT_TEMPLATE_FILE = "chat_template.jinja"
 TOKENIZER_CONFIG = "tokenizer_config.json"
@@ -55,10 +54,8 @@ def shown(text: str, limit: int = 100) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
-def hub_model_facts(model_id: str, revision: str, settings: QueueSettings) -> ModelFacts:
+def hub_model_facts(model_id: str, revision: str, api: HfApi) -> ModelFacts:
     """Resolve `revision` to a commit and read the model's facts from the Hub."""
-    token = settings.hf_token.get_secret_value() if settings.hf_token else False
-    api = HfApi(endpoint=settings.hf_endpoint, token=token)
     where = f"{shown(model_id)} at revision {shown(revision)}"
     info = _hub_call(api, where, lambda: api.model_info(
         model_id, revision=revision, expand=_MODEL_INFO_FIELDS, timeout=HUB_TIMEOUT_S  # type: ignore[arg-type]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from eval_backend.hub_client import hub_api
 from eval_backend.run_folder import RunFolder
 from eval_backend.settings import QueueSettings, Settings
 from eval_backend.submissions.model_facts import (
@@ -61,7 +62,7 @@ def validate_submission(
     model_id = str(local) if local else check_model_id(form.model_id)
     requested_revision = "local" if local else check_revision(form.revision)
     check_rate_limit(store, submitter, queue)
-    facts = local_model_facts(local) if local else hub_model_facts(model_id, requested_revision, queue)
+    facts = local_model_facts(local) if local else hub_model_facts(model_id, requested_revision, hub_api(settings.hub))
     check_chat_template(facts)
     check_size(facts, queue)
     folder = RunFolder.for_model(settings.data.runs_dir, facts.model_id, facts.revision)

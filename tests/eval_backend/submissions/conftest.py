@@ -8,7 +8,7 @@ from typing import Any, Iterator
 import huggingface_hub.constants
 import pytest
 
-from eval_backend.settings import DataSettings, QueueSettings, Settings
+from eval_backend.settings import DataSettings, HubSettings, QueueSettings, Settings
 from eval_backend.submissions import QueueStore
 from tests.support.hub_server import StandInHub
 from tests.support.tiny_model import build_tiny_chat_model
@@ -32,9 +32,9 @@ def make_settings(data_dir: Path, hub: StandInHub | None = None, *, dataset: Pat
 
     The judge section is read from the environment, as in production (see `judge_env`).
     """
-    endpoint = {"hf_endpoint": hub.url} if hub else {}
+    access = {"hf_endpoint": hub.url if hub else None, "hf_token": queue.pop("hf_token", None)}
     data = DataSettings(data_dir=data_dir, dataset=str(dataset) if dataset else None)
-    return Settings(data=data, queue=QueueSettings(**{**endpoint, **queue}))
+    return Settings(data=data, queue=QueueSettings(**queue), hub=HubSettings(**access))
 
 
 @pytest.fixture(scope="session")
