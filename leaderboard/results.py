@@ -111,6 +111,7 @@ class ResultsStore:
         self.runs_dir = Path(runs_dir)
         self.reuse_s = reuse_s
         self._last: tuple[float, Snapshot] | None = None
+        self._snapshot_lock = threading.Lock()
         self._runs: dict[str, tuple[Hashable, RunResult]] = {}
         self._lock = threading.Lock()
         self._details: LruCache[pd.DataFrame] = LruCache(cache_size)
@@ -120,15 +121,13 @@ class ResultsStore:
         """Every run folder with a summary, re-reading only those whose files changed.
 
         A snapshot younger than `reuse_s` is reused: listing and stat-ing hundreds of
-        folders costs tens of ms, and a burst of viewers would otherwise each pay it.
+        folders costs tens of ms, and a burst of viewers would otherwise each pay it. One
+        caller takes a new snapshot while the others wait for it rather than take their own.
         """
-        with self._lock:
-            if self._last is not None and time.monotonic() - self._last[0] < self.reuse_s:
-                return self._last[1]
-        snapshot = self._take_snapshot()
-        with self._lock:
-            self._last = (time.monotonic(), snapshot)
-        return snapshot
+        with self._snapshot_lock:
+            if self._last is None or time.monotonic() - self._last[0] >= self.reuse_s:
+                self._last = (time.monotonic(), self._take_snapshot())
+            return self._last[1]
 
     def _take_snapshot(self) -> Snapshot:
         runs, problems, seen = [], [], {}

@@ -60,10 +60,14 @@ def build(context: AppContext) -> None:
         )
 
     inputs = [groups, search]
-    context.results_version.change(render, inputs, outputs, show_progress="hidden")
-    groups.change(render, inputs, outputs)
+    # Rendering reads cached results and takes milliseconds: no queue slot limit, so a crowd of
+    # viewers is not held in Gradio's queue (which updates every waiting page on each change).
+    unqueued = {"concurrency_limit": None}
+    context.results_version.change(render, inputs, outputs, show_progress="hidden", **unqueued)
+    groups.change(render, inputs, outputs, **unqueued)
     # A stable name: the board is also reachable through Gradio's API (clients, load tests).
-    search.change(render, inputs, outputs, show_progress="hidden", trigger_mode="always_last", api_name="leaderboard")
+    search.change(render, inputs, outputs, show_progress="hidden", trigger_mode="always_last", api_name="leaderboard",
+                  **unqueued)
 
 
 def render_board(
