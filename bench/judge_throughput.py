@@ -32,7 +32,6 @@ from eval_backend.pipeline import RunSpec, import_responses, judge_phase, prepar
 from eval_backend.records import ResponseRecord  # noqa: E402
 from eval_backend.run_folder import RunFolder  # noqa: E402
 from eval_backend.settings import JudgeSettings  # noqa: E402
-from tests.support.hub_dataset import DatasetShape, full_size_shape, write_writing_bench_dataset  # noqa: E402
 
 BENCHMARK = BENCHMARKS["indic_writing_bench"]
 RESPONSE = "यह एक निबंध है। " * 200  # ~3,000 characters, a typical answer's size
@@ -59,10 +58,7 @@ def main() -> int:
     logging.basicConfig(level=logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="bench-judge-") as tmp:
         root = Path(tmp)
-        shape = full_size_shape(query_chars=args.query_chars)
-        if args.items_per_config:
-            shape = DatasetShape({c: args.items_per_config for c in shape.configs}, query_chars=args.query_chars)
-        dataset = write_writing_bench_dataset(root / "dataset", shape)
+        dataset = write_dataset_elsewhere(root / "dataset", args.items_per_config, args.query_chars)
         with stand_in_judge(args.latency, args.rpm, args.rate_window) as base_url:
             concurrent = judge_run(dataset, root / "concurrent", base_url, args.concurrency)
             sequential = judge_run(dataset, root / "sequential", base_url, 1, calls=args.sequential_calls)
@@ -84,6 +80,20 @@ def judge_run(dataset: Path, out: Path, base_url: str, concurrency: int, calls: 
     if progress.failed:
         raise SystemExit(f"{progress.failed} judgments failed; the bench expects none")
     return Measurement(progress.done, wall, cpu, progress.throttled)
+
+
+def write_dataset_elsewhere(root: Path, items_per_config: int | None, query_chars: int) -> Path:
+    """Write the synthetic dataset in a child process, so that building it with pyarrow does
+    not count in this process's peak memory, which is meant to be the engine's."""
+    code = (
+        "import sys; from pathlib import Path; "
+        "from tests.support.hub_dataset import DatasetShape, full_size_shape, write_writing_bench_dataset; "
+        f"shape = full_size_shape(query_chars={query_chars}); n = {items_per_config!r}; "
+        "shape = DatasetShape({c: n for c in shape.configs}, query_chars=shape.query_chars) if n else shape; "
+        f"write_writing_bench_dataset(Path({str(root)!r}), shape)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])
+    return root
 
 
 class stand_in_judge:  # noqa: N801 - reads as a `with` statement

@@ -63,6 +63,7 @@ def load_items(
     items: list[Item] = []
     for config in configs:
         rows = _load_rows(benchmark, spec, config)
+        _release_arrow_memory()
         config_items = [benchmark.record_to_item(config, row) for row in rows]
         _check_unique_indices(config, config_items)
         config_items.sort(key=lambda item: item.index)
@@ -98,6 +99,14 @@ def _rows(benchmark: Benchmark, dataset: Any) -> list[dict]:
     # A missing column is left to record_to_item, whose error names the field.
     present = [name for name in benchmark.row_fields if name in dataset.column_names]
     return dataset.select_columns(present).to_list()
+
+
+def _release_arrow_memory() -> None:
+    # pyarrow's allocator keeps freed buffers for reuse; a config's table is done with once its
+    # rows are Python objects, and keeping its memory would stack up over 13 configs.
+    import pyarrow
+
+    pyarrow.default_memory_pool().release_unused()
 
 
 def _check_unique_indices(config: str, items: Sequence[Item]) -> None:

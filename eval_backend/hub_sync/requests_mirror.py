@@ -58,12 +58,18 @@ def request_from_document(data: dict[str, Any], source: str) -> QueueRequest:
     """A queue row from its JSON copy; MirrorFormatError naming `source` if it is not one."""
     names = {f.name for f in dataclasses.fields(QueueRequest)}
     try:
-        values = {name: data[name] for name in names}
+        # Copies written before a column existed lack it: the column's default stands.
+        values = {name: data[name] for name in names if name in data or not _has_default(name)}
         values["status"] = Status(values["status"])
         values["phase"] = Phase(values["phase"]) if values["phase"] else None
         return QueueRequest(**values)
     except (KeyError, ValueError, TypeError) as exc:
         raise MirrorFormatError(f"{source}: not a queue request ({type(exc).__name__}: {exc})") from exc
+
+
+def _has_default(name: str) -> bool:
+    field = next(f for f in dataclasses.fields(QueueRequest) if f.name == name)
+    return field.default is not dataclasses.MISSING
 
 
 def mirror_request(request: QueueRequest, settings: Settings) -> bool:

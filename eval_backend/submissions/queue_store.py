@@ -71,7 +71,8 @@ CREATE TABLE IF NOT EXISTS requests (
     attempts INTEGER NOT NULL DEFAULT 0,
     error TEXT,
     log_tail TEXT NOT NULL DEFAULT '',
-    run_dir TEXT
+    run_dir TEXT,
+    parameters INTEGER
 );
 CREATE INDEX IF NOT EXISTS requests_by_status ON requests (status, submitted_at, id);
 CREATE INDEX IF NOT EXISTS requests_by_model ON requests (model_id, revision);
@@ -110,6 +111,8 @@ class NewRequest:
     reasoning: bool
     submitter: str
     backend_params: Mapping[str, Any] = field(default_factory=dict)
+    parameters: int | None = None
+    """The model's parameter count as its safetensors metadata gives it (None for unknown)."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,7 @@ class QueueRequest:
     error: str | None
     log_tail: str
     run_dir: str | None
+    parameters: int | None = None
 
 
 def _row_to_request(row: sqlite3.Row) -> QueueRequest:
@@ -213,7 +217,7 @@ class QueueStore:
         """
         added = self._one(
             "INSERT INTO requests (model_id, revision, requested_revision, precision, reasoning,"
-            " backend_params, submitter, submitted_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?"
+            " backend_params, submitter, submitted_at, parameters) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
             f" WHERE NOT EXISTS (SELECT 1 FROM requests WHERE model_id = ? AND revision = ?"
             f" AND status IN ({_sql_list(ACTIVE)})) RETURNING *",
             (
@@ -225,6 +229,7 @@ class QueueStore:
                 json.dumps(dict(request.backend_params), sort_keys=True),
                 request.submitter,
                 timestamp(),
+                request.parameters,
                 request.model_id,
                 request.revision,
             ),

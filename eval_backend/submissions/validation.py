@@ -75,6 +75,7 @@ def validate_submission(
         reasoning=bool(form.reasoning),
         submitter=submitter,
         backend_params=dict(queue.backend_params),
+        parameters=facts.parameters,
     )
     return ValidatedSubmission(request, facts.parameters, folder)
 

@@ -78,6 +78,7 @@ def _request_record(request: QueueRequest) -> dict[str, Any]:
         "submitter": request.submitter,
         "submitted_at": request.submitted_at,
         "queue_request_id": request.id,
+        "parameters": request.parameters,
     }
 
 

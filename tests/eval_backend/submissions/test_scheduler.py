@@ -48,4 +48,5 @@ def test_a_submission_runs_to_finished_with_a_summary(
     recorded = folder.read_request()
     assert (recorded["submitter"], recorded["queue_request_id"], recorded["precision"]) == ("alice", request.id, "float32")
     assert recorded["generation"]["max_tokens"] == 8 and recorded["generation"]["backend"] == "transformers"
+    assert finished.parameters and recorded["parameters"] == finished.parameters  # the board's size column
     assert "finished" in finished.log_tail and finished.started_at < finished.finished_at

@@ -118,7 +118,9 @@ def test_a_model_without_a_chat_template_is_refused(store: QueueStore, hub: Stan
 
 def test_a_chat_template_file_is_enough(store: QueueStore, hub: StandInHub, tmp_path: Path) -> None:
     hub.add_model("org/jinja", chat_model_files(template_file=True), parameters=BILLION)
-    assert submit(SubmissionForm("org/jinja"), None, store=store, settings=make_settings(tmp_path, hub)).submitter == "local"
+    queued = submit(SubmissionForm("org/jinja"), None, store=store, settings=make_settings(tmp_path, hub))
+    assert queued.submitter == "local"
+    assert queued.parameters == BILLION  # kept for the board's size column
 
 
 def test_models_over_the_size_cap_or_without_safetensors_are_refused(
