@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.leaderboard_scale import write_scale_data  # noqa: E402
-from bench.record import append_result  # noqa: E402
+from bench.record import publish  # noqa: E402
 from tests.support.app_server import running_app  # noqa: E402
 from tests.support.viewer_load import STEPS, percentile, simulate_viewers  # noqa: E402
 
@@ -32,12 +32,7 @@ def main() -> int:
         with running_app(data_dir, Path(tmp) / "app.log") as app:
             simulate_viewers(app.url, 1, run_id)  # warm the caches as a first visitor would
             results = simulate_viewers(app.url, args.viewers, run_id, timeout_s=args.timeout)
-    rows = report(results, args)
-    width = max(map(len, rows))
-    for name, value in rows.items():
-        print(f"{name:<{width}}  {value}")
-    if args.record:
-        append_result("Concurrent viewers", " ".join(["python bench/concurrent_viewers.py", *sys.argv[1:]]), rows)
+    publish("Concurrent viewers", report(results, args), args.record)
     return 0
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.record import append_result  # noqa: E402
+from bench.record import publish  # noqa: E402
 from eval_backend.benchmarks import BENCHMARKS  # noqa: E402
 from eval_backend.dataset_loader import DatasetSpec  # noqa: E402
 from eval_backend.pipeline import RunSpec, import_responses, judge_phase, prepare_run  # noqa: E402
@@ -132,11 +132,7 @@ def report(args: argparse.Namespace, concurrent: Measurement, sequential: Measur
         "one-at-a-time calls/s": f"{sequential.calls_per_s:.2f} over {sequential.calls} calls",
         "speed-up over one at a time": f"{concurrent.calls_per_s / sequential.calls_per_s:.1f}x",
     }
-    width = max(map(len, rows))
-    for name, value in rows.items():
-        print(f"{name:<{width}}  {value}")
-    if args.record:
-        append_result("Judge throughput", " ".join(["python bench/judge_throughput.py", *sys.argv[1:]]), rows)
+    publish("Judge throughput", rows, args.record)
 
 
 def parse_args() -> argparse.Namespace:

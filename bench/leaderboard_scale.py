@@ -21,7 +21,7 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.record import append_result  # noqa: E402
+from bench.record import publish  # noqa: E402
 from eval_backend.benchmarks import BENCHMARKS  # noqa: E402
 from eval_backend.benchmarks.indic_writing_bench import KNOWN_CONFIGS, VARIANTS  # noqa: E402
 from eval_backend.details import details_frame, write_details  # noqa: E402
@@ -49,11 +49,7 @@ def main() -> int:
         runs_dir = Path(tmp) / "runs"
         write_scale_data(runs_dir, args.models, rng)
         rows = measure(runs_dir, args.repeats)
-    width = max(map(len, rows))
-    for name, value in rows.items():
-        print(f"{name:<{width}}  {value}")
-    if args.record:
-        append_result("Leaderboard at scale", " ".join(["python bench/leaderboard_scale.py", *sys.argv[1:]]), rows)
+    publish("Leaderboard at scale", rows, args.record)
     return 0
 
 

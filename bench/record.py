@@ -1,12 +1,23 @@
-"""Appending a benchmark's figures to bench/README.md, with the command that produced them."""
+"""Printing a benchmark's figures, and appending them to bench/README.md with the command that produced them."""
 
 from __future__ import annotations
 
 import platform
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
 README = Path(__file__).with_name("README.md")
+
+
+def publish(title: str, rows: dict[str, str], record: bool) -> None:
+    """Print `rows` as a two-column table; with `record`, also append them to bench/README.md."""
+    width = max(map(len, rows))
+    for name, value in rows.items():
+        print(f"{name:<{width}}  {value}")
+    if record:
+        script = Path(sys.argv[0]).as_posix()
+        append_result(title, " ".join(["python", f"bench/{Path(script).name}", *sys.argv[1:]]), rows)
 
 
 def append_result(title: str, command: str, rows: dict[str, str]) -> None:

@@ -65,8 +65,11 @@ def build(context: AppContext) -> None:
         return items_table(context, run_id, _item_filter(*values))
 
     def load_model(run_id: str | None) -> dict[Any, Any]:
+        try:
+            details = context.store.details(run_id) if run_id else None
+        except UnknownRunError:
+            raise gr.Error(f"No evaluated run {run_id!r}: choose one from the list.") from None
         updates: dict[Any, Any] = {items: items_table(context, run_id, ItemFilter())}
-        details = context.store.details(run_id) if run_id else None
         choices = filter_choices(judgment_items(details)) if details is not None else {}
         for name, dropdown in fields.items():
             updates[dropdown] = gr.update(choices=[ANY, *choices.get(name, [])], value=ANY)

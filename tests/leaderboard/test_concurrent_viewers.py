@@ -1,15 +1,16 @@
-"""A hundred viewers at once against the running app: every one gets the board and a judgments view."""
+"""The app over HTTP: a hundred viewers at once all get the board and a judgments view; bad run ids are named."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Iterator
 
+import httpx
 import pytest
 
 from tests.support.app_server import AppServer, running_app
 from tests.support.run_folders import EvaluatedData
-from tests.support.viewer_load import simulate_viewers
+from tests.support.viewer_load import call_endpoint, simulate_viewers
 
 VIEWERS = 100
 
@@ -30,3 +31,10 @@ def test_a_hundred_simultaneous_viewers_all_get_the_board_and_the_judgments(
     assert [r.error for r in results if r.error] == []
     assert {r.board_rows for r in results} == {len(evaluated.folders)}
     assert {r.judgment_rows for r in results} == {len(folder.read_items())}
+
+
+@pytest.mark.parametrize("run_id", ["nobody__nothing/main", "../../etc/passwd"])
+def test_an_api_client_naming_an_unknown_run_is_told_so(app: AppServer, run_id: str) -> None:
+    with httpx.Client(base_url=app.url.rstrip("/"), timeout=60) as client:
+        with pytest.raises(ValueError, match=r"No evaluated run .*choose one from the list"):
+            call_endpoint(client, "judgments", [run_id])

@@ -55,17 +55,17 @@ def _visit(base_url: str, run_id: str, timeout_s: float, start: threading.Barrie
             client.get("/").raise_for_status()
             seconds["page"] = time.perf_counter() - began
             began = time.perf_counter()
-            board = _call(client, "leaderboard", [["languages", "variants"], ""])
+            board = call_endpoint(client, "leaderboard", [["languages", "variants"], ""])
             seconds["leaderboard"] = time.perf_counter() - began
             began = time.perf_counter()
-            judgments = _call(client, "judgments", [run_id])
+            judgments = call_endpoint(client, "judgments", [run_id])
             seconds["judgments"] = time.perf_counter() - began
         except (httpx.HTTPError, ValueError) as exc:
             return ViewerResult(seconds, error=f"{type(exc).__name__}: {exc}")
     return ViewerResult(seconds, len(board[0]["value"]["data"]), len(judgments[0]["data"]))
 
 
-def _call(client: httpx.Client, api_name: str, data: list) -> list:
+def call_endpoint(client: httpx.Client, api_name: str, data: list) -> list:
     """One Gradio API call: POST the inputs, then read the event stream to its `complete` event."""
     posted = client.post(f"/gradio_api/call/{api_name}", json={"data": data})
     posted.raise_for_status()
