@@ -6,10 +6,11 @@ import argparse
 import getpass
 import json
 from dataclasses import asdict
+from typing import Callable
 
-from eval_backend.settings import Settings
 from eval_backend.hub_sync import mirror_request
-from eval_backend.submissions import QueueRequest, Status, SubmissionForm, open_queue
+from eval_backend.settings import Settings
+from eval_backend.submissions import QueueRequest, QueueStore, Status, SubmissionForm, open_queue
 from eval_backend.submissions.service import submit
 from eval_backend.submissions.validation import PRECISIONS
 
@@ -63,16 +64,17 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _retry(args: argparse.Namespace) -> int:
-    settings = Settings()
-    request = open_queue(settings).retry(args.id)
-    mirror_request(request, settings)
-    print(_row(request))
-    return 0
+    return _change(args.id, QueueStore.retry)
 
 
 def _cancel(args: argparse.Namespace) -> int:
+    return _change(args.id, QueueStore.cancel)
+
+
+def _change(request_id: int, change: Callable[[QueueStore, int], QueueRequest]) -> int:
+    """Apply an admin change to one request, mirror the row to the Hub (when set up) and show it."""
     settings = Settings()
-    request = open_queue(settings).cancel(args.id)
+    request = change(open_queue(settings), request_id)
     mirror_request(request, settings)
     print(_row(request))
     return 0
