@@ -26,13 +26,19 @@ step "GPU"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader \
   || fail "no NVIDIA GPU visible (nvidia-smi failed): the vllm backend needs one"
 
-step "install requirements-gpu.txt and the engine's requirements into $VENV"
-[ -x "$PY" ] || python3 -m venv "$VENV" || fail "cannot create a virtual environment at $VENV"
-# The engine without the web app (gradio) and without the CPU torch pin: vllm brings its torch.
-grep -v -E '^(torch|gradio)==' requirements.txt > "$WORK/engine-requirements.txt"
-timeout 300 "$PY" -m pip install --quiet --disable-pip-version-check \
-    -r requirements-gpu.txt -r "$WORK/engine-requirements.txt" \
-  || fail "pip install failed or took over 5 minutes (is PyPI reachable from this machine?)"
+if python3 -c 'import vllm' 2>/dev/null; then
+  step "vllm is already installed: using the machine's python3"
+  PY=python3
+else
+  step "install requirements-gpu.txt and the engine's requirements into $VENV"
+  [ -x "$PY" ] || python3 -m venv "$VENV" || fail "cannot create a virtual environment at $VENV"
+  # The engine without the web app (gradio) and without the CPU torch pin: vllm brings its torch.
+  grep -v -E '^(torch|gradio)==' requirements.txt > "$WORK/engine-requirements.txt"
+  timeout 300 "$PY" -m pip install --quiet --disable-pip-version-check \
+      -r requirements-gpu.txt -r "$WORK/engine-requirements.txt" \
+    || fail "pip install failed or took over 5 minutes: this machine needs PyPI, or vllm preinstalled \
+(a GPU machine with no network must carry vllm and its dependencies as wheels)" 4
+fi
 "$PY" -c 'import torch, vllm; print(f"vllm {vllm.__version__}, torch {torch.__version__}, cuda {torch.cuda.is_available()}")'
 
 step "fixture dataset (3 configs x $ITEMS items)"
