@@ -12,12 +12,14 @@ from leaderboard.context import AppContext, as_updates
 from leaderboard.display import DECIMALS, column_label
 from leaderboard.exports import EXPORT_FORMATS, export_judgments
 from leaderboard.judgments import FILTER_FIELDS, ItemFilter, filter_choices, filter_items, judgment_items, judgment_view
-from leaderboard.results import QueryUnavailableError, UnknownRunError
+from leaderboard.results import QueryUnavailableError, ResultsStore, UnknownRunError
 from leaderboard.tables import run_label
 from leaderboard.tabs.judgment_panel import build_panel, hidden_panel, panel_values
 
 ANY = "All"
 PROMPT_CHARS = 80
+MAX_LISTED = 1000
+ITEMS_LABEL = "Items (select a row to read its judgment)"
 ITEM_DATATYPES = ["str", "number", "str", "number", "str", "str", "str", "str", "str"]
 
 
@@ -43,7 +45,7 @@ def build(context: AppContext) -> None:
         score_min = gr.Slider(0, 10, value=0, step=0.1, label="Item score at least")
         score_max = gr.Slider(0, 10, value=10, step=0.1, label="Item score at most")
         unscored = gr.Checkbox(value=True, label="Include items without a score (failed, pending, no response)")
-    items = gr.Dataframe(label="Items (select a row to read its judgment)", interactive=False,
+    items = gr.Dataframe(label=ITEMS_LABEL, interactive=False,
                          datatype=ITEM_DATATYPES, elem_id="judgment-items", max_height=420)
     with gr.Row():
         downloads = {fmt: gr.DownloadButton(f"All judgments ({fmt.upper()})", elem_id=f"download-{fmt}")
@@ -61,15 +63,15 @@ def build(context: AppContext) -> None:
 
     filter_inputs = [model, *fields.values(), score_min, score_max, unscored]
 
-    def list_items(run_id: str | None, *values: Any) -> pd.DataFrame:
-        return items_table(context, run_id, _item_filter(*values))
+    def list_items(run_id: str | None, *values: Any) -> Any:
+        return items_table(context.store, run_id, _item_filter(*values))
 
     def load_model(run_id: str | None) -> dict[Any, Any]:
         try:
             details = context.store.details(run_id) if run_id else None
         except UnknownRunError:
             raise gr.Error(f"No evaluated run {run_id!r}: choose one from the list.") from None
-        updates: dict[Any, Any] = {items: items_table(context, run_id, ItemFilter())}
+        updates: dict[Any, Any] = {items: items_table(context.store, run_id, ItemFilter())}
         choices = filter_choices(judgment_items(details)) if details is not None else {}
         for name, dropdown in fields.items():
             updates[dropdown] = gr.update(choices=[ANY, *choices.get(name, [])], value=ANY)
@@ -118,14 +120,23 @@ def model_choices(context: AppContext) -> ModelChoices:
     )
 
 
-def items_table(context: AppContext, run_id: str | None, chosen: ItemFilter) -> pd.DataFrame:
-    """The run's items that pass the filter, prompt shortened and scores rounded for display."""
+def items_table(store: ResultsStore, run_id: str | None, chosen: ItemFilter) -> Any:
+    """The run's items that pass the filter (at most MAX_LISTED), prompt shortened, scores rounded.
+
+    A full run has ~3,900 items; sending them all to every viewer is what makes a crowd slow,
+    and nobody scrolls them: past MAX_LISTED the label says how many match and how to see them.
+    """
     if not run_id:
-        return pd.DataFrame()
-    shown = filter_items(judgment_items(context.store.details(run_id)), chosen)
+        return gr.update(value=pd.DataFrame(), label=ITEMS_LABEL)
+    matching = filter_items(judgment_items(store.details(run_id)), chosen)
+    shown = matching.head(MAX_LISTED).copy()
     shown["prompt"] = shown["prompt"].astype(str).map(_short)
     shown["item_score"] = shown["item_score"].round(DECIMALS)
-    return shown.rename(columns=column_label)
+    label = ITEMS_LABEL if len(matching) <= MAX_LISTED else (
+        f"Items: the first {MAX_LISTED} of the {len(matching)} that match. Narrow the filters to see the others, "
+        "or download them all below."
+    )
+    return gr.update(value=shown.rename(columns=column_label), label=label)
 
 
 def _item_filter(language: str, variant: str, domain: str, subdomain: str,

@@ -62,7 +62,12 @@ def _visit(base_url: str, run_id: str, timeout_s: float, start: threading.Barrie
             seconds["judgments"] = time.perf_counter() - began
         except (httpx.HTTPError, ValueError) as exc:
             return ViewerResult(seconds, error=f"{type(exc).__name__}: {exc}")
-    return ViewerResult(seconds, len(board[0]["value"]["data"]), len(judgments[0]["data"]))
+    return ViewerResult(seconds, _table_rows(board[0]), _table_rows(judgments[0]))
+
+
+def _table_rows(output: dict) -> int:
+    """Rows of a Dataframe output, sent as a value or as an update carrying one."""
+    return len(output.get("value", output)["data"])
 
 
 def call_endpoint(client: httpx.Client, api_name: str, data: list) -> list:
