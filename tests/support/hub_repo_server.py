@@ -23,7 +23,6 @@ import json
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import unquote
 
 import yaml

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.eval_backend.cli.test_judge_cmd import answer, judgment_lines, write_responses
+from tests.eval_backend.cli.test_judge_cmd import judgment_lines, write_responses
 from tests.support.chat_server import StandInChatServer
 
 CONCURRENCY = 3
