@@ -43,9 +43,8 @@ class RunFolder:
 
     @classmethod
     def for_model(cls, runs_dir: Path, model_id: str, revision: str) -> RunFolder:
-        """`runs/<org>__<name>/<revision>/`, with every path-unsafe character replaced."""
-        name = _UNSAFE.sub("_", model_id.replace("/", "__"))
-        return cls(Path(runs_dir) / name / _UNSAFE.sub("_", revision or "main"))
+        """`runs/<org>__<name>/<revision>/`, each part a single safe folder name inside `runs_dir`."""
+        return cls(Path(runs_dir) / _folder_name(model_id.replace("/", "__")) / _folder_name(revision or "main"))
 
     @property
     def request_path(self) -> Path:
@@ -123,6 +122,12 @@ class RunFolder:
             yield from read_jsonl(path)
         except ValueError as exc:
             raise RunFolderError(str(exc)) from exc
+
+
+def _folder_name(text: str) -> str:
+    """`text` with path-unsafe characters replaced; never "." or "..", which would leave the folder."""
+    name = _UNSAFE.sub("_", text)
+    return name.replace(".", "_") if set(name) <= {"."} else name
 
 
 def iter_run_folders(runs_dir: Path) -> Iterator[RunFolder]:
