@@ -57,7 +57,6 @@ def measure(runs_dir: Path, repeats: int) -> dict[str, str]:
     cold_store = ResultsStore(runs_dir)
     cold_ms = timed(lambda: table_for_runs(cold_store.snapshot().runs))
     store = ResultsStore(runs_dir)
-    store.snapshot()
     runs = store.snapshot().runs
     table = table_for_runs(runs)
     shown = top_n(table, 50)

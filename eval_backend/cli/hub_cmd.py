@@ -10,8 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from eval_backend.hub_sync import pull_results, push_run, restore_queue_if_missing, sync_once
-from eval_backend.hub_sync._hub import HUB_ERRORS, describe
+from eval_backend.hub_sync import HUB_ERRORS, describe, pull_results, push_run, restore_queue_if_missing, sync_once
 from eval_backend.run_folder import RunFolder, iter_run_folders
 from eval_backend.settings import Settings
 

@@ -5,6 +5,7 @@ the network. The local run folders and the SQLite queue stay the source of truth
 going on; the repos are their durable copy.
 """
 
+from eval_backend.hub_sync._hub import HUB_ERRORS, describe
 from eval_backend.hub_sync.dataset_card import SPLIT, config_name
 from eval_backend.hub_sync.requests_mirror import (
     MirrorFormatError,
@@ -17,11 +18,13 @@ from eval_backend.hub_sync.results_push import push_run
 from eval_backend.hub_sync.sync import SyncReport, sync_once
 
 __all__ = [
+    "HUB_ERRORS",
     "MirrorFormatError",
     "PullReport",
     "SPLIT",
     "SyncReport",
     "config_name",
+    "describe",
     "mirror_queue",
     "mirror_request",
     "pull_results",
