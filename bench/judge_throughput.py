@@ -1,21 +1,32 @@
 """Judge throughput against a stand-in endpoint with real latency and an optional rate limit.
 
 Builds a synthetic dataset in the real Hub layout (13 configs, realistic query lengths),
-answers every item, and judges them through the production pipeline (`judge_phase`)
+answers every item, and judges them through the production pipeline (`judge_run_configs`, config by config)
 against `tests.support.chat_server` running as a separate process on 127.0.0.1, so the
 CPU and memory figures are the engine's alone. Then runs the same workload the way the
 official WritingBench code does — one call at a time — on a small slice, and reports the
 ratio. Appends a row to bench/README.md with --record.
 
+With --ladder it climbs a ladder of ideal rates (concurrency / latency: 50, 150, 300, 500 calls/s)
+and runs each rung twice, with the engine of a reference commit (`--reference`: its judge client
+on the SDK's own HTTP stack) and with the working tree's, each judging run in a child process of
+its own (its CPU and peak memory are its own) against one stand-in judge, whose CPU is measured too.
+
     python bench/judge_throughput.py --items-per-config 40 --latency 0.25 --concurrency 32
     python bench/judge_throughput.py --items-per-config 40 --latency 0.25 --concurrency 64 --rpm 3000 --rate-window 10
+    python bench/judge_throughput.py --ladder --latency 0.2 --seconds-per-rung 20
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+import math
+import os
+import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,12 +39,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.record import publish  # noqa: E402
 from eval_backend.benchmarks import BENCHMARKS  # noqa: E402
 from eval_backend.dataset_loader import DatasetSpec  # noqa: E402
-from eval_backend.pipeline import RunSpec, import_responses, judge_phase, prepare_run  # noqa: E402
+from eval_backend import pipeline  # noqa: E402
+from eval_backend.judging import JudgingProgress  # noqa: E402
+from eval_backend.pipeline import RunSpec, import_responses, judge_run_configs, prepare_run  # noqa: E402
 from eval_backend.records import ResponseRecord  # noqa: E402
 from eval_backend.run_folder import RunFolder  # noqa: E402
 from eval_backend.settings import JudgeSettings  # noqa: E402
 
 BENCHMARK = BENCHMARKS["indic_writing_bench"]
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = 13  # in the real dataset
 RESPONSE = "यह एक निबंध है। " * 200  # ~3,000 characters, a typical answer's size
 
 
@@ -56,6 +71,10 @@ class Measurement:
 def main() -> int:
     args = parse_args()
     logging.basicConfig(level=logging.WARNING)
+    if args.child:
+        return child_run(*args.child)
+    if args.ladder:
+        return ladder(args)
     with tempfile.TemporaryDirectory(prefix="bench-judge-") as tmp:
         root = Path(tmp)
         dataset = write_dataset_elsewhere(root / "dataset", args.items_per_config, args.query_chars)
@@ -69,26 +88,33 @@ def main() -> int:
 
 def judge_run(dataset: Path, out: Path, base_url: str, concurrency: int, calls: int | None = None) -> Measurement:
     spec = RunSpec(BENCHMARK, DatasetSpec(str(dataset)), RunFolder(out), None, None)
-    items = prepare_run(spec, {"model": "bench/model", "revision": "bench"})
-    if calls:  # the sequential slice: just enough items for `calls` judge calls
-        items = items[: max(1, calls // BENCHMARK.criteria_per_item)]
-    import_responses(spec.folder, [ResponseRecord(i.config, i.index, f"{i.id}: {RESPONSE}") for i in items])
+    answer_items(spec, calls)
     settings = JudgeSettings(base_url=base_url, api_key="bench", model="bench-judge", concurrency=concurrency)
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    progress = judge_phase(spec, items, settings)
+    progress = judge_run_configs(spec, settings)  # as `run` and `judge` do: the queries are loaded config by config
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     if progress.failed:
         raise SystemExit(f"{progress.failed} judgments failed; the bench expects none")
     return Measurement(progress.done, wall, cpu, progress.throttled)
 
 
-def write_dataset_elsewhere(root: Path, items_per_config: int | None, query_chars: int) -> Path:
-    """Write the synthetic dataset in a child process, so that building it with pyarrow does
-    not count in this process's peak memory, which is meant to be the engine's."""
+def answer_items(spec: RunSpec, calls: int | None) -> None:
+    """Record the run and answer its items (only enough for `calls` judge calls, for the sequential
+    slice); the items go out of scope on return, as in `run` once generation is done."""
+    items = prepare_run(spec, {"model": "bench/model", "revision": "bench"})
+    if calls:
+        items = items[: max(1, calls // BENCHMARK.criteria_per_item)]
+    import_responses(spec.folder, [ResponseRecord(i.config, i.index, f"{i.id}: {RESPONSE}") for i in items])
+
+
+def write_dataset_elsewhere(root: Path, items_per_config: int | None, query_chars: int, configs: int = CONFIGS) -> Path:
+    """Write the synthetic dataset (its first `configs` configs) in a child process, so that building
+    it with pyarrow does not count in this process's peak memory, which is meant to be the engine's."""
     code = (
         "import sys; from pathlib import Path; "
         "from tests.support.hub_dataset import DatasetShape, full_size_shape, write_writing_bench_dataset; "
         f"shape = full_size_shape(query_chars={query_chars}); n = {items_per_config!r}; "
+        f"shape = DatasetShape(dict(list(shape.configs.items())[:{configs}]), query_chars=shape.query_chars); "
         "shape = DatasetShape({c: n for c in shape.configs}, query_chars=shape.query_chars) if n else shape; "
         f"write_writing_bench_dataset(Path({str(root)!r}), shape)"
     )
@@ -100,7 +126,7 @@ class stand_in_judge:  # noqa: N801 - reads as a `with` statement
     """The stand-in judge as a child process; yields its base URL."""
 
     def __init__(self, latency: float, rpm: int | None, window: float) -> None:
-        self.command = [sys.executable, "-m", "tests.support.chat_server", "--latency", str(latency)]
+        self.command = [sys.executable, "-m", "tests.support.chat_server", "--latency", str(latency), "--no-record"]
         if rpm:
             self.command += ["--rpm", str(rpm), "--rate-window", str(window)]
 
@@ -115,6 +141,120 @@ class stand_in_judge:  # noqa: N801 - reads as a `with` statement
     def __exit__(self, *exc: object) -> None:
         self.process.terminate()
         self.process.wait(timeout=10)
+
+    def cpu_s(self) -> float:
+        """The stand-in's CPU time so far (user and system), from /proc."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One client's run at one ideal rate: its own figures and the stand-in judge's CPU."""
+
+    measurement: Measurement  # while the calls were in flight (`run_judge_tasks`)
+    phase: Measurement  # the whole judge phase, loading the config's queries included
+    peak_mb: float  # the process's, preparing the run (reading every item) included
+    judging_peak_mb: float  # while the calls were in flight
+    server_cpu_s: float
+
+
+def ladder(args: argparse.Namespace) -> int:
+    """Each ideal rate, judged by the reference commit's client and by the current one."""
+    rates = [int(rate) for rate in args.rates.split(",")]
+    most_calls = max(rates) * args.seconds_per_rung
+    items = math.ceil(most_calls / BENCHMARK.criteria_per_item)
+    results: dict[tuple[int, str], Rung] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-judge-") as tmp:
+        root = Path(tmp)
+        trees = {"reference": reference_tree(root / "reference", args.reference), "current": ROOT}
+        # One config: the rungs measure the calls, not the loading of 13 configs' queries.
+        dataset = write_dataset_elsewhere(root / "dataset", items, args.query_chars, configs=1)
+        server = stand_in_judge(args.latency, None, 60)
+        with server as base_url:
+            for rate in rates:
+                concurrency = max(1, round(rate * args.latency))
+                for name, tree in trees.items():
+                    out = root / f"{name}-{rate}"
+                    cpu0 = server.cpu_s()
+                    figures = run_child(tree, dataset, out, base_url, concurrency, rate * args.seconds_per_rung)
+                    results[rate, name] = Rung(Measurement(**figures["judging"]), Measurement(**figures["phase"]),
+                                               figures["peak_mb"], figures["judging_peak_mb"], server.cpu_s() - cpu0)
+                    shutil.rmtree(out)
+    report_ladder(args, rates, results)
+    return 0
+
+
+def reference_tree(root: Path, revision: str) -> Path:
+    """The engine of `revision` (extracted with `git archive`: the working tree is never checked
+    out) beside this bench, which drives either engine through the same pipeline functions."""
+    root.mkdir()
+    archive = subprocess.run(["git", "archive", revision, "eval_backend"], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+    shutil.copytree(ROOT / "bench", root / "bench", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def run_child(tree: Path, dataset: Path, out: Path, base_url: str, concurrency: int, calls: int) -> dict:
+    """One judging run in a child process on `tree`'s engine; its figures as a dict."""
+    command = [sys.executable, str(tree / "bench" / "judge_throughput.py"),
+               "--child", str(dataset), str(out), base_url, str(concurrency), str(calls)]
+    done = subprocess.run(command, cwd=tree, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def child_run(dataset: str, out: str, base_url: str, concurrency: str, calls: str) -> int:
+    """The child's side of `run_child`: judge `calls` calls, print the figures as one JSON line:
+    the whole phase's, and those of the time the calls were in flight (timed around the
+    pipeline's `run_judge_tasks`, which it calls unchanged)."""
+    judging = {"wall_s": 0.0, "cpu_s": 0.0}
+    send_tasks = pipeline.run_judge_tasks
+
+    async def timed(*args: object, **kwargs: object) -> JudgingProgress:
+        if not judging["wall_s"]:  # the peak from here on is the judging's (the config's queries held)
+            Path("/proc/self/clear_refs").write_text("5")
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        try:
+            return await send_tasks(*args, **kwargs)
+        finally:
+            judging["wall_s"] += time.perf_counter() - wall0
+            judging["cpu_s"] += time.process_time() - cpu0
+
+    pipeline.run_judge_tasks = timed
+    phase = judge_run(Path(dataset), Path(out), base_url, int(concurrency), calls=int(calls))
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    judging_peak_kb = re.search(r"VmHWM:\s+(\d+) kB", Path("/proc/self/status").read_text()).group(1)
+    in_flight = Measurement(phase.calls, judging["wall_s"], judging["cpu_s"], phase.throttled)
+    print(json.dumps({"judging": in_flight.__dict__, "phase": phase.__dict__, "peak_mb": peak_mb,
+                      "judging_peak_mb": int(judging_peak_kb) / 1024}))
+    return 0
+
+
+def report_ladder(args: argparse.Namespace, rates: list[int], results: dict[tuple[int, str], Rung]) -> None:
+    """Per rung, the reference client's figure -> the current client's."""
+    rows = {
+        "engines compared": f"commit {args.reference} (the judge client on the SDK's HTTP stack) -> working tree",
+        "latency / calls per rung": f"{args.latency} s / ideal rate x {args.seconds_per_rung} s, one config",
+        "share and client CPU": "while the calls are in flight (the phase adds one load of the config's queries)",
+    }
+    for rate in rates:
+        old, new = results[rate, "reference"], results[rate, "current"]
+        concurrency = max(1, round(rate * args.latency))
+        share = (100 * rung.measurement.calls_per_s / rate for rung in (old, new))
+        client_cpu = (rung.measurement.cpu_ms_per_call for rung in (old, new))
+        server_cpu = (1000 * rung.server_cpu_s / rung.measurement.calls for rung in (old, new))
+        rows[f"{rate}/s ideal ({concurrency} in flight): share of ideal"] = "{:.1f} % -> {:.1f} %".format(*share)
+        phase_cpu = (rung.phase.cpu_ms_per_call for rung in (old, new))
+        rows[f"{rate}/s: client CPU per call"] = "{:.2f} ms -> {:.2f} ms".format(*client_cpu)
+        rows[f"{rate}/s: judge phase CPU per call (with loading the queries)"] = "{:.2f} ms -> {:.2f} ms".format(
+            *phase_cpu)
+        rows[f"{rate}/s: stand-in judge CPU per call"] = "{:.2f} ms -> {:.2f} ms".format(*server_cpu)
+        rows[f"{rate}/s: client peak memory (RSS) while judging"] = (
+            f"{old.judging_peak_mb:.0f} MB -> {new.judging_peak_mb:.0f} MB")
+        rows[f"{rate}/s: client peak memory (RSS), whole process"] = f"{old.peak_mb:.0f} MB -> {new.peak_mb:.0f} MB"
+    rows["machine load while measured"] = "load average {:.1f} / {:.1f} / {:.1f} on {} cores".format(
+        *os.getloadavg(), os.cpu_count())
+    publish("Judge throughput ladder, reference engine -> current", rows, args.record)
 
 
 def report(args: argparse.Namespace, concurrent: Measurement, sequential: Measurement, peak_mb: float) -> None:
@@ -145,6 +285,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rate-window", type=float, default=60.0, help="seconds of the rate-limit window")
     parser.add_argument("--sequential-calls", type=int, default=40, help="size of the one-at-a-time slice")
     parser.add_argument("--record", action="store_true", help="append the figures to bench/README.md")
+    parser.add_argument("--ladder", action="store_true", help="compare the reference and current clients per rate")
+    parser.add_argument("--rates", default="50,150,300,500", help="the ladder's ideal calls/s, comma-separated")
+    parser.add_argument("--seconds-per-rung", type=int, default=20, help="ideal seconds of judging per rung")
+    parser.add_argument("--reference", default="6042c75", help="commit whose engine is the reference")
+    parser.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     return parser.parse_args()
 
 

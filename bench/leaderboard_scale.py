@@ -28,7 +28,7 @@ from eval_backend.details import details_frame, write_details  # noqa: E402
 from eval_backend.records import ItemMeta, Judgment, ResponseRecord, Usage  # noqa: E402
 from eval_backend.reporting import summary_to_dict  # noqa: E402
 from eval_backend.run_folder import RunFolder  # noqa: E402
-from eval_backend.scoring import SCORED, Counts, ItemResult, Summary  # noqa: E402
+from eval_backend.scoring import SCORED, Counts, Coverage, ItemResult, Summary  # noqa: E402
 from leaderboard.display import display_table  # noqa: E402
 from leaderboard.figures import domain_radar, language_heatmap, overall_figure, variant_bars  # noqa: E402
 from leaderboard.judgments import ItemFilter, filter_items, judgment_items  # noqa: E402
@@ -102,6 +102,8 @@ def write_summary_folder(runs_dir: Path, model: str, rng: random.Random) -> None
         config_variants={c: {v: rng.uniform(3, 9) for v in VARIANTS} for c in KNOWN_CONFIGS},
         counts=Counts(items=3925, responses=3925, scored_items=3925, judgments=19625), config_counts={},
         usage=Usage(), provenance={"model": model, "revision": "main", "judge_model": "gpt-5.4"},
+        config_group_ci={"indic": (overall - 0.1, overall + 0.1)}, headline_group="indic", complete=True,
+        coverage=Coverage(expected=3925, scored=3925, configs=len(KNOWN_CONFIGS), dataset_configs=len(KNOWN_CONFIGS)),
     )
     folder.write_summary(summary_to_dict(summary))
 

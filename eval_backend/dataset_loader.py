@@ -5,14 +5,18 @@ This is the only module that imports `datasets`.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark, Benchmark, ScoredBenchmark
+from eval_backend.memory import trim_heap
 from eval_backend.records import Item, ItemKey
+from eval_backend.settings import DataSettings
 
 logger = logging.getLogger(__name__)
 
@@ -29,14 +33,118 @@ class DatasetSpec:
     revision: str | None = None
 
 
+LOCAL_REVISION_PREFIX = "sha256:"
+"""A local folder's revision is the hash of its files' content, so an edit in place shows."""
+_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+
+
+def resolve_revision(spec: DatasetSpec) -> str:
+    """The commit the dataset's revision (a branch, tag or none) points at now.
+
+    A Hub dataset's is its commit sha, asked of the Hub unless `spec.revision` already is
+    one; a local folder's is `sha256:` and the hash of its files, names and bytes.
+    """
+    if Path(spec.path).is_dir():
+        return LOCAL_REVISION_PREFIX + _folder_hash(Path(spec.path))
+    if spec.revision and _COMMIT.match(spec.revision):
+        return spec.revision
+    import huggingface_hub
+
+    try:
+        info = huggingface_hub.HfApi().dataset_info(spec.path, revision=spec.revision)
+    except Exception as exc:  # the Hub client raises many types for "cannot resolve"; name the dataset
+        raise DatasetLoadError(
+            f"cannot resolve revision {spec.revision or 'main'!r} of dataset {spec.path!r}: {exc}"
+            f"{_access_hint(spec, exc)}"
+        ) from exc
+    return str(info.sha)
+
+
+def pinned(spec: DatasetSpec) -> DatasetSpec:
+    """`spec` pinned to the commit its revision resolves to now (a local folder is read as it is)."""
+    return spec if Path(spec.path).is_dir() else DatasetSpec(spec.path, resolve_revision(spec))
+
+
+def _folder_hash(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        relative = path.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts):
+            continue  # caches and editors' files are not the dataset
+        # Name and size first: no two different folders feed the digest the same bytes.
+        digest.update(f"{relative.as_posix()}\0{path.stat().st_size}\0".encode("utf-8"))
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()
+
+
+def benchmark_dataset(
+    benchmark: AnyBenchmark, data: DataSettings, path: str | None = None, revision: str | None = None
+) -> DatasetSpec:
+    """The benchmark's dataset: `path` if given, else its setting (WB_DATASET, QA_DATASET, …), else its default.
+
+    Raises DatasetLoadError when none is known (the QA benchmark has no public copy).
+    """
+    configured, configured_revision = data.dataset_setting(benchmark.dataset_setting)
+    chosen = path or configured or benchmark.default_dataset
+    if not chosen:
+        raise DatasetLoadError(
+            f"benchmark {benchmark.name!r} has no default dataset: set {benchmark.dataset_setting} "
+            "(a Hub id or a local folder in Hub layout) or pass --dataset"
+        )
+    return DatasetSpec(path=str(chosen), revision=revision or configured_revision)
+
+
+def configured_benchmarks(data: DataSettings) -> list[str]:
+    """The benchmarks whose dataset is known (a default, or set in the environment): those a submission can run."""
+    return [name for name, benchmark in BENCHMARKS.items()
+            if benchmark.default_dataset or data.dataset_setting(benchmark.dataset_setting)[0]]
+
+
 def discover_configs(spec: DatasetSpec) -> list[str]:
     """The dataset's config names, as its README `configs:` (or the Hub) declares them."""
     import datasets
 
+    _check_declared_configs(spec)
     try:
         return list(datasets.get_dataset_config_names(spec.path, revision=spec.revision))
     except Exception as exc:  # datasets raises many types for "cannot read"; name the dataset
-        raise DatasetLoadError(f"cannot list the configs of dataset {spec.path!r}: {exc}") from exc
+        raise DatasetLoadError(f"cannot list the configs of dataset {spec.path!r}: {exc}{_access_hint(spec, exc)}") from exc
+
+
+def _access_hint(spec: DatasetSpec, exc: BaseException) -> str:
+    """What to do when the Hub refuses a gated dataset (the Saraiki benchmark is one)."""
+    chain: BaseException | None = exc
+    while chain is not None:
+        if type(chain).__name__ == "GatedRepoError" or "gated dataset" in str(chain):
+            return (
+                f". The dataset is gated: accept its conditions on https://huggingface.co/datasets/{spec.path} "
+                "with your Hugging Face account, then set HF_TOKEN to a token of that account"
+            )
+        chain = chain.__cause__ or chain.__context__
+    return ""
+
+
+def _check_declared_configs(spec: DatasetSpec) -> None:
+    """A local folder must declare its configs: without a README `configs:` block, `datasets`
+    merges every data file into one "default" config, and items of several languages collide."""
+    folder = Path(spec.path)
+    if not folder.is_dir():
+        return
+    from huggingface_hub import metadata_load
+
+    readme = folder / "README.md"
+    try:
+        metadata = metadata_load(readme) if readme.is_file() else None
+    except Exception as exc:  # a YAML error, a README that is not UTF-8
+        raise DatasetLoadError(f"dataset folder {folder}: cannot read the YAML header of {readme} ({exc})") from exc
+    configs = (metadata or {}).get("configs")
+    if not isinstance(configs, list) or not configs:
+        raise DatasetLoadError(
+            f"dataset folder {folder}: {readme.name} declares no configs; its YAML header needs a `configs:` "
+            "list with a config_name and data_files for each config (the Hub layout)"
+        )
 
 
 def resolve_configs(spec: DatasetSpec, requested: Sequence[str] | None) -> list[str]:
@@ -64,6 +172,11 @@ def load_items(
     for config in configs:
         rows = _load_rows(benchmark, spec, config)
         _release_arrow_memory()
+        if benchmark.index_from_position:  # rows without an index column: the row's place is its index
+            rows = [{**row, "index": position} for position, row in enumerate(rows)]
+        shots = _shots(benchmark, spec, config)
+        if shots:  # few-shot examples travel with each row to record_to_item
+            rows = [{**row, "shots": shots} for row in rows]
         config_items = [benchmark.record_to_item(config, row) for row in rows]
         _check_unique_indices(config, config_items)
         config_items.sort(key=lambda item: item.index)
@@ -72,26 +185,57 @@ def load_items(
     return items
 
 
+def config_sizes(benchmark: Benchmark, spec: DatasetSpec, configs: Sequence[str]) -> dict[str, int]:
+    """How many items each config holds in the dataset (what a complete run must score)."""
+    sizes = {}
+    for config in configs:
+        sizes[config] = len(_load_rows(benchmark, spec, config))
+        _release_arrow_memory()
+    return sizes
+
+
 def index_items(items: Sequence[Item]) -> dict[ItemKey, Item]:
     """Items keyed by (config, index)."""
     return {item.key: item for item in items}
 
 
-def _load_rows(benchmark: Benchmark, spec: DatasetSpec, config: str) -> list[dict]:
+def _shots(benchmark: AnyBenchmark, spec: DatasetSpec, config: str) -> list[dict]:
+    """The few-shot rows of `config` (the first N of the benchmark's shots split), or none."""
+    count = benchmark.shot_counts.get(config, 0) if isinstance(benchmark, ScoredBenchmark) else 0
+    if not count or benchmark.shots_split is None:
+        return []
+    rows = _load_rows(benchmark, spec, config, benchmark.shots_split)[:count]
+    _release_arrow_memory()
+    return rows
+
+
+def _load_rows(benchmark: Benchmark, spec: DatasetSpec, config: str, split: str | None = None) -> list[dict]:
     import datasets
 
+    split = split or benchmark.split
     try:
         if not Path(spec.path).is_dir():
-            dataset = datasets.load_dataset(spec.path, config, split=benchmark.split, revision=spec.revision)
-            return _rows(benchmark, dataset)
+            dataset = datasets.load_dataset(spec.path, config, split=split, revision=spec.revision)
+            return _rows(benchmark, _only_split(dataset))
         # `datasets` keys its cache of a local folder on the folder's name, the config and the
         # README alone: a folder rewritten in place, or another folder of the same name, would
         # be served the old rows. A throwaway cache reads the files as they are now.
         with tempfile.TemporaryDirectory(prefix="wb-dataset-cache-") as cache_dir:
-            dataset = datasets.load_dataset(spec.path, config, split=benchmark.split, cache_dir=cache_dir)
-            return _rows(benchmark, dataset)
+            dataset = datasets.load_dataset(spec.path, config, split=split, cache_dir=cache_dir)
+            return _rows(benchmark, _only_split(dataset))
     except Exception as exc:  # as above: many exception types mean one thing here
-        raise DatasetLoadError(f"cannot load config {config!r} of dataset {spec.path!r}: {exc}") from exc
+        raise DatasetLoadError(
+            f"cannot load config {config!r} of dataset {spec.path!r}: {exc}{_access_hint(spec, exc)}"
+        ) from exc
+
+
+def _only_split(dataset: Any) -> Any:
+    """A benchmark with no split named (split=None) reads the config's one split; several are an error."""
+    if not isinstance(dataset, dict):
+        return dataset
+    if len(dataset) != 1:
+        raise DatasetLoadError(f"the config has splits {', '.join(dataset)}; the benchmark must name one")
+    return next(iter(dataset.values()))
 
 
 def _rows(benchmark: Benchmark, dataset: Any) -> list[dict]:
@@ -103,10 +247,12 @@ def _rows(benchmark: Benchmark, dataset: Any) -> list[dict]:
 
 def _release_arrow_memory() -> None:
     # pyarrow's allocator keeps freed buffers for reuse; a config's table is done with once its
-    # rows are Python objects, and keeping its memory would stack up over 13 configs.
+    # rows are Python objects, and keeping its memory would stack up over 13 configs. So would
+    # the C heap pages of the Python rows `datasets` built on the way.
     import pyarrow
 
     pyarrow.default_memory_pool().release_unused()
+    trim_heap()
 
 
 def _check_unique_indices(config: str, items: Sequence[Item]) -> None:

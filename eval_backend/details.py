@@ -1,5 +1,8 @@
 """details.parquet: one row per item with its response, the criterion scores and reasons.
 
+An item the model did not answer has status `no_response` and the rubric's floor on each
+criterion, its reason saying so; no judge was asked.
+
 The single writer and reader of the per-item download; run metadata (model, revision,
 judge) is kept in columns so a file means the same thing wherever it is copied.
 """
@@ -13,8 +16,10 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from eval_backend.benchmarks import Benchmark
-from eval_backend.jsonl import StorageWriteError
+from eval_backend.jsonl import StorageWriteError, without_surrogates
+from eval_backend.records import MODEL_ERROR, ResponseRecord
 from eval_backend.scoring import ItemResult
+from eval_backend.write_guard import check_write
 
 
 def details_frame(
@@ -22,7 +27,17 @@ def details_frame(
 ) -> pd.DataFrame:
     """The per-item table: item fields, response, status, item score and each criterion."""
     rows = [_row(benchmark, result, run_meta) for result in results]
-    return pd.DataFrame(rows, columns=details_columns(benchmark))
+    try:
+        return pd.DataFrame(rows, columns=details_columns(benchmark))
+    except UnicodeEncodeError:
+        # A lone surrogate from the judge or the model: Arrow strings hold only valid UTF-8, so
+        # the table shows U+FFFD there (judgments.jsonl and responses.jsonl keep the exact text).
+        rows = [{key: _valid_text(value) for key, value in row.items()} for row in rows]
+        return pd.DataFrame(rows, columns=details_columns(benchmark))
+
+
+def _valid_text(value: Any) -> Any:
+    return without_surrogates(value) if isinstance(value, str) else value
 
 
 def details_columns(benchmark: Benchmark) -> list[str]:
@@ -30,7 +45,7 @@ def details_columns(benchmark: Benchmark) -> list[str]:
     base = [
         "model", "revision", "judge_model", "config", "index", "id", "language", "variant",
         "domain", "subdomain", "prompt", "status", "item_score", "response", "reasoning",
-        "finish_reason", "response_error", "checklist",
+        "finish_reason", "unclosed_thinking", "response_error", "response_error_kind", "checklist",
     ]
     per_criterion = []
     for number in range(1, benchmark.criteria_per_item + 1):
@@ -40,6 +55,7 @@ def details_columns(benchmark: Benchmark) -> list[str]:
 
 def write_details(frame: pd.DataFrame, path: Path) -> None:
     """Write the table atomically as parquet."""
+    check_write()
     tmp = path.with_name(f".{path.name}.tmp")
     try:
         frame.to_parquet(tmp, index=False)
@@ -52,6 +68,13 @@ def write_details(frame: pd.DataFrame, path: Path) -> None:
 def read_details(path: Path) -> pd.DataFrame:
     """Read a details.parquet written by `write_details`."""
     return pd.read_parquet(path)
+
+
+def _error_kind(response: ResponseRecord | None) -> str | None:
+    """Whose fault an answer's error was; a line written before the kind existed was the model's."""
+    if response is None or response.error is None:
+        return None
+    return response.error_kind or MODEL_ERROR
 
 
 def _row(benchmark: Benchmark, result: ItemResult, run_meta: Mapping[str, Any]) -> dict[str, Any]:
@@ -75,7 +98,9 @@ def _row(benchmark: Benchmark, result: ItemResult, run_meta: Mapping[str, Any]) 
         "response": judged,
         "reasoning": raw[: len(raw) - len(judged)] if raw is not None and judged is not None else None,
         "finish_reason": response.finish_reason if response else None,
+        "unclosed_thinking": bool(response and response.unclosed_thinking),
         "response_error": response.error if response else None,
+        "response_error_kind": _error_kind(response),
         "checklist": json.dumps([dict(entry) for entry in meta.checklist], ensure_ascii=False),
     }
     for position in range(benchmark.criteria_per_item):

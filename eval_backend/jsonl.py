@@ -3,6 +3,10 @@
 A line is written and flushed as soon as its work is done, so a crash loses at most the
 work in flight. A crash mid-write can leave a torn last line; readers detect it and
 `repair_torn_tail` cuts it off before new lines are appended after it.
+
+Encoding: UTF-8 with non-ASCII text as is (`to_json`). A lone surrogate (`\\ud800`), which a
+judge or model can send inside a JSON string and Python keeps, has no UTF-8 form: it is written
+as its JSON escape, so the file stays valid UTF-8 and reading it back gives the same string.
 """
 
 from __future__ import annotations
@@ -10,8 +14,11 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from pathlib import Path
 from typing import Any, Iterator
+
+from eval_backend.write_guard import check_write
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +35,38 @@ class StorageWriteError(OSError):
         return cls(exc.errno, f"cannot write {path}: {exc.strerror or exc}")
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def to_json(data: Any, indent: int | None = None) -> str:
+    """JSON text that always encodes as UTF-8 and reads back equal: lone surrogates are escaped."""
+    text = json.dumps(data, ensure_ascii=False, indent=indent)
+    # A surrogate can only stand inside a JSON string here, where its \uXXXX escape means the same.
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def without_surrogates(text: str) -> str:
+    """`text` with each lone surrogate replaced by U+FFFD, for formats whose strings must be valid UTF-8 (parquet)."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def parse_json(raw: str | bytes, where: object) -> Any:
+    """`json.loads` whose every failure (syntax, bad UTF-8, a huge number, deep nesting) is a ValueError naming `where`.
+
+    Bytes must be UTF-8 (json.loads would guess UTF-16 or UTF-32 from them).
+    """
+    try:
+        return json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{where}: not valid JSON ({exc.msg})") from exc
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{where}: not valid UTF-8 (byte {exc.start})") from exc
+    except ValueError as exc:  # an integer past Python's digit limit
+        raise ValueError(f"{where}: unreadable JSON ({exc})") from exc
+    except RecursionError as exc:
+        raise ValueError(f"{where}: JSON nested too deeply") from exc
+
+
 class JsonlAppender:
     """Appends one JSON object per line to a file, flushing each line to the OS."""
 
@@ -40,7 +79,8 @@ class JsonlAppender:
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record as a line; it is on disk (in the OS) when this returns."""
-        line = json.dumps(record, ensure_ascii=False) + "\n"
+        check_write()
+        line = to_json(record) + "\n"
         try:
             self._file.write(line)
             self._file.flush()
@@ -83,27 +123,30 @@ def repair_torn_tail(path: Path) -> bool:
 def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield (line number, object) for each line; a torn last line is skipped.
 
-    Raises JsonlCorruptError naming the line when a line before the last is not JSON.
+    Raises JsonlCorruptError naming the file and line when a line before the last is not a
+    JSON object in UTF-8 (a crash can tear the last line inside a character).
     """
     if not path.exists():
         return
-    with path.open("r", encoding="utf-8") as handle:
-        lines = handle.readlines()
+    lines = path.read_bytes().splitlines(keepends=True)
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as exc:
+            data = parse_json(line, f"{path}:{number}")
+        except ValueError as exc:
             if number == len(lines):
                 logger.warning("%s:%d: ignoring a torn last line", path, number)
                 return
-            raise JsonlCorruptError(f"{path}:{number}: not valid JSON ({exc.msg})") from exc
+            raise JsonlCorruptError(str(exc)) from exc
+        if not isinstance(data, dict):
+            raise JsonlCorruptError(f"{path}:{number}: expected a JSON object, got {type(data).__name__}")
+        yield number, data
 
 
 def _is_json(raw: bytes) -> bool:
     try:
-        json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        parse_json(raw, "")
+    except ValueError:
         return False
     return True

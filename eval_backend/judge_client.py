@@ -7,36 +7,53 @@ faults (429, 5xx, timeouts) are retried with backoff apart from those attempts.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any
-from urllib.parse import quote
+from typing import Any, Callable, Generic, TypeVar
+from urllib.parse import quote, urlsplit
 
+import aiohttp
 import httpx
 import openai
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 from tenacity import RetryCallState
 
 from eval_backend.concurrency import AdaptiveLimiter
+from eval_backend.judge_transport import JudgeTransport, encode_body
 from eval_backend.records import INVALID_ANSWER, REJECTED, TRANSPORT_ERROR, Usage
+from eval_backend.redaction import redact
 from eval_backend.settings import JudgeSettings
-from eval_backend.verdict import Verdict, VerdictError, parse_verdict
+from eval_backend.verdict import VerdictError, parse_verdict
 
 logger = logging.getLogger(__name__)
 
-_JSON_HEADERS: dict[str, Any] = {"headers": {"Content-Type": "application/json"}}
-
+V = TypeVar("V")
 
 class JudgeConfigError(RuntimeError):
     """The judge cannot be used at all (no endpoint, bad key, unknown model): stop the run."""
 
 
+class JudgeUnreachableError(JudgeConfigError):
+    """Connections to the judge failed many times in a row with no answer between: stop, do not retry for hours."""
+
+
+class JudgeDeadlineError(openai.APITimeoutError):
+    """A call had no complete answer within its overall deadline (a per-read timeout alone lets a
+    server that trickles a byte at a time hold a call forever); retried like any timeout."""
+
+    def __init__(self, request: httpx.Request, seconds: float) -> None:
+        openai.APIConnectionError.__init__(
+            self, message=f"no complete answer within {seconds:g}s (JUDGE_TIMEOUT_S)", request=request
+        )
+
+
 @dataclass(frozen=True)
-class JudgeOutcome:
+class JudgeOutcome(Generic[V]):
     """What one judgment came to: a verdict, or the error that ended it, with its costs."""
 
-    verdict: Verdict | None
+    verdict: V | None
     attempts: int
     usage: Usage
     raw_text: str | None = None
@@ -94,47 +111,77 @@ def retry_after_seconds(exc: BaseException | None) -> float | None:
 class JudgeClient:
     """Sends judge calls with a bounded, adaptive number in flight and the retry policy."""
 
-    def __init__(self, settings: JudgeSettings, client: openai.AsyncOpenAI | None = None) -> None:
+    def __init__(
+        self, settings: JudgeSettings, client: openai.AsyncOpenAI | None = None, *, temperature: float | None = None
+    ) -> None:
         self.settings = settings
+        # Sent while the judge accepts it (WritingBench's protocol sends none); once the judge
+        # refuses it, calls go without and the refusal is kept here for the summary to record.
+        self.temperature = temperature
+        self.temperature_refused: str | None = None
         self.model = settings.model
-        self._client = client or build_openai_client(settings)
         self.limiter = AdaptiveLimiter(settings.concurrency)
         self.transport_retries = 0
+        self.endpoint = endpoint_host(settings)
+        self._connection_failures = 0  # in a row, across all calls; any answer resets it
         self._backoff = wait_exponential_jitter(initial=1, max=settings.max_backoff_s, jitter=1)
         # Azure routes by deployment in the path (under the client's `…/openai` base URL).
-        self._path = (
+        path = (
             f"/deployments/{quote(self.model, safe='')}/chat/completions" if settings.uses_azure else "/chat/completions"
         )
+        self._transport = JudgeTransport(client or build_openai_client(settings), path, settings.timeout_s)
 
-    async def judge(self, messages: list[dict[str, str]]) -> JudgeOutcome:
-        """One judgment: up to `invalid_answer_attempts` answers until one is a valid verdict.
+    async def judge(
+        self, messages: list[dict[str, str]], parse: Callable[[str | None], V] = parse_verdict, *, attempts_used: int = 0
+    ) -> JudgeOutcome[V]:
+        """One judgment: up to `invalid_answer_attempts` answers until `parse` accepts one.
 
-        Raises JudgeConfigError when the endpoint refuses us outright (auth, unknown model, quota).
+        `parse` turns the judge's text into a verdict or raises VerdictError (default: the
+        WritingBench verdict). `attempts_used` counts answers already refused elsewhere (in a
+        batch), so the attempts left are the rest of the same bound. Raises JudgeConfigError
+        when the endpoint refuses us outright (auth, unknown model, quota).
         """
         usage, raw_text, error = Usage(), None, "no attempt made"
         attempts = self.settings.invalid_answer_attempts
-        for attempt in range(1, attempts + 1):
+        for attempt in range(attempts_used + 1, attempts + 1):
             try:
-                completion = await self._complete(messages)
+                completion = await self._complete_at_temperature(messages)
             except openai.BadRequestError as exc:
-                return JudgeOutcome(None, attempt, usage, raw_text, f"judge refused the request: {exc}", REJECTED)
+                error = redact(f"judge refused the request: {exc}")
+                return JudgeOutcome(None, attempt, usage, raw_text, error, REJECTED)
             except (openai.APIStatusError, openai.APIConnectionError, openai.APITimeoutError) as exc:
                 if not is_retryable(exc):
-                    raise JudgeConfigError(f"judge endpoint refused the call: {exc}") from exc
-                return JudgeOutcome(None, attempt, usage, raw_text, f"judge unreachable: {exc}", TRANSPORT_ERROR)
+                    raise JudgeConfigError(redact(f"judge endpoint {self.endpoint} refused the call: {exc}")) from exc
+                error = redact(f"judge {self.endpoint} unreachable: {exc}")
+                return JudgeOutcome(None, attempt, usage, raw_text, error, TRANSPORT_ERROR)
             usage = usage + Usage.from_api(completion.usage)
             raw_text = completion.text
             try:
-                return JudgeOutcome(parse_verdict(raw_text), attempt, usage, raw_text)
+                return JudgeOutcome(parse(raw_text), attempt, usage, raw_text)
             except VerdictError as exc:
                 error = f"invalid judge answer on attempt {attempt}: {exc}"
                 logger.debug(error)
         return JudgeOutcome(None, attempts, usage, raw_text, f"{error} (gave up after {attempts} attempts)", INVALID_ANSWER)
 
     async def close(self) -> None:
-        await self._client.close()
+        await self._transport.close()
 
-    async def _complete(self, messages: list[dict[str, str]]) -> _Answer:
+    async def _complete_at_temperature(self, messages: list[dict[str, str]]) -> ChatAnswer:
+        """`_complete`; a call the judge refuses for its temperature is sent again without one."""
+        try:
+            return await self._complete(messages)
+        except openai.BadRequestError as exc:
+            if self.temperature is None or not _refuses_temperature(exc):
+                raise
+            if self.temperature_refused is None:
+                self.temperature_refused = str(exc)
+                logger.warning("the judge refuses temperature %s; judging at its default: %s", self.temperature, exc)
+            return await self._complete(messages)
+
+    def _sampling(self) -> dict[str, float]:
+        return {} if self.temperature is None or self.temperature_refused else {"temperature": self.temperature}
+
+    async def _complete(self, messages: list[dict[str, str]]) -> ChatAnswer:
         retrying = AsyncRetrying(
             retry=retry_if_exception(is_retryable),
             stop=stop_after_attempt(self.settings.transport_retries + 1),
@@ -146,27 +193,56 @@ class JudgeClient:
             with attempt:
                 return await self._send_once(messages)
 
-    async def _send_once(self, messages: list[dict[str, str]]) -> _Answer:
-        body = {
+    def request_body(self, messages: list[dict[str, str]]) -> dict[str, Any]:
+        """The chat-completion body of one judge call: sent live, or as one line of a batch file."""
+        return {
             "model": self.model,
             "messages": messages,
             "max_completion_tokens": self.settings.max_completion_tokens,
+            **self._sampling(),
         }
-        # The SDK's raw `post` (same auth, errors and connection pool) with a body we encode:
-        # `chat.completions.create` walks and deep-copies every 30 KB prompt through its typed
-        # transform (~3 ms of CPU a call), and its ASCII-escaped JSON sends an Indic prompt as
-        # twice the bytes of UTF-8.
-        content = json.dumps(body, ensure_ascii=False).encode("utf-8")
+
+    async def _send_once(self, messages: list[dict[str, str]]) -> ChatAnswer:
+        # Not `chat.completions.create`: it walks and deep-copies every 30 KB prompt through its
+        # typed transform (~3 ms of CPU a call) and sends an Indic prompt ASCII-escaped, twice the
+        # bytes of UTF-8. The transport posts the bytes encoded here.
+        content = encode_body(self.request_body(messages))
         async with self.limiter.slot() as generation:
             try:
-                response = await self._client.post(
-                    self._path, content=content, options=_JSON_HEADERS, cast_to=httpx.Response
-                )
+                response = await self._post_within_deadline(content)
             except openai.RateLimitError:
                 self.limiter.throttled(generation)
                 raise
         self.limiter.succeeded()
-        return _Answer.from_response(response)
+        return ChatAnswer.from_bytes(response)
+
+    async def _post_within_deadline(self, content: bytes) -> bytes:
+        """One HTTP call, ended after `timeout_s` in all; counts connection failures in a row."""
+        deadline = self.settings.timeout_s
+        try:
+            async with asyncio.timeout(deadline):
+                response = await self._transport.post(content)
+        except TimeoutError:
+            raise JudgeDeadlineError(httpx.Request("POST", str(self._transport.url)), deadline) from None
+        except openai.APIConnectionError as exc:
+            if _never_connected(exc):
+                self._connection_failed(exc)
+            raise
+        except openai.APIStatusError:
+            self._connection_failures = 0  # the endpoint answered, if only with an error
+            raise
+        self._connection_failures = 0
+        return response
+
+    def _connection_failed(self, exc: openai.APIConnectionError) -> None:
+        self._connection_failures += 1
+        limit = self.settings.max_connection_failures
+        if self._connection_failures >= limit:
+            raise JudgeUnreachableError(
+                f"the judge endpoint {self.endpoint} could not be reached {limit} times in a row with no answer "
+                f"between ({type(exc.__cause__ or exc).__name__}); check that it is up and that OPENAI_BASE_URL "
+                "or AZURE_OPENAI_ENDPOINT is right. Judgments already made are saved: run again to resume."
+            ) from exc
 
     def _wait(self, state: RetryCallState) -> float:
         asked = retry_after_seconds(state.outcome.exception() if state.outcome else None)
@@ -181,27 +257,56 @@ class JudgeClient:
 
 
 @dataclass(frozen=True)
-class _Answer:
+class ChatAnswer:
     """The judge's text and the call's token usage, read from a chat-completion body."""
 
     text: str | None
     usage: dict[str, Any] | None
 
     @classmethod
-    def from_response(cls, response: httpx.Response) -> _Answer:
+    def from_bytes(cls, raw: bytes) -> ChatAnswer:
         """A body that is not a chat completion becomes the answer text, to be refused as a verdict."""
+        text = raw.decode("utf-8", errors="replace")
         try:
-            data = response.json()
-        except ValueError:
-            return cls(response.text, None)
+            data = json.loads(text)
+        except (ValueError, RecursionError):  # not JSON, or JSON no parser should follow (nesting thousands deep)
+            return cls(text, None)
+        return cls.from_body(data, text)
+
+    @classmethod
+    def from_body(cls, data: Any, text: str) -> ChatAnswer:
+        """The answer in a parsed chat-completion body (a live reply, or a batch output line's);
+        anything else becomes `text`, to be refused as a verdict."""
         if not isinstance(data, dict):
-            return cls(response.text, None)
+            return cls(text, None)
         choices = data.get("choices")
         first = choices[0] if isinstance(choices, list) and choices else None
         message = first.get("message") if isinstance(first, dict) else None
         content = message.get("content") if isinstance(message, dict) else None
         usage = data.get("usage")
         return cls(content if isinstance(content, str) else None, usage if isinstance(usage, dict) else None)
+
+
+def endpoint_host(settings: JudgeSettings) -> str:
+    """The judge endpoint as `host[:port]`, for messages: never a path, a query or credentials."""
+    url = settings.azure_endpoint if settings.uses_azure else settings.base_url or "https://api.openai.com"
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a malformed port
+        return "(unparsable endpoint URL)"
+    return f"{host}:{port}" if host and port else host or "(no host in the endpoint URL)"
+
+
+def _never_connected(exc: openai.APIConnectionError) -> bool:
+    """A connection refused, reset or unresolvable, or a connect timeout: not a slow answer."""
+    return not isinstance(exc, openai.APITimeoutError) or isinstance(exc.__cause__, aiohttp.ConnectionTimeoutError)
+
+
+def _refuses_temperature(exc: openai.BadRequestError) -> bool:
+    """Whether a 400 is about the temperature (reasoning models accept only their default)."""
+    body = exc.body if isinstance(exc.body, dict) else {}
+    return body.get("param") == "temperature" or "temperature" in str(body.get("message") or exc.message)
 
 
 def _is_quota_exhausted(exc: openai.RateLimitError) -> bool:

@@ -1,21 +1,25 @@
 """Judging a run: plan the judge calls still owed, send them concurrently, append each verdict.
 
 Resuming is the same operation as starting: judgments already on disk for the same
-judged text and judge model are not owed, so a re-run sends only what is missing.
+judged text, item revision and judge model are not owed, so a re-run sends only what is
+missing. A judgment of an older revision of the item (its query or rubric changed in the
+dataset) is owed again; so is one that failed for good, when the caller asks to retry those.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from eval_backend.benchmarks import Benchmark
-from eval_backend.judge_client import JudgeClient
+from eval_backend.judge_client import JudgeClient, JudgeOutcome
 from eval_backend.jsonl import JsonlAppender
-from eval_backend.records import Item, ItemKey, Judgment, ResponseRecord, sha256_text, to_json_dict
-from eval_backend.scoring import current_judgments, judged_response_sha
+from eval_backend.records import Item, ItemKey, ItemMeta, Judgment, ResponseRecord, sha256_text, to_json_dict
+from eval_backend.scoring import answered, current_judgments, judged_response_sha, response_is_current
+from eval_backend.verdict import Verdict
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +32,7 @@ class JudgeTask:
     criterion_index: int
     judged_text: str
     response_sha256: str
+    item_sha256: str | None = None  # the item's hash, computed once for all its criteria (~0.3 ms each)
 
 
 @dataclass
@@ -49,6 +54,10 @@ class JudgingProgress:
 
 ProgressCallback = Callable[[JudgingProgress], None]
 
+# Progress is reported at most this often: a bar redrawn (or a queue row written) on every one of
+# hundreds of judgments a second costs more CPU than the judge calls themselves.
+PROGRESS_INTERVAL_S = 0.1
+
 
 def plan_judge_tasks(
     benchmark: Benchmark,
@@ -56,20 +65,47 @@ def plan_judge_tasks(
     responses: Mapping[ItemKey, ResponseRecord],
     existing: Iterable[Judgment],
     judge_model: str,
+    retry_failed: bool = False,
 ) -> list[JudgeTask]:
-    """The judge calls owed: every criterion of every answered item not already judged for good."""
-    done = {key for key, judgment in current_judgments(existing, judge_model).items() if judgment.final}
+    """The judge calls owed: every criterion of every answered item not already judged for good.
+
+    With `retry_failed`, a judgment that failed for good (invalid answers, a rejected
+    request) is owed again too; nothing else is.
+    """
+    latest = current_judgments(existing, judge_model)
     tasks = []
     for item in items:
         response = responses.get(item.key)
-        sha = judged_response_sha(benchmark, response) if response else None
-        if sha is None:
-            continue
-        text = benchmark.judged_text(response.response)  # type: ignore[union-attr, arg-type]
+        if response is None or not answered(benchmark, response):
+            continue  # nothing to judge: owed an answer first, or the floor
+        if not response_is_current(response, item.query_sha256):
+            continue  # an answer to an older query: owed a new one first
+        text = benchmark.judged_text(str(response.response))
+        sha = judged_response_sha(benchmark, response) or ""  # an answered response always has one
+        item_sha = item.item_sha256  # hashes the long query: once per item, not per criterion
         for criterion in range(len(item.checklist)):
-            if (item.config, item.index, criterion, sha) not in done:
-                tasks.append(JudgeTask(item, criterion, text, sha))
+            judgment = latest.get((item.config, item.index, criterion, sha))
+            if not _settled(benchmark, judgment, item, item_sha, criterion, text, retry_failed):
+                tasks.append(JudgeTask(item, criterion, text, sha, item_sha))
     return tasks
+
+
+def _settled(
+    benchmark: Benchmark,
+    judgment: Judgment | None,
+    item: Item,
+    item_sha: str,
+    criterion: int,
+    text: str,
+    retry_failed: bool,
+) -> bool:
+    """Whether `judgment` stands: final, of this revision of the item, and not a failure to retry."""
+    if judgment is None or not judgment.final or (retry_failed and judgment.failed):
+        return False
+    if judgment.item_sha256 is not None:
+        return judgment.item_sha256 == item_sha
+    # Written before items carried a hash: the prompt it was sent tells whether the item changed.
+    return judgment.prompt_sha256 == sha256_text(benchmark.judge_messages(item, criterion, text)[-1]["content"])
 
 
 async def run_judge_tasks(
@@ -78,22 +114,25 @@ async def run_judge_tasks(
     client: JudgeClient,
     appender: JsonlAppender,
     on_progress: ProgressCallback | None = None,
+    progress: JudgingProgress | None = None,
 ) -> JudgingProgress:
     """Send every task through `client`, appending each judgment the moment it is known.
 
     As many workers as the client's concurrency bound pull tasks in order; prompts are
-    built lazily, one per call in flight, since each carries a long query.
+    built lazily, one per call in flight, since each carries a long query. `progress`, when
+    given, is added to (a phase judged config by config keeps one running total).
     """
-    progress = JudgingProgress(total=len(tasks))
+    progress = progress or JudgingProgress(total=len(tasks))
     pending: Iterator[JudgeTask] = iter(tasks)
+    report = _at_most_every(PROGRESS_INTERVAL_S, on_progress) if on_progress else None
 
     async def worker() -> None:
         for task in pending:
             judgment = await _judge_one(benchmark, task, client)
             appender.append(to_json_dict(judgment))
             progress.record(judgment)
-            if on_progress:
-                on_progress(progress)
+            if report:
+                report(progress)
 
     workers = min(client.limiter.max_limit, len(tasks))
     try:
@@ -104,13 +143,45 @@ async def run_judge_tasks(
         raise errors.exceptions[0] from None
     progress.throttled = client.limiter.throttles
     progress.transport_retries = client.transport_retries
+    if on_progress:
+        on_progress(progress)  # the final totals, whatever the interval held back
     return progress
 
 
+def _at_most_every(interval_s: float, callback: ProgressCallback) -> ProgressCallback:
+    """`callback`, skipping the calls that come within `interval_s` of the last one it made."""
+    last = -interval_s
+
+    def report(progress: JudgingProgress) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= interval_s:
+            last = now
+            callback(progress)
+
+    return report
+
+
 async def _judge_one(benchmark: Benchmark, task: JudgeTask, client: JudgeClient) -> Judgment:
-    item = task.item
-    messages = benchmark.judge_messages(item, task.criterion_index, task.judged_text)
+    messages = benchmark.judge_messages(task.item, task.criterion_index, task.judged_text)
     outcome = await client.judge(messages)
+    return build_judgment(task.item, task.criterion_index, task.response_sha256, client.model, outcome,
+                          sha256_text(messages[-1]["content"]), task.item_sha256)
+
+
+def build_judgment(
+    item: Item | ItemMeta,
+    criterion_index: int,
+    response_sha256: str,
+    judge_model: str,
+    outcome: JudgeOutcome[Verdict],
+    prompt_sha256: str,
+    item_sha256: str | None = None,
+) -> Judgment:
+    """The judgment line of one criterion's outcome, however it was judged (live or in a batch).
+
+    `item_sha256`, when the caller has it, saves hashing the item's 20 KB query once more.
+    """
     verdict = outcome.verdict
     return Judgment(
         config=item.config,
@@ -119,17 +190,18 @@ async def _judge_one(benchmark: Benchmark, task: JudgeTask, client: JudgeClient)
         variant=item.variant,
         domain=item.domain,
         subdomain=item.subdomain,
-        criterion_index=task.criterion_index,
-        criterion=str(item.checklist[task.criterion_index].get("name", "")),
+        criterion_index=criterion_index,
+        criterion=str(item.checklist[criterion_index].get("name", "")),
         score=verdict.score if verdict else None,
         reason=verdict.reason if verdict else None,
-        judge_model=client.model,
+        judge_model=judge_model,
         attempts=outcome.attempts,
         usage=outcome.usage,
-        response_sha256=task.response_sha256,
-        prompt_sha256=sha256_text(messages[-1]["content"]),
+        response_sha256=response_sha256,
+        prompt_sha256=prompt_sha256,
         error=outcome.error,
         error_kind=outcome.error_kind,
         raw_text=None if verdict else outcome.raw_text,
+        item_sha256=item_sha256 or item.item_sha256,
     )
 

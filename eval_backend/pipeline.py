@@ -5,21 +5,33 @@ Every phase is resumable: it reads what the folder already holds and does only t
 
 from __future__ import annotations
 
-import asyncio
+import dataclasses
 import logging
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from eval_backend.benchmarks import Benchmark
-from eval_backend.dataset_loader import DatasetSpec, load_items, resolve_configs
+from eval_backend.batch import judge_in_batches
+from eval_backend.benchmarks import AnyBenchmark, ScoredBenchmark
+from eval_backend.dataset_loader import (
+    DatasetSpec,
+    config_sizes,
+    discover_configs,
+    load_items,
+    pinned,
+    resolve_configs,
+    resolve_revision,
+)
 from eval_backend.generation.generating import GenerationCallback, GenerationProgress, generate_items, owed_items
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.select import build_generator
 from eval_backend.judge_client import JudgeClient
+from eval_backend.judge_transport import run_event_loop
+from eval_backend.memory import trim_heap
 from eval_backend.judging import JudgeTask, JudgingProgress, ProgressCallback, plan_judge_tasks, run_judge_tasks
-from eval_backend.records import Item, ResponseRecord, to_json_dict
+from eval_backend.records import Item, ResponseRecord, to_json_dict, utc_now
 from eval_backend.reporting import score_run_folder
 from eval_backend.run_folder import RunFolder
+from eval_backend.scorer_runs import judge_scored_run, read_suite_items, score_scored_run
 from eval_backend.scoring import Summary
 from eval_backend.settings import JudgeSettings
 
@@ -30,7 +42,7 @@ logger = logging.getLogger(__name__)
 class RunSpec:
     """What a run evaluates: which benchmark, on which data, into which folder."""
 
-    benchmark: Benchmark
+    benchmark: AnyBenchmark
     dataset: DatasetSpec
     folder: RunFolder
     configs: Sequence[str] | None = None
@@ -39,20 +51,69 @@ class RunSpec:
 
 def prepare_run(spec: RunSpec, request: dict[str, Any]) -> list[Item]:
     """Load and validate the items, and record them and the request in the run folder."""
+    spec = pin_run(spec)
+    items = load_run_items(spec)
+    record_run(spec, items, request)
+    return items
+
+
+def pin_run(spec: RunSpec) -> RunSpec:
+    """`spec` with its dataset pinned to the commit its revision points at now, for every load of the run."""
+    return dataclasses.replace(spec, dataset=pinned(spec.dataset))
+
+
+def load_run_items(spec: RunSpec) -> list[Item]:
+    """Check the folder can be written and what it holds is readable, then load the items; writes nothing.
+
+    Everything a run could refuse is refused here, before its first write.
+    """
+    spec.folder.check_writable()
+    if spec.folder.request_path.exists():
+        spec.folder.read_request()
+    recorded_items(spec.benchmark, spec.folder)
     configs = resolve_configs(spec.dataset, spec.configs)
-    items = load_items(spec.benchmark, spec.dataset, configs, spec.limit)
+    return load_items(spec.benchmark, spec.dataset, configs, spec.limit)
+
+
+def record_run(spec: RunSpec, items: Sequence[Item], request: dict[str, Any]) -> None:
+    """Record the request and the items in the run folder, keeping what earlier runs recorded.
+
+    A narrower run (fewer configs, a `limit`) adds to the folder's items and configs and never
+    drops any, so its summary still covers everything the folder was run on.
+    """
     spec.folder.create()
     previous = spec.folder.read_request() if spec.folder.request_path.exists() else {}
+    earlier = recorded_items(spec.benchmark, spec.folder)
+    recorded = [name for name in previous.get("configs") or [] if isinstance(name, str)]
+    configs = list(dict.fromkeys([*recorded, *(meta.config for meta in earlier), *(item.config for item in items)]))
+    merged = {meta.key: meta for meta in earlier} | {item.key: item.meta() for item in items}
     spec.folder.write_request({
         **previous,
         **request,
         "benchmark": spec.benchmark.name,
         "dataset": spec.dataset.path,
-        "dataset_revision": spec.dataset.revision,
+        "dataset_revision": resolve_revision(spec.dataset),
+        "dataset_resolved_at": utc_now(),
+        "dataset_configs": discover_configs(spec.dataset),
+        "expected_items": {**(previous.get("expected_items") or {}), **_dataset_sizes(spec, items)},
         "configs": configs,
     })
-    spec.folder.write_items(item.meta() for item in items)
-    return items
+    spec.folder.write_items(sorted(merged.values(), key=lambda meta: (configs.index(meta.config), meta.index)))
+
+
+def _dataset_sizes(spec: RunSpec, items: Sequence[Item]) -> dict[str, int]:
+    """The dataset's item count per config of this run: a `limit` does not change what is expected."""
+    configs = list(dict.fromkeys(item.config for item in items))
+    if spec.limit:
+        return config_sizes(spec.benchmark, spec.dataset, configs)
+    return {config: sum(1 for item in items if item.config == config) for config in configs}
+
+
+def recorded_items(benchmark: AnyBenchmark, folder: RunFolder) -> list[Any]:
+    """The items a run folder recorded, as its benchmark's kind reads them back."""
+    if isinstance(benchmark, ScoredBenchmark):
+        return read_suite_items(benchmark, folder)
+    return folder.read_items()
 
 
 def import_responses(folder: RunFolder, responses: Sequence[ResponseRecord]) -> int:
@@ -70,25 +131,103 @@ def judge_phase(
     items: Sequence[Item],
     settings: JudgeSettings,
     on_progress: ProgressCallback | None = None,
+    retry_failed: bool = False,
 ) -> JudgingProgress:
-    """Send every judge call the folder still owes and append the judgments."""
-    tasks = plan_judge_tasks(
-        spec.benchmark, items, spec.folder.read_responses(), spec.folder.read_judgments(), settings.model
-    )
-    logger.info("%d judge calls to make in %s", len(tasks), spec.folder.path)
-    return asyncio.run(_judge(spec, tasks, settings, on_progress))
+    """Send every judge call the folder still owes for `items` and append the judgments.
+
+    Judged config by config, live or through the Batch API (`settings.mode`). With
+    `retry_failed`, the judgments that failed for good are sent again too.
+    """
+    if isinstance(spec.benchmark, ScoredBenchmark):  # scorer kind: its own judge calls, in scores.jsonl
+        return judge_scored_run(spec.benchmark, spec.folder, items, settings, on_progress, retry_failed)
+    by_config: dict[str, list[Item]] = {}
+    for item in items:
+        by_config.setdefault(item.config, []).append(item)
+    return _judge_configs(spec, list(by_config), by_config.__getitem__, settings, on_progress, retry_failed)
 
 
-def score_phase(spec: RunSpec, judge_model: str) -> Summary:
+def judge_run_configs(
+    spec: RunSpec, settings: JudgeSettings, on_progress: ProgressCallback | None = None, retry_failed: bool = False
+) -> JudgingProgress:
+    """`judge_phase` over the run's configs, each config's items loaded from the dataset only while
+    it is judged: at full size the queries take ~200 MB, so a caller that no longer holds them
+    judges in a fraction of the memory."""
+    if isinstance(spec.benchmark, ScoredBenchmark):
+        return judge_phase(spec, load_items(spec.benchmark, spec.dataset, _run_configs(spec), spec.limit), settings,
+                           on_progress, retry_failed)
+    return _judge_configs(spec, _run_configs(spec), _config_loader(spec), settings, on_progress, retry_failed)
+
+
+def _run_configs(spec: RunSpec) -> list[str]:
+    return resolve_configs(spec.dataset, spec.configs)
+
+
+def _config_loader(spec: RunSpec) -> Callable[[str], list[Item]]:
+    return lambda config: load_items(spec.benchmark, spec.dataset, [config], spec.limit)
+
+
+def _judge_configs(
+    spec: RunSpec,
+    configs: Sequence[str],
+    load_config: Callable[[str], Sequence[Item]],
+    settings: JudgeSettings,
+    on_progress: ProgressCallback | None,
+    retry_failed: bool,
+) -> JudgingProgress:
+    """Judge config by config, live or through the Batch API (`settings.mode`)."""
+    trim_heap()  # what the caller released (the run's items) goes back to the OS first
+    if settings.mode == "batch":
+        return judge_in_batches(spec.benchmark, spec.folder, configs, load_config, settings, on_progress, retry_failed)
+    responses, existing = spec.folder.read_responses(), spec.folder.read_judgments()
+
+    def plan(config: str) -> list[JudgeTask]:
+        return plan_judge_tasks(spec.benchmark, load_config(config), responses, existing, settings.model,
+                                retry_failed=retry_failed)
+
+    # Counted first, so that progress shows the whole phase's total from its first call.
+    progress = JudgingProgress(total=0)
+    for config in configs:
+        progress.total += len(plan(config))
+        trim_heap()
+    logger.info("%d judge calls to make in %s", progress.total, spec.folder.path)
+    return run_event_loop(_judge(spec, configs, plan, progress, settings, on_progress))
+
+
+def score_phase(spec: RunSpec, judge_model: str | None) -> Summary | dict[str, Any]:
     """Recompute summary.json and details.parquet."""
-    return score_run_folder(spec.benchmark, spec.folder, judge_model)
+    return score_folder(spec.benchmark, spec.folder, judge_model)
 
 
-async def _judge(spec: RunSpec, tasks: list[JudgeTask], settings: JudgeSettings, on_progress: ProgressCallback | None) -> JudgingProgress:
-    client = JudgeClient(settings)
+def score_folder(
+    benchmark: AnyBenchmark, folder: RunFolder, judge_model: str | None = None
+) -> Summary | dict[str, Any]:
+    """Recompute a run folder's summary.json and details.parquet by its benchmark's own scoring.
+
+    A rubric benchmark returns its `Summary`; a scorer-kind one, the summary.json dict.
+    """
+    if isinstance(benchmark, ScoredBenchmark):
+        return score_scored_run(benchmark, folder, judge_model)
+    return score_run_folder(benchmark, folder, judge_model)
+
+
+async def _judge(
+    spec: RunSpec,
+    configs: Sequence[str],
+    plan: Callable[[str], list[JudgeTask]],
+    progress: JudgingProgress,
+    settings: JudgeSettings,
+    on_progress: ProgressCallback | None,
+) -> JudgingProgress:
+    client = JudgeClient(settings)  # one client for the phase: its concurrency bound learns across configs
     try:
         with spec.folder.judgment_appender() as appender:
-            return await run_judge_tasks(spec.benchmark, tasks, client, appender, on_progress)
+            for config in configs:
+                tasks = plan(config)  # one config's queries at a time
+                if tasks:
+                    await run_judge_tasks(spec.benchmark, tasks, client, appender, on_progress, progress)
+                del tasks
+                trim_heap()  # the config's queries go back to the OS before the next config is loaded
+            return progress
     finally:
         await client.close()
 
@@ -120,7 +259,7 @@ def generate_phase(
     params = {**options.record_params(), "backend": generator.name}
     try:
         with spec.folder.response_appender() as appender:
-            return generate_items(owed, generator, params, appender, on_progress)
+            return generate_items(owed, generator, params, appender, on_progress, spec.benchmark.prompt)
     finally:
         generator.close()
 
@@ -131,17 +270,28 @@ def run_pipeline(
     generation: GenerationOptions,
     judge: JudgeSettings,
     on_progress: Callable[[PhaseProgress], None] | None = None,
-) -> Summary:
+    retry_failed: bool = False,
+) -> Summary | dict[str, Any]:
     """The whole evaluation in one run folder: prepare, generate, judge, score.
 
+    With `retry_failed`, the judgments that failed for good, in earlier runs or in this
+    one, are sent once more before scoring.
+
+    The folder is held (locked) by this call throughout: a second run on it is refused.
     Resumable at any point: each phase does only what the folder still lacks, so a
     second call on a finished folder generates nothing and sends no judge call.
     """
     report = on_progress or (lambda progress: None)
-    items = prepare_run(spec, {**request, "generation": generation.record_params()})
-    generate_phase(spec, items, generation, lambda p: report(PhaseProgress("generating", p.done, p.total)))
-    judge_phase(spec, items, judge, lambda p: report(PhaseProgress("judging", p.done, p.total)))
-    report(PhaseProgress("scoring", 0, 1))
-    summary = score_phase(spec, judge.model)
-    report(PhaseProgress("scoring", 1, 1))
+    spec = pin_run(spec)
+    items = load_run_items(spec)
+    with spec.folder.lock():
+        record_run(spec, items, {**request, "generation": generation.record_params(), "judge_mode": judge.mode})
+        generate_phase(spec, items, generation, lambda p: report(PhaseProgress("generating", p.done, p.total)))
+        del items  # judged config by config from the dataset: the queries (~200 MB at full size) are not held
+        judge_run_configs(spec, judge, lambda p: report(PhaseProgress("judging", p.done, p.total)))
+        if retry_failed:
+            judge_run_configs(spec, judge, lambda p: report(PhaseProgress("judging", p.done, p.total)), True)
+        report(PhaseProgress("scoring", 0, 1))
+        summary = score_phase(spec, judge.model)
+        report(PhaseProgress("scoring", 1, 1))
     return summary

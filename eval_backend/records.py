@@ -7,7 +7,11 @@ folder is the durable form of exactly these objects.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
+import json
+import types
+import typing
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Mapping
@@ -22,8 +26,11 @@ def utc_now() -> str:
 
 
 def sha256_text(text: str) -> str:
-    """Hex SHA-256 of UTF-8 text; identifies a judged response or a prompt."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """Hex SHA-256 of UTF-8 text; identifies a judged response or a prompt.
+
+    A lone surrogate (which a model can send) hashes as its surrogate-escaped bytes instead of failing.
+    """
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,16 @@ class Item:
     def key(self) -> ItemKey:
         return (self.config, self.index)
 
+    @property
+    def query_sha256(self) -> str:
+        """Identifies the query the model answers: a response to another query is stale."""
+        return sha256_text(self.query)
+
+    @property
+    def item_sha256(self) -> str:
+        """Identifies what the judge is shown of the item (query and rubric): a judgment of another is stale."""
+        return sha256_text(json.dumps([self.query, [dict(entry) for entry in self.checklist]], ensure_ascii=False))
+
     def meta(self) -> ItemMeta:
         """What a run folder keeps of the item: everything but the long query."""
         return ItemMeta(
@@ -57,12 +74,18 @@ class Item:
             subdomain=self.subdomain,
             prompt=self.prompt,
             checklist=self.checklist,
+            query_sha256=self.query_sha256,
+            item_sha256=self.item_sha256,
         )
 
 
 @dataclass(frozen=True)
 class ItemMeta:
-    """An item as a run folder records it (items.jsonl): the query, tens of KB, stays in the dataset."""
+    """An item as a run folder records it (items.jsonl): the query, tens of KB, stays in the dataset.
+
+    The two hashes (None in folders written before they existed) tell which responses and
+    judgments were made against this very item, and not an earlier revision of it.
+    """
 
     config: str
     index: int
@@ -73,6 +96,8 @@ class ItemMeta:
     subdomain: str
     prompt: str
     checklist: tuple[Mapping[str, Any], ...]
+    query_sha256: str | None = None
+    item_sha256: str | None = None
 
     @property
     def key(self) -> ItemKey:
@@ -117,7 +142,12 @@ class ResponseRecord:
 
     `response` is the raw output; the judged text is derived from it by the benchmark
     (for Indic WritingBench, the reasoning before the first `</think>\\n\\n` is dropped).
-    A generation that could not run for this item has `response=None` and an `error`.
+    A generation that could not run for this item has `response=None` and an `error`;
+    `error_kind` says whose fault it was: the model's (`MODEL_ERROR`: its prompt does not
+    fit the context; a line written before the field existed counts as this) or the
+    system's (`SYSTEM_ERROR`: backend crash, out of memory, endpoint down), which is
+    generated again rather than scored. `query_sha256` ties the answer to the query it
+    answered, so an item whose query changed in the dataset is generated again.
     """
 
     config: str
@@ -130,11 +160,23 @@ class ResponseRecord:
     error: str | None = None
     generation: Mapping[str, Any] | None = None
     created_at: str = field(default_factory=utc_now)
+    error_kind: str | None = None
+    query_sha256: str | None = None
 
     @property
     def key(self) -> ItemKey:
         return (self.config, self.index)
 
+    @property
+    def system_error(self) -> bool:
+        """True when the system, not the model, kept this item from an answer: it is owed again."""
+        return self.response is None and self.error_kind == SYSTEM_ERROR
+
+
+MODEL_ERROR = "model"
+"""The model could not answer this item (its prompt does not fit the context): scored at the floor."""
+SYSTEM_ERROR = "system"
+"""The system failed on this item (backend crash, out of memory, endpoint down): pending, not scored."""
 
 INVALID_ANSWER = "invalid_answer"
 """The judge answered, but not a valid verdict, on every attempt: final, as the seed says."""
@@ -171,6 +213,8 @@ class Judgment:
     error_kind: str | None = None
     raw_text: str | None = None
     created_at: str = field(default_factory=utc_now)
+    item_sha256: str | None = None
+    """The judged item's `Item.item_sha256` (None in folders written before it existed)."""
 
     @property
     def final(self) -> bool:
@@ -200,22 +244,71 @@ def to_json_dict(record: Any) -> dict[str, Any]:
 
 
 def judgment_from_dict(data: Mapping[str, Any]) -> Judgment:
-    """Rebuild a Judgment from its JSONL form."""
-    fields = {f.name for f in dataclasses.fields(Judgment)}
-    values = {k: v for k, v in data.items() if k in fields}
-    values["usage"] = Usage(**(data.get("usage") or {}))
-    return Judgment(**values)
+    """Rebuild a Judgment from its JSONL form; TypeError names a field of the wrong type."""
+    usage = data.get("usage") or {}
+    if not isinstance(usage, Mapping):
+        raise TypeError(f"field 'usage' must be an object, got {shown_value(usage)}")
+    return _build(Judgment, {**data, "usage": _build(Usage, usage)})
 
 
 def item_meta_from_dict(data: Mapping[str, Any]) -> ItemMeta:
-    """Rebuild an ItemMeta from its JSONL form."""
-    fields = {f.name for f in dataclasses.fields(ItemMeta)}
-    values = {k: v for k, v in data.items() if k in fields}
-    values["checklist"] = tuple(values.get("checklist") or ())
-    return ItemMeta(**values)
+    """Rebuild an ItemMeta from its JSONL form; TypeError names a field of the wrong type."""
+    meta = _build(ItemMeta, data)
+    return dataclasses.replace(meta, checklist=tuple(meta.checklist or ()))
 
 
 def response_from_dict(data: Mapping[str, Any]) -> ResponseRecord:
-    """Rebuild a ResponseRecord from its JSONL form."""
-    fields = {f.name for f in dataclasses.fields(ResponseRecord)}
-    return ResponseRecord(**{k: v for k, v in data.items() if k in fields})
+    """Rebuild a ResponseRecord from its JSONL form; TypeError names a field of the wrong type."""
+    return _build(ResponseRecord, data)
+
+
+def _build(cls: Any, data: Mapping[str, Any]) -> Any:
+    """`cls` from the keys of `data` that are its fields, each checked against its annotation.
+
+    A line edited by hand or written by another tool (`"score": "seven"`) is refused here,
+    naming the field, rather than failing later in the arithmetic.
+    """
+    hints = _field_types(cls)
+    values = {key: value for key, value in data.items() if key in hints}
+    for name, value in values.items():
+        if not _conforms(value, hints[name]):
+            raise TypeError(f"field {name!r} must be {_type_name(hints[name])}, got {shown_value(value)}")
+    return cls(**values)
+
+
+@functools.cache
+def _field_types(cls: Any) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+
+
+def _conforms(value: Any, expected: Any) -> bool:
+    origin = typing.get_origin(expected)
+    if expected is Any or dataclasses.is_dataclass(expected):
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return any(_conforms(value, arg) for arg in typing.get_args(expected))
+    if expected is type(None):
+        return value is None
+    if expected in (int, float):  # a bool is not a number here
+        return type(value) is int or (expected is float and type(value) is float)
+    if origin in (tuple, list):
+        return isinstance(value, (list, tuple)) and all(isinstance(entry, Mapping) for entry in value)
+    return isinstance(value, origin or expected)
+
+
+def _type_name(expected: Any) -> str:
+    return str(expected).replace("typing.", "") if typing.get_origin(expected) else expected.__name__
+
+
+def shown_value(value: Any) -> str:
+    """A value read from a file or an answer, as an error message shows it: its type and a short form.
+
+    Never the whole of it: a list can be nested thousands deep, a number thousands of digits long.
+    """
+    if isinstance(value, (dict, list, tuple)):
+        return type(value).__name__
+    if type(value) is int and abs(value) >= 10**12:
+        return "int (a huge one)"
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"

@@ -16,7 +16,9 @@ def score_run_folder(benchmark: Benchmark, folder: RunFolder, judge_model: str |
     """Recompute the summary and the details table from the folder's files alone.
 
     `judge_model` defaults to the judge of the latest judgment line, so re-scoring a
-    folder needs no settings.
+    folder needs no settings. Coverage is measured against the dataset's item counts that
+    request.json recorded at prepare time; a folder from before they were recorded is
+    measured against its own items and the benchmark's known configs.
     """
     items = folder.read_items()
     if not items:
@@ -25,12 +27,14 @@ def score_run_folder(benchmark: Benchmark, folder: RunFolder, judge_model: str |
     judge_model = judge_model or (judgments[-1].judge_model if judgments else "")
     request = folder.read_request() if folder.request_path.exists() else {}
     results = item_results(benchmark, items, folder.read_responses(), judgments, judge_model)
-    provenance = _provenance(request, judge_model)
+    provenance = run_provenance(request, judge_model)
     summary = summarize(
         benchmark,
         results,
         total_usage(j for j in judgments if j.judge_model == judge_model),
         provenance,
+        expected=request.get("expected_items"),
+        dataset_configs=request.get("dataset_configs") or benchmark.known_configs,
     )
     folder.write_summary(summary_to_dict(summary))
     write_details(details_frame(benchmark, results, provenance), folder.details_path)
@@ -42,8 +46,9 @@ def summary_to_dict(summary: Summary) -> dict[str, Any]:
     return dataclasses.asdict(summary)
 
 
-def _provenance(request: dict[str, Any], judge_model: str) -> dict[str, Any]:
-    keys = ("model", "revision", "dataset", "dataset_revision", "generation", "backend", "configs")
+def run_provenance(request: dict[str, Any], judge_model: str) -> dict[str, Any]:
+    """What a summary records of how its run was made: model, data, generation, judge and time."""
+    keys = ("model", "revision", "dataset", "dataset_revision", "generation", "backend", "configs", "limit", "judge_mode")
     provenance = {key: request.get(key) for key in keys}
     provenance.update(judge_model=judge_model, created_at=utc_now())
     return provenance

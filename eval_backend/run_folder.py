@@ -10,13 +10,15 @@
 
 from __future__ import annotations
 
-import json
+import fcntl
 import os
 import re
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from eval_backend.jsonl import JsonlAppender, StorageWriteError, read_jsonl
+from eval_backend.jsonl import JsonlAppender, StorageWriteError, parse_json, read_jsonl, to_json
 from eval_backend.records import (
     ItemKey,
     ItemMeta,
@@ -27,12 +29,17 @@ from eval_backend.records import (
     response_from_dict,
     to_json_dict,
 )
+from eval_backend.write_guard import check_write
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
 class RunFolderError(ValueError):
     """A run folder's file is unreadable; the message names the file and line."""
+
+
+class RunFolderBusy(RunFolderError):
+    """Another process holds the run folder: two writers would pay for every call twice."""
 
 
 class RunFolder:
@@ -70,8 +77,57 @@ class RunFolder:
     def details_path(self) -> Path:
         return self.path / "details.parquet"
 
+    @property
+    def lock_path(self) -> Path:
+        return self.path / ".lock"
+
     def create(self) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
+
+    def check_writable(self) -> None:
+        """RunFolderError unless the folder is, or could be made, a folder this process can write in.
+
+        Leaves nothing behind: it is the check made before anything of a run is written.
+        """
+        path = self.path.absolute()
+        existing = next(p for p in (path, *path.parents) if p.exists() or p == p.parent)
+        if not existing.is_dir():
+            where = "is" if existing == path else f"is under {existing}, which is"
+            raise RunFolderError(f"run folder {self.path} {where} a file, not a folder")
+        try:  # a real write, not os.access: root passes every permission check, a read-only mount none
+            probe, probe_path = tempfile.mkstemp(prefix=".write-probe-", dir=existing)
+        except OSError as exc:
+            raise RunFolderError(f"run folder {self.path}: cannot write in {existing} ({exc.strerror})") from exc
+        os.close(probe)
+        os.unlink(probe_path)
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the folder for this process; RunFolderBusy if another process holds it.
+
+        An advisory `flock` on `.lock`: the kernel releases it when the holder exits in any way
+        (`kill -9` included), so a dead process never leaves the folder blocked. Within one
+        process the lock is not re-entrant.
+        """
+        self.create()
+        handle = self.lock_path.open("a+", encoding="utf-8")
+        try:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                handle.seek(0)
+                holder = handle.read().strip() or "another process"
+                raise RunFolderBusy(
+                    f"run folder {self.path} is in use by {holder}; wait for it to finish "
+                    "(two runs on one folder would send every judge call twice)"
+                ) from None
+            handle.seek(0)
+            handle.truncate()
+            handle.write(f"pid {os.getpid()} on {os.uname().nodename}\n")
+            handle.flush()
+            yield
+        finally:
+            handle.close()  # closing the file releases the lock
 
     def write_request(self, request: dict[str, Any]) -> None:
         write_json_atomic(self.request_path, request)
@@ -81,13 +137,13 @@ class RunFolder:
 
     def write_items(self, items: Iterable[ItemMeta]) -> None:
         """Record the run's items; a resumed run with the same items leaves the file untouched."""
-        text = "".join(json.dumps(to_json_dict(item), ensure_ascii=False) + "\n" for item in items)
-        if self.items_path.exists() and self.items_path.read_text(encoding="utf-8") == text:
+        text = "".join(to_json(to_json_dict(item)) + "\n" for item in items)
+        if self.items_path.exists() and self.items_path.read_bytes() == text.encode("utf-8"):
             return
         _write_text_atomic(self.items_path, text)
 
     def read_items(self) -> list[ItemMeta]:
-        return [item_meta_from_dict(data) for _, data in self._records(self.items_path)]
+        return list(read_records(self.items_path, item_meta_from_dict))
 
     def response_appender(self) -> JsonlAppender:
         return JsonlAppender(self.responses_path)
@@ -97,11 +153,11 @@ class RunFolder:
 
     def read_responses(self) -> dict[ItemKey, ResponseRecord]:
         """The latest response line for each (config, index)."""
-        return {record.key: record for record in self._iter(self.responses_path, response_from_dict)}
+        return {record.key: record for record in read_records(self.responses_path, response_from_dict)}
 
     def read_judgments(self) -> list[Judgment]:
         """Every judgment line, in the order written."""
-        return list(self._iter(self.judgments_path, judgment_from_dict))
+        return list(read_records(self.judgments_path, judgment_from_dict))
 
     def write_summary(self, summary: dict[str, Any]) -> None:
         write_json_atomic(self.summary_path, summary)
@@ -109,25 +165,51 @@ class RunFolder:
     def read_summary(self) -> dict[str, Any]:
         return _read_json(self.summary_path)
 
-    def _iter(self, path: Path, build: Any) -> Iterator[Any]:
-        for number, data in self._records(path):
-            try:
-                yield build(data)
-            except (TypeError, ValueError) as exc:
-                raise RunFolderError(f"{path}:{number}: not a valid record ({exc})") from exc
 
-    @staticmethod
-    def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def read_records(path: Path, build: Any) -> Iterator[Any]:
+    """Each line of a JSONL file of the run folder built into a record; RunFolderError names the line at fault."""
+    for number, data in _records(path):
         try:
-            yield from read_jsonl(path)
-        except ValueError as exc:
-            raise RunFolderError(str(exc)) from exc
+            yield build(data)
+        except (TypeError, ValueError) as exc:
+            raise RunFolderError(f"{path}:{number}: not a valid record ({exc})") from exc
+
+
+def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        yield from read_jsonl(path)
+    except ValueError as exc:
+        raise RunFolderError(str(exc)) from exc
 
 
 def _folder_name(text: str) -> str:
     """`text` with path-unsafe characters replaced; never "." or "..", which would leave the folder."""
     name = _UNSAFE.sub("_", text)
     return name.replace(".", "_") if set(name) <= {"."} else name
+
+
+def run_folder_of_id(runs_dir: Path, run_id: object) -> RunFolder | None:
+    """The folder of run id `<org>__<name>/<revision>` inside `runs_dir`, or None for any other id.
+
+    A run id may come from a client (a web request, a Hub listing), so it must name exactly one
+    folder two levels under `runs_dir`: no absolute part (`/x`, `//x`, which `joinpath` would
+    let replace `runs_dir`), no `.` or `..`, no backslash or NUL, and no symlink leading out.
+    """
+    if not isinstance(run_id, str):
+        return None
+    parts = run_id.split("/")
+    if len(parts) != 2 or any(part in ("", ".", "..") or _FORBIDDEN_IN_ID.search(part) for part in parts):
+        return None
+    root = Path(runs_dir)
+    path = root / parts[0] / parts[1]
+    try:
+        inside = path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # a symlink loop, or a name the OS refuses
+        return None
+    return RunFolder(path) if inside else None
+
+
+_FORBIDDEN_IN_ID = re.compile(r"[\\\x00-\x1f]")
 
 
 def iter_run_folders(runs_dir: Path) -> Iterator[RunFolder]:
@@ -138,10 +220,11 @@ def iter_run_folders(runs_dir: Path) -> Iterator[RunFolder]:
 
 def write_json_atomic(path: Path, data: Any) -> None:
     """Write JSON so a reader sees the old file or the new one, never half of one."""
-    _write_text_atomic(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    _write_text_atomic(path, to_json(data, indent=2) + "\n")
 
 
 def _write_text_atomic(path: Path, text: str) -> None:
+    check_write()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -154,7 +237,11 @@ def _write_text_atomic(path: Path, text: str) -> None:
 
 
 def _read_json(path: Path) -> dict[str, Any]:
+    """The JSON object in `path`; RunFolderError naming the file for anything else."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise RunFolderError(f"{path}: not valid JSON ({exc.msg})") from exc
+        data = parse_json(path.read_bytes(), path)
+    except ValueError as exc:
+        raise RunFolderError(str(exc)) from exc
+    if not isinstance(data, dict):
+        raise RunFolderError(f"{path}: expected a JSON object, got {type(data).__name__}")
+    return data

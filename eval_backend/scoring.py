@@ -1,9 +1,20 @@
 """Scoring as pure functions: items, responses and judgments in, per-item results and a summary out.
 
 The seed's Step C: item = mean of its criterion scores; config = mean of its item
-scores; overall = mean of the config scores; variant, domain and subdomain = mean of
-the item scores in that group across every config of the run. An item with a failed
-judgment or no response is excluded from every mean and counted instead.
+scores; overall = mean of the config scores. The headline is the mean over the
+benchmark's headline config group (Indic WritingBench: the 11 Indic languages), and the
+variant, domain and (domain, subdomain) breakdowns pool the item scores of that group
+only, so a rendering or a domain is never mixed with English.
+
+What counts, and how:
+- an item the model could not answer (its prompt does not fit the context, an empty
+  answer) gets the rubric's floor on every criterion (`NO_RESPONSE`), with no judge call:
+  a model never gains by failing on its hardest items;
+- an item the system failed on (no response line yet, a backend crash recorded as a
+  system error, a response to an older query) is `PENDING`, as is one whose judgments
+  are not all in: neither is scored;
+- an item with a judgment that failed for good is `FAILED`: counted, left out of the means.
+A run is complete when every item the dataset holds for its configs has a score.
 """
 
 from __future__ import annotations
@@ -20,6 +31,11 @@ from eval_backend.records import ItemKey, ItemMeta, Judgment, ResponseRecord, Us
 SCORED, FAILED, PENDING, NO_RESPONSE = "scored", "failed", "pending", "no_response"
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 0
+FLOOR_SCORE = 1
+"""The rubric's lowest score, given on every criterion of an item the model did not answer."""
+HEADLINE_GROUP = "indic"
+"""The config group the board ranks by and the breakdowns pool, when the benchmark has it."""
+SUBDOMAIN_SEPARATOR = " / "
 
 
 @dataclass(frozen=True)
@@ -44,6 +60,35 @@ class Counts:
     judgments: int = 0
     failed_judgments: int = 0
     extra_attempts: int = 0
+    unclosed_thinking: int = 0
+    """Answers cut off inside thinking they opened and never closed."""
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How much of the benchmark a run covers: `expected` = scored + failed + no_response + pending.
+
+    `expected` counts the dataset's items in the run's configs (all of them, whatever a
+    `--limit`), `configs` the run's configs and `dataset_configs` the dataset's.
+    """
+
+    expected: int = 0
+    scored: int = 0
+    failed: int = 0
+    no_response: int = 0
+    pending: int = 0
+    configs: int = 0
+    dataset_configs: int = 0
+
+    @property
+    def complete(self) -> bool:
+        """Every expected item has a score (a judged one, or the floor for no answer)."""
+        return self.expected > 0 and self.scored + self.no_response == self.expected
+
+    @property
+    def partial(self) -> bool:
+        """The run covers only some of the dataset's configs."""
+        return self.configs < self.dataset_configs
 
 
 @dataclass(frozen=True)
@@ -64,6 +109,11 @@ class Summary:
     config_counts: dict[str, Counts]
     usage: Usage
     provenance: dict[str, Any] = field(default_factory=dict)
+    config_group_ci: dict[str, tuple[float, float]] = field(default_factory=dict)
+    headline_group: str | None = None
+    """The config group ranked by (`config_groups[headline_group]`); None: all configs (`overall`)."""
+    complete: bool = False
+    coverage: Coverage = field(default_factory=Coverage)
 
 
 def judged_response_sha(benchmark: Benchmark, response: ResponseRecord) -> str | None:
@@ -84,6 +134,30 @@ def current_judgments(
     return latest
 
 
+def judgment_is_current(judgment: Judgment, meta: ItemMeta | None) -> bool:
+    """Whether a judgment was made against this revision of the item (unknown on either side: yes)."""
+    if meta is None or meta.item_sha256 is None or judgment.item_sha256 is None:
+        return True
+    return judgment.item_sha256 == meta.item_sha256
+
+
+def response_is_current(response: ResponseRecord, query_sha256: str | None) -> bool:
+    """Whether a response answered this revision of the query (unknown on either side: yes)."""
+    return query_sha256 is None or response.query_sha256 is None or response.query_sha256 == query_sha256
+
+
+def answered(benchmark: Benchmark, response: ResponseRecord | None) -> bool:
+    """Whether the model gave text worth judging: not an error, not empty once its reasoning is removed."""
+    if response is None or response.response is None:
+        return False
+    return bool(benchmark.judged_text(response.response).strip())
+
+
+def subdomain_key(domain: str, subdomain: str) -> str:
+    """The name of a subdomain in a summary: subdomains of different domains may share a name."""
+    return f"{domain}{SUBDOMAIN_SEPARATOR}{subdomain}"
+
+
 def item_results(
     benchmark: Benchmark,
     items: Sequence[ItemMeta],
@@ -91,33 +165,52 @@ def item_results(
     judgments: Iterable[Judgment],
     judge_model: str,
 ) -> list[ItemResult]:
-    """Each item's result, judging only the judgments of its current response by `judge_model`."""
-    latest = current_judgments(judgments, judge_model)
+    """Each item's result, judging only the judgments of its current response by `judge_model`.
+
+    A response to an older query and a judgment of an older item are not current: the item
+    is pending until it is generated or judged again.
+    """
+    by_key = {meta.key: meta for meta in items}
+    current = (j for j in judgments if judgment_is_current(j, by_key.get((j.config, j.index))))
+    latest = current_judgments(current, judge_model)
     results = []
     for meta in items:
         response = responses.get(meta.key)
-        sha = judged_response_sha(benchmark, response) if response else None
-        if sha is None:
-            results.append(ItemResult(meta, NO_RESPONSE, None, response, ()))
-            continue
-        found = tuple(
-            latest.get((meta.config, meta.index, criterion, sha)) for criterion in range(benchmark.criteria_per_item)
-        )
-        results.append(_result_from_judgments(meta, response, found))
+        if response is None or response.system_error or not response_is_current(response, meta.query_sha256):
+            results.append(ItemResult(meta, PENDING, None, response, ()))
+        elif not answered(benchmark, response):
+            results.append(_no_response(benchmark, meta, response))
+        else:
+            sha = judged_response_sha(benchmark, response)
+            found = tuple(
+                latest.get((meta.config, meta.index, criterion, sha))  # type: ignore[arg-type]
+                for criterion in range(benchmark.criteria_per_item)
+            )
+            results.append(_result_from_judgments(meta, response, found))
     return results
 
 
 def summarize(
-    benchmark: Benchmark, results: Sequence[ItemResult], usage: Usage, provenance: Mapping[str, Any]
+    benchmark: Benchmark,
+    results: Sequence[ItemResult],
+    usage: Usage,
+    provenance: Mapping[str, Any],
+    expected: Mapping[str, int] | None = None,
+    dataset_configs: Sequence[str] | None = None,
 ) -> Summary:
-    """The summary of a run from its item results: means, breakdowns, intervals and counts.
+    """The summary of a run from its item results: means, breakdowns, intervals, counts, coverage.
 
     `usage` is the run's real token total: every judge call made, superseded ones included.
+    `expected` is the dataset's item count per config of the run and `dataset_configs` every
+    config of the dataset; without them (folders from before they were recorded) the run's
+    own items and configs stand in.
     """
-    scored = [r for r in results if r.status == SCORED]
+    scored = [r for r in results if r.score is not None]
     by_config = _group_scores(scored, lambda r: r.meta.config)
     config_means = {config: _mean(scores) for config, scores in by_config.items()}
     overall = _mean(list(config_means.values())) if config_means else None
+    pooled = _headline_pool(benchmark, scored)
+    coverage = _coverage(results, expected, dataset_configs)
     return Summary(
         benchmark=benchmark.name,
         overall=overall,
@@ -125,9 +218,9 @@ def summarize(
         configs=config_means,
         config_ci={config: _bootstrap_ci({config: scores}) for config, scores in by_config.items()},
         config_groups=_config_group_means(benchmark, config_means),
-        variants=_group_means(scored, lambda r: r.meta.variant),
-        domains=_group_means(scored, lambda r: r.meta.domain),
-        subdomains=_group_means(scored, lambda r: r.meta.subdomain),
+        variants=_group_means(pooled, lambda r: r.meta.variant),
+        domains=_group_means(pooled, lambda r: r.meta.domain),
+        subdomains=_group_means(pooled, lambda r: subdomain_key(r.meta.domain, r.meta.subdomain)),
         config_variants={
             config: _group_means([r for r in scored if r.meta.config == config], lambda r: r.meta.variant)
             for config in config_means
@@ -139,6 +232,46 @@ def summarize(
         },
         usage=usage,
         provenance=dict(provenance),
+        config_group_ci=_config_group_cis(benchmark, by_config),
+        headline_group=HEADLINE_GROUP if HEADLINE_GROUP in benchmark.config_groups else None,
+        complete=coverage.complete,
+        coverage=coverage,
+    )
+
+
+def _headline_pool(benchmark: Benchmark, scored: Sequence[ItemResult]) -> list[ItemResult]:
+    """The scored items the breakdowns pool: the headline group's, or all when there is none."""
+    members = benchmark.config_groups.get(HEADLINE_GROUP)
+    return [r for r in scored if r.meta.config in members] if members else list(scored)
+
+
+def _config_group_cis(benchmark: Benchmark, by_config: Mapping[str, list[float]]) -> dict[str, tuple[float, float]]:
+    """For each config group, the bootstrap interval of the mean of its config means the run has."""
+    intervals = {}
+    for name, members in benchmark.config_groups.items():
+        present = {config: by_config[config] for config in members if config in by_config}
+        if present:
+            intervals[name] = _bootstrap_ci(present)
+    return intervals
+
+
+def _coverage(
+    results: Sequence[ItemResult], expected: Mapping[str, int] | None, dataset_configs: Sequence[str] | None
+) -> Coverage:
+    by_status: dict[str, int] = defaultdict(int)
+    for result in results:
+        by_status[result.status] += 1
+    configs = sorted({r.meta.config for r in results} | set(expected or ()))
+    total = sum(expected.values()) if expected else len(results)
+    done = by_status[SCORED] + by_status[FAILED] + by_status[NO_RESPONSE]
+    return Coverage(
+        expected=total,
+        scored=by_status[SCORED],
+        failed=by_status[FAILED],
+        no_response=by_status[NO_RESPONSE],
+        pending=max(total - done, 0),
+        configs=len(configs),
+        dataset_configs=len(dataset_configs) if dataset_configs else len(configs),
     )
 
 
@@ -150,6 +283,22 @@ def _config_group_means(benchmark: Benchmark, config_means: Mapping[str, float])
         if present:
             groups[name] = _mean(present)
     return groups
+
+
+def _no_response(benchmark: Benchmark, meta: ItemMeta, response: ResponseRecord) -> ItemResult:
+    """The floor on every criterion, marked as such in place of a judgment: no judge was asked."""
+    why = response.error or "the model's answer is empty"
+    floors = tuple(
+        Judgment(
+            config=meta.config, index=meta.index, id=meta.id, variant=meta.variant, domain=meta.domain,
+            subdomain=meta.subdomain, criterion_index=position,
+            criterion=str(meta.checklist[position].get("name", "")) if position < len(meta.checklist) else "",
+            score=FLOOR_SCORE, reason=f"{NO_RESPONSE}: {why}", judge_model="", attempts=0, usage=Usage(),
+            response_sha256="", prompt_sha256="", error_kind=NO_RESPONSE,
+        )
+        for position in range(benchmark.criteria_per_item)
+    )
+    return ItemResult(meta, NO_RESPONSE, float(FLOOR_SCORE), response, floors)
 
 
 def _result_from_judgments(
@@ -196,7 +345,7 @@ def _bootstrap_ci(by_config: Mapping[str, list[float]]) -> tuple[float, float]:
 
 
 def _counts(results: Sequence[ItemResult]) -> Counts:
-    judgments = [j for r in results for j in r.judgments if j is not None]
+    judgments = [j for r in results if r.status != NO_RESPONSE for j in r.judgments if j is not None]
     by_status = defaultdict(int)
     for result in results:
         by_status[result.status] += 1
@@ -210,6 +359,7 @@ def _counts(results: Sequence[ItemResult]) -> Counts:
         judgments=len(judgments),
         failed_judgments=sum(1 for j in judgments if j.failed),
         extra_attempts=sum(j.attempts - 1 for j in judgments),
+        unclosed_thinking=sum(1 for r in results if r.response is not None and r.response.unclosed_thinking),
     )
 
 
@@ -219,3 +369,21 @@ def total_usage(judgments: Iterable[Judgment]) -> Usage:
     for judgment in judgments:
         total = total + judgment.usage
     return total
+
+
+def unfinished_reason(summary: Summary, *, limited: bool = False) -> str | None:
+    """Why a run may not be published as finished, with its counts; None when it may.
+
+    A run is finished when it is complete. A run asked for only the first items of each
+    config (`limited`, a smoke deployment) can never be complete: it is finished when each of
+    its own items has a score, and the board still lists it apart as incomplete.
+    """
+    coverage, counts = summary.coverage, summary.counts
+    settled = counts.failed_items == 0 and counts.pending_items == 0
+    if settled and (summary.complete or limited):
+        return None
+    return (
+        f"incomplete run: {coverage.scored + coverage.no_response} of {coverage.expected} items scored "
+        f"({coverage.failed} with a failed judgment, {coverage.pending} pending, "
+        f"{coverage.no_response} without an answer)"
+    )

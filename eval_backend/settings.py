@@ -7,7 +7,7 @@ composes them. Keys are `SecretStr`, so they never print in a log or a repr.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -36,6 +36,14 @@ class JudgeSettings(BaseSettings):
     invalid_answer_attempts: int = Field(3, gt=0, validation_alias="JUDGE_ATTEMPTS")
     transport_retries: int = Field(8, ge=0, validation_alias="JUDGE_TRANSPORT_RETRIES")
     max_backoff_s: float = Field(60.0, gt=0, validation_alias="JUDGE_MAX_BACKOFF_S")
+    max_connection_failures: int = Field(20, gt=0, validation_alias="JUDGE_MAX_CONNECTION_FAILURES")
+    # Batch mode: the provider's Batch API (half the price, answers within 24 h) instead of live calls.
+    mode: Literal["live", "batch"] = Field("live", validation_alias="JUDGE_MODE")
+    batch_retry: Literal["batch", "live"] = Field("batch", validation_alias="JUDGE_BATCH_RETRY")
+    batch_poll_s: float = Field(60.0, gt=0, validation_alias="JUDGE_BATCH_POLL_S")
+    # At most the provider's own limits (OpenAI 50,000 requests, Azure 100,000; 200 MB): see eval_backend/batch.
+    batch_max_requests: int | None = Field(None, gt=0, validation_alias="JUDGE_BATCH_MAX_REQUESTS")
+    batch_max_mb: float = Field(100.0, gt=0, le=200, validation_alias="JUDGE_BATCH_MAX_MB")
 
     @property
     def uses_azure(self) -> bool:
@@ -50,6 +58,23 @@ class DataSettings(BaseSettings):
     data_dir: Path = Field(Path("data"), validation_alias="DATA_DIR")
     dataset: str | None = Field(None, validation_alias="WB_DATASET")
     dataset_revision: str | None = Field(None, validation_alias="WB_DATASET_REVISION")
+    qa_dataset: str | None = Field(None, validation_alias="QA_DATASET")
+    qa_dataset_revision: str | None = Field(None, validation_alias="QA_DATASET_REVISION")
+    saraiki_dataset: str | None = Field(None, validation_alias="SARAIKI_DATASET")
+    saraiki_dataset_revision: str | None = Field(None, validation_alias="SARAIKI_DATASET_REVISION")
+
+    def dataset_setting(self, variable: str) -> tuple[str | None, str | None]:
+        """The dataset and revision a benchmark's setting names (`WB_DATASET`, `QA_DATASET`, …)."""
+        settings = {
+            "WB_DATASET": (self.dataset, self.dataset_revision),
+            "QA_DATASET": (self.qa_dataset, self.qa_dataset_revision),
+            "SARAIKI_DATASET": (self.saraiki_dataset, self.saraiki_dataset_revision),
+        }
+        return settings.get(variable, (None, None))
+
+    def benchmark_runs_dir(self, benchmark: str) -> Path:
+        """`runs/<benchmark>/`: one tree of run folders per benchmark."""
+        return self.runs_dir / benchmark
 
     @property
     def runs_dir(self) -> Path:
@@ -71,6 +96,10 @@ class QueueSettings(BaseSettings):
     model_config = _ENV
 
     queue_path: Path | None = Field(None, validation_alias="QUEUE_PATH")  # default DATA_DIR/queue.sqlite
+    # postgresql://user:password@host:port/db: a queue shared by workers on many hosts (else the SQLite file).
+    queue_url: SecretStr | None = Field(None, validation_alias="QUEUE_URL")
+    pool_size: int = Field(4, gt=0, validation_alias="QUEUE_POOL_SIZE")
+    connect_timeout_s: float = Field(30.0, gt=0, validation_alias="QUEUE_CONNECT_TIMEOUT_S")
     worker_enabled: bool = Field(True, validation_alias="WORKER_ENABLED")
     poll_interval_s: float = Field(30.0, gt=0, validation_alias="WORKER_POLL_INTERVAL_S")
     heartbeat_interval_s: float = Field(10.0, gt=0, validation_alias="WORKER_HEARTBEAT_S")
@@ -94,6 +123,8 @@ class CostSettings(BaseSettings):
     chars_per_token: float = Field(3.0, gt=0, validation_alias="JUDGE_CHARS_PER_TOKEN")
     output_tokens_per_call: int = Field(800, ge=0, validation_alias="JUDGE_OUTPUT_TOKENS_PER_CALL")
     response_chars: int = Field(6000, ge=0, validation_alias="ESTIMATE_RESPONSE_CHARS")
+    batch_discount: float = Field(0.5, ge=0, lt=1, validation_alias="JUDGE_BATCH_DISCOUNT")
+    """The share of the live price a Batch API call saves (OpenAI and Azure global batch: half)."""
 
 
 class AppSettings(BaseSettings):
@@ -140,6 +171,20 @@ class HubSettings(BaseSettings):
         return self.results_enabled or self.requests_enabled
 
 
+class ParallelSettings(BaseSettings):
+    """How a GPU host runs the queue's worker, and how vLLM spreads one model (see docs/deploy.md).
+
+    The host's own hardware, so read by the worker, never taken from the queued request.
+    """
+
+    model_config = _ENV
+
+    gpu_groups: str | None = Field(None, validation_alias="WORKER_GPU_GROUPS")  # "0,1;2,3": a worker per group
+    tensor_parallel_size: int | None = Field(None, gt=0, validation_alias="WORKER_TENSOR_PARALLEL_SIZE")
+    pipeline_parallel_size: int | None = Field(None, gt=0, validation_alias="WORKER_PIPELINE_PARALLEL_SIZE")
+    distributed_executor: Literal["mp", "ray"] | None = Field(None, validation_alias="WORKER_DISTRIBUTED_EXECUTOR")
+
+
 class Settings(BaseSettings):
     """All settings, one section per concern."""
 
@@ -152,3 +197,4 @@ class Settings(BaseSettings):
     queue: QueueSettings = Field(default_factory=QueueSettings)
     app: AppSettings = Field(default_factory=AppSettings)
     hub: HubSettings = Field(default_factory=HubSettings)
+    parallel: ParallelSettings = Field(default_factory=ParallelSettings)

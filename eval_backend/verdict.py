@@ -6,6 +6,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from eval_backend.records import shown_value
+
 _FENCE = re.compile(r"^```[A-Za-z]*\s*\n?|\n?\s*```$")
 MIN_SCORE, MAX_SCORE = 1, 10
 
@@ -20,13 +22,8 @@ class Verdict:
     reason: str
 
 
-def parse_verdict(text: str | None) -> Verdict:
-    """Parse the judge's text as the seed's strict JSON; never evaluates it as code.
-
-    Accepts the object bare or inside a ```json fence. Rejects a score that is not an
-    integer (a bool, string or float such as 7.0 included) or is outside 1–10, and a
-    missing or non-string reason.
-    """
+def parse_json_object(text: str | None) -> dict:
+    """A judge's answer as a JSON object, bare or inside a ```json fence; never evaluated as code."""
     if not text or not text.strip():
         raise VerdictError("empty answer")
     body = _FENCE.sub("", text.strip()).strip()
@@ -34,13 +31,26 @@ def parse_verdict(text: str | None) -> Verdict:
         data = json.loads(body)
     except json.JSONDecodeError as exc:
         raise VerdictError(f"not JSON ({exc.msg} at char {exc.pos})") from exc
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits, nesting thousands deep
+        raise VerdictError(f"unreadable JSON ({type(exc).__name__})") from exc
     if not isinstance(data, dict):
         raise VerdictError(f"expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def parse_verdict(text: str | None) -> Verdict:
+    """Parse the judge's text as the seed's strict JSON; never evaluates it as code.
+
+    Accepts the object bare or inside a ```json fence. Rejects a score that is not an
+    integer (a bool, string or float such as 7.0 included) or is outside 1–10, and a
+    missing or non-string reason.
+    """
+    data = parse_json_object(text)
     score, reason = data.get("score"), data.get("reason")
     if type(score) is not int:
-        raise VerdictError(f"'score' must be an integer, got {score!r}")
+        raise VerdictError(f"'score' must be an integer, got {shown_value(score)}")
     if not MIN_SCORE <= score <= MAX_SCORE:
-        raise VerdictError(f"'score' {score} is outside {MIN_SCORE}-{MAX_SCORE}")
+        raise VerdictError(f"'score' {shown_value(score)} is outside {MIN_SCORE}-{MAX_SCORE}")
     if not isinstance(reason, str):
         raise VerdictError("'reason' is missing or not a string")
     return Verdict(score=score, reason=reason)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -19,6 +19,7 @@ class AppContext:
 
     `results_version` holds a digest of the run folders' stamps: it changes (and fires
     its change event) when a run is added or re-scored, which is how open pages refresh.
+    `store` reads Indic WritingBench's runs; `stores` every benchmark's, by benchmark name.
     """
 
     settings: Settings
@@ -27,6 +28,7 @@ class AppContext:
     demo: gr.Blocks
     results_version: gr.State
     tables: TableCache
+    stores: Mapping[str, ResultsStore] = field(default_factory=dict)
 
 
 def as_updates(record: Any, components: Mapping[str, gr.components.Component]) -> dict[Any, Any]:

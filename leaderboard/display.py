@@ -1,49 +1,85 @@
-"""The one display step: labels, rounding, the interval and coverage cells, our own Hub links.
+"""The one display step: labels, fixed decimals, the interval and coverage cells, our own Hub links.
 
 Canonical tables keep full precision and snake_case names; only this module turns them
-into what people read. Model ids stay plain text cells; the Hub link sits in its own
-markdown column and is built by us, only from an id that is a valid Hub repository id.
+into what people read. The model cell is markdown that we build: a link to the evaluated
+revision on the Hub when the id is a valid Hub repository id, and every ASCII punctuation
+character of the id backslash-escaped, so an id is always shown as literal text (never as
+HTML or markup). Scores read with two decimals and percentages with one, whatever the
+value (a cell's number stays a number; its text is sent beside it as the cell's display value).
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import re
 from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
 
+import numpy as np
 import pandas as pd
 
 HUB_URL = "https://huggingface.co"
 DECIMALS = 2
+PERCENT_DECIMALS = 1
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$")
 
 LABELS = {
     "rank": "Rank",
+    "rank_range": "Rank range",
     "model": "Model",
-    "hub": "Hub",
+    "subset_average": "Chosen languages average",
     "revision": "Revision",
-    "overall": "Overall",
-    "overall_ci": "95% CI",
-    "indic_average": "Indic avg",
+    "indic_average": "Indic average",
+    "indic_ci": "95% CI",
+    "config.english_original": "english_original",
+    "config.indian_english": "indian_english",
+    "overall": "All configs",
+    "overall_ci": "All configs 95% CI",
+    "standing_note": "Why not ranked",
     "drop_code_mixed": "Code-mixed drop %",
     "drop_romanized": "Romanized drop %",
-    "coverage": "Coverage (judged/total)",
+    "coverage": "Coverage (scored/expected)",
+    "no_response_items": "No answer (floor)",
     "failed_items": "Failed items",
-    "missing_responses": "No response",
+    "pending_items": "Pending items",
+    "unclosed_thinking": "Cut off in thinking",
+    "dataset_revision": "Dataset revision",
     "judge_model": "Judge",
     "created_at": "Date",
     "params_b": "Params (B)",
     "precision": "Precision",
+    "model_type": "Model type",
 }
-PINNED_COLUMNS = 3
-"""Rank, Model and Hub stay in view while the table scrolls sideways."""
+LEAD_COLUMNS = ["rank", "model", "subset_average", "indic_average", "rank_range", "indic_ci", "revision"]
+"""What a reader needs first (a phone's first screen): rank, model, the headline score, its rank range."""
+PERCENT_COLUMNS = {"drop_code_mixed", "drop_romanized"}
+COUNT_COLUMNS = {"rank", "no_response_items", "failed_items", "pending_items", "unclosed_thinking"}
+REVISION_CHARS = 7
+_COMMIT = re.compile(r"^[0-9a-f]{8,64}$")
+_ASCII_PUNCTUATION = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
+OUTDATED_FLAG = " (older dataset)"
 
 
 @dataclass(frozen=True)
 class DisplayTable:
-    """A table ready for gr.Dataframe: labelled, rounded frame and one datatype per column."""
+    """A table ready for gr.Dataframe: labelled frame (numbers rounded), one datatype per column, each cell's text."""
 
     frame: pd.DataFrame
     datatypes: list[str]
+    texts: list[list[str]]
+
+    @functools.cached_property
+    def value(self) -> dict[str, Any]:
+        """The gr.Dataframe value: each cell as it reads (built once; the board sorts on the server, so
+        the page needs no numbers of its own, and a crowd is sent half the bytes)."""
+        return {"headers": list(self.frame.columns), "data": self.texts}
+
+    @property
+    def text_datatypes(self) -> list[str]:
+        """The datatypes of `value`'s cells: text, and our markdown model cell."""
+        return ["markdown" if kind == "markdown" else "str" for kind in self.datatypes]
 
 
 def is_hub_id(model_id: str) -> bool:
@@ -51,9 +87,32 @@ def is_hub_id(model_id: str) -> bool:
     return bool(_HUB_ID.match(model_id)) and ".." not in model_id and "--" not in model_id
 
 
-def hub_link(model_id: str) -> str:
-    """A markdown link to the model's Hub page, or "" when the id is not a valid Hub id."""
-    return f"[Hub page]({HUB_URL}/{model_id})" if is_hub_id(model_id) else ""
+def hub_url(model_id: str, revision: str = "main") -> str:
+    """The Hub page of the model at this revision, or "" when the id is not a valid Hub id."""
+    if not is_hub_id(model_id):
+        return ""
+    if revision in ("", "main"):
+        return f"{HUB_URL}/{model_id}"
+    return f"{HUB_URL}/{model_id}/tree/{quote(revision, safe='')}"
+
+
+def literal_markdown(text: str) -> str:
+    """`text` as markdown that renders exactly as the characters of `text` (no markup, no HTML)."""
+    return _ASCII_PUNCTUATION.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def model_cell(model_id: str, revision: str = "main") -> str:
+    """The model cell: the id as literal text, linked to its revision on the Hub when the id is valid."""
+    url = hub_url(model_id, revision)
+    return f"[{literal_markdown(model_id)}]({url})" if url else literal_markdown(model_id)
+
+
+def short_revision(revision: object) -> str:
+    """A commit hash cut to 7 characters (the full one is in the link and the CSV); a branch or tag name as is."""
+    if not isinstance(revision, str):
+        return ""
+    bare = revision.removeprefix("sha256:")
+    return bare[:REVISION_CHARS] if _COMMIT.match(bare) else revision
 
 
 def column_label(column: str) -> str:
@@ -66,23 +125,86 @@ def column_label(column: str) -> str:
 
 
 def display_table(view: pd.DataFrame) -> DisplayTable:
-    """The leaderboard view as people read it: merged cells, rounded numbers, labels."""
-    frame = view.drop(columns=["label"], errors="ignore").copy()
+    """The view as people read it: merged cells, linked model, fixed decimals, labels, lead columns first."""
+    frame = view.drop(columns=["label", "standing"], errors="ignore").copy()
     if "model" in frame:
-        frame.insert(frame.columns.get_loc("model") + 1, "hub", frame["model"].astype(str).map(hub_link))
-    if {"overall_ci_low", "overall_ci_high"} <= set(frame.columns):
-        position = frame.columns.get_loc("overall_ci_low")
-        interval = [format_interval(lo, hi) for lo, hi in zip(frame.pop("overall_ci_low"), frame.pop("overall_ci_high"))]
-        frame.insert(position, "overall_ci", interval)
-    if {"scored_items", "items"} <= set(frame.columns):
-        position = frame.columns.get_loc("scored_items")
-        coverage = [f"{done}/{total}" for done, total in zip(frame.pop("scored_items"), frame.pop("items"))]
-        frame.insert(position, "coverage", coverage)
+        revisions = frame["revision"] if "revision" in frame else pd.Series("main", index=frame.index)
+        frame["model"] = [model_cell(str(m), str(r)) for m, r in zip(frame["model"], revisions)]
+    _merge(frame, "rank_best", "rank_worst", "rank_range", format_rank_range)
+    _merge(frame, "indic_ci_low", "indic_ci_high", "indic_ci", format_interval)
+    _merge(frame, "overall_ci_low", "overall_ci_high", "overall_ci", format_interval)
+    _merge(frame, "covered_items", "expected_items", "coverage", format_coverage)
+    _merge(frame, "dataset_revision", "dataset_outdated", "dataset_revision", format_revision)
     if "created_at" in frame:
         frame["created_at"] = frame["created_at"].astype(str).str.slice(0, 10)
-    frame = frame.round(DECIMALS)
+    frame = frame[[c for c in LEAD_COLUMNS if c in frame] + [c for c in frame.columns if c not in LEAD_COLUMNS]]
+    frame = frame.round({c: PERCENT_DECIMALS if c in PERCENT_COLUMNS else DECIMALS for c in frame.columns})
     datatypes = [_datatype(frame, column) for column in frame.columns]
-    return DisplayTable(frame.rename(columns=column_label), datatypes)
+    texts = [[_cell_text(column, cell) for column, cell in zip(frame.columns, row)]
+             for row in frame.itertuples(index=False)]
+    return DisplayTable(frame.rename(columns=column_label), datatypes, texts)
+
+
+def scores_as_read(frame: pd.DataFrame, score_columns: list[str]) -> dict[str, Any]:
+    """A gr.Dataframe value whose score cells read with two decimals while staying numbers (the grid sorts them)."""
+    data = [[None if _missing(cell) else cell.item() if isinstance(cell, np.generic) else cell for cell in row]
+            for row in frame.itertuples(index=False)]
+    scores = {frame.columns.get_loc(column) for column in score_columns if column in frame}
+    texts = [[format_score(cell) if position in scores and cell is not None else "" if cell is None else str(cell)
+              for position, cell in enumerate(row)] for row in data]
+    return {"headers": list(frame.columns), "data": data, "metadata": {"display_value": texts, "styling": None}}
+
+
+def _cell_text(column: str, value: object) -> str:
+    """How one cell reads: fixed decimals by the column's kind, a short revision, "" for nothing."""
+    if _missing(value):
+        return ""
+    if column == "revision":
+        return short_revision(value)
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if not isinstance(value, (int, float)):
+        return str(value)
+    if column in COUNT_COLUMNS:
+        return f"{int(value):,}"
+    if column == "params_b":
+        return f"{value:g}"
+    return f"{value:.{PERCENT_DECIMALS if column in PERCENT_COLUMNS else DECIMALS}f}"
+
+
+def _missing(value: object) -> bool:
+    if value is None or value is pd.NA:
+        return True
+    return isinstance(value, float) and math.isnan(value)
+
+
+def _merge(frame: pd.DataFrame, first: str, second: str, name: str, format_cell: object) -> None:
+    """Replace two columns with one text cell built from both (in place, at the first's position)."""
+    if {first, second} <= set(frame.columns):
+        position = frame.columns.get_loc(first)
+        cells = [format_cell(a, b) for a, b in zip(frame.pop(first), frame.pop(second))]  # type: ignore[operator]
+        frame.insert(position, name, cells)
+
+
+def format_rank_range(best: object, worst: object) -> str:
+    """`best–worst`, or one rank when they agree; "" for an unranked run."""
+    if best is None or worst is None or pd.isna(best) or pd.isna(worst):
+        return ""
+    return str(best) if best == worst else f"{best}–{worst}"
+
+
+def format_coverage(covered: object, expected: object) -> str:
+    """`covered/expected` items with thousands separators; "" when unknown."""
+    if covered is None or expected is None or pd.isna(covered) or pd.isna(expected):
+        return ""
+    return f"{int(covered):,}/{int(expected):,}"
+
+
+def format_revision(revision: object, outdated: object) -> str:
+    """The dataset revision, shortened, flagged when a newer one is on the board."""
+    if not isinstance(revision, str) or not revision:
+        return ""
+    return short_revision(revision) + (OUTDATED_FLAG if pd.notna(outdated) and bool(outdated) else "")
 
 
 def format_interval(low: float | None, high: float | None) -> str:
@@ -98,6 +220,8 @@ def format_score(value: float | None) -> str:
 
 
 def _datatype(frame: pd.DataFrame, column: str) -> str:
-    if column == "hub":
+    if column == "model":
         return "markdown"
+    if pd.api.types.is_bool_dtype(frame[column]):
+        return "str"
     return "number" if pd.api.types.is_numeric_dtype(frame[column]) else "str"

@@ -3,6 +3,10 @@
 Each file is a pure function of what it exports, so it is written once under a name that
 says which version of the data it holds, and shared by every viewer who asks for it: a
 full run's judgments are tens of MB, and every view of the board offers its CSV.
+
+CSV files are for spreadsheets, so they start with a UTF-8 byte-order mark (without it Excel
+reads Indic text in the system's legacy code page) and no text cell can start a formula
+(OWASP's CSV injection rule).
 """
 
 from __future__ import annotations
@@ -13,13 +17,15 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pandas as pd
 
 EXPORT_FORMATS = ("jsonl", "csv", "parquet")
 KEEP_S = 3600.0
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these is a formula (or becomes one) in a spreadsheet."""
 
 
 def export_judgments(details: pd.DataFrame, fmt: str, downloads_dir: Path, run_id: str, version: str) -> Path:
@@ -28,19 +34,36 @@ def export_judgments(details: pd.DataFrame, fmt: str, downloads_dir: Path, run_i
         raise ValueError(f"unknown export format {fmt!r}; expected one of {EXPORT_FORMATS}")
     writers: dict[str, Callable[[Path], object]] = {
         "jsonl": lambda path: details.to_json(path, orient="records", lines=True, force_ascii=False),
-        "csv": lambda path: details.to_csv(path, index=False),
+        "csv": lambda path: write_csv(details, path),
         "parquet": lambda path: details.to_parquet(path, index=False),
     }
     name = _UNSAFE.sub("_", run_id)
     return _write_once(Path(downloads_dir), f"judgments-{name}-{version}", f"{name}-judgments.{fmt}", writers[fmt])
 
 
-def export_view_csv(view: pd.DataFrame, downloads_dir: Path, version: str) -> Path:
+def export_view_csv(
+    view: pd.DataFrame, downloads_dir: Path, version: str, file_name: str = "indic-writingbench-leaderboard.csv"
+) -> Path:
     """The leaderboard rows and columns on screen, at full precision, as CSV; `version` names the view."""
     return _write_once(
-        Path(downloads_dir), f"board-{version}", "indic-writingbench-leaderboard.csv",
-        lambda path: view.to_csv(path, index=False),
+        Path(downloads_dir), f"board-{version}", file_name,
+        lambda path: write_csv(view, path),
     )
+
+
+def write_csv(frame: pd.DataFrame, path: Path) -> None:
+    """`frame` as a spreadsheet-safe CSV: BOM first, every text cell and header neutralised."""
+    safe = frame.rename(columns=neutralise_cell)
+    text_columns = [name for name in safe.columns if not pd.api.types.is_numeric_dtype(safe[name])]
+    safe[text_columns] = safe[text_columns].map(neutralise_cell)
+    # CRLF rows (RFC 4180) also make the writer quote a cell holding a lone CR, which would
+    # otherwise split its row in two.
+    safe.to_csv(path, index=False, encoding="utf-8-sig", lineterminator="\r\n")
+
+
+def neutralise_cell(value: Any) -> Any:
+    """A text that a spreadsheet would run as a formula, prefixed with `'` so it is shown as text."""
+    return f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
 
 
 def _write_once(downloads_dir: Path, folder_name: str, file_name: str, write: Callable[[Path], object]) -> Path:

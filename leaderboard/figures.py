@@ -13,40 +13,54 @@ from typing import Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
+from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
+from leaderboard.display import format_interval, format_rank_range
 from leaderboard.tables import group_members
 
 MAX_RADAR_MODELS = 5
 SCORE_RANGE = (0, 10)
 _ROW_PX = 28
+RADAR_MARGIN = {"l": 130, "r": 130, "t": 80, "b": 40}
 _VARIANT_COLOURS = {"native": "#2f6db5", "code_mixed": "#e08a2c", "romanized": "#4aa564"}
 
 
 def overall_figure(table: pd.DataFrame) -> go.Figure:
-    """Overall score per run as horizontal bars, best at the top, with 95 % interval whiskers."""
+    """The headline, the Indic average, per ranked run as horizontal bars, best at the top, with
+    95 % interval whiskers; the hover gives the rank range and the answers cut off in thinking."""
     if table.empty:
-        return error_figure("No results yet.")
+        return error_figure("No ranked results yet.")
     rows = table.iloc[::-1]  # plotly draws the first category at the bottom
+    ranges = [format_rank_range(best, worst) for best, worst in zip(rows["rank_best"], rows["rank_worst"])]
+    cut_off = ["?" if pd.isna(count) else str(int(count)) for count in rows["unclosed_thinking"]]
     figure = go.Figure(go.Bar(
-        x=rows["overall"],
+        x=rows["indic_average"],
         y=_labels(rows),
         orientation="h",
         error_x={
             "type": "data",
-            "array": (rows["overall_ci_high"] - rows["overall"]).clip(lower=0),
-            "arrayminus": (rows["overall"] - rows["overall_ci_low"]).clip(lower=0),
+            "array": (rows["indic_ci_high"] - rows["indic_average"]).clip(lower=0),
+            "arrayminus": (rows["indic_average"] - rows["indic_ci_low"]).clip(lower=0),
         },
+        customdata=list(zip(ranges, cut_off)),
         marker_color="#2f6db5",
-        hovertemplate="%{y}<br>overall %{x:.2f}<extra></extra>",
+        hovertemplate="%{y}<br>Indic average %{x:.2f}<br>rank range %{customdata[0]}"
+                      "<br>answers cut off in thinking: %{customdata[1]}<extra></extra>",
     ))
-    return _layout(figure, "Overall score (95 % interval)", len(rows), xaxis_title="score", xaxis_range=SCORE_RANGE)
+    return _layout(figure, "Indic average (95 % interval)", len(rows), xaxis_title="score", xaxis_range=SCORE_RANGE)
 
 
 def language_heatmap(table: pd.DataFrame) -> go.Figure:
-    """Model x language config mean scores; a blank cell is a config the run did not cover."""
+    """Model x language config mean scores, each with its 95 % interval in the hover; a blank
+    cell is a config the run did not cover."""
     configs = group_members(table, "config")
     if table.empty or not configs:
         return error_figure("No per-language scores yet.")
     values = table[[f"config.{name}" for name in configs]]
+    intervals = [
+        [format_interval(row.get(f"config_ci_low.{name}"), row.get(f"config_ci_high.{name}")) or "n/a"
+         for name in configs]
+        for _, row in table.iterrows()
+    ]
     figure = go.Figure(go.Heatmap(
         z=values.to_numpy(dtype=float),
         x=[_text(name) for name in configs],
@@ -55,28 +69,84 @@ def language_heatmap(table: pd.DataFrame) -> go.Figure:
         zmax=SCORE_RANGE[1],
         colorscale="Viridis",
         texttemplate="%{z:.2f}",
-        hovertemplate="%{y}<br>%{x}: %{z:.2f}<extra></extra>",
+        customdata=intervals,
+        hovertemplate="%{y}<br>%{x}: %{z:.2f}<br>95 % interval %{customdata}<extra></extra>",
     ))
     figure.update_yaxes(autorange="reversed")
     return _layout(figure, "Score by language", len(table))
 
 
+def language_variant_figure(scores: pd.DataFrame, label: str) -> go.Figure:
+    """One run's language x rendering scores (native / code-mixed / romanized per language).
+
+    `scores` is `tables.language_variant_frame` for that run alone.
+    """
+    if scores.empty:
+        return error_figure("Choose a model to see its scores by language and rendering.")
+    wide = scores.pivot_table(index="config", columns="variant", values="score", aggfunc="first")
+    variants = [v for v in VARIANTS if v in wide.columns] + sorted(set(wide.columns) - set(VARIANTS))
+    configs = [c for c in INDIC_CONFIGS if c in wide.index] + sorted(set(wide.index) - set(INDIC_CONFIGS))
+    wide = wide.reindex(index=configs, columns=variants)
+    figure = go.Figure(go.Heatmap(
+        z=wide.to_numpy(dtype=float),
+        x=[_text(v) for v in variants],
+        y=[_text(c) for c in configs],
+        zmin=SCORE_RANGE[0],
+        zmax=SCORE_RANGE[1],
+        colorscale="Viridis",
+        texttemplate="%{z:.2f}",
+        hovertemplate="%{y}, %{x}: %{z:.2f}<extra></extra>",
+    ))
+    figure.update_yaxes(autorange="reversed")
+    return _layout(figure, f"{_text(label)}: score by language and rendering", len(configs))
+
+
+def subdomain_heatmap(scores: pd.DataFrame, table: pd.DataFrame) -> go.Figure:
+    """Model x (domain, subdomain) scores for the runs of `table`, in its order.
+
+    `scores` is `tables.subdomain_frame`; a subdomain is named with its domain, since two
+    domains may share a subdomain name.
+    """
+    chosen = scores[scores["run_id"].isin(table["run_id"])]
+    if table.empty or chosen.empty:
+        return error_figure("No subdomain scores yet.")
+    names = [f"{domain} / {sub}" if domain else sub for domain, sub in zip(chosen["domain"], chosen["subdomain"])]
+    wide = chosen.assign(name=names).pivot_table(index="run_id", columns="name", values="score", aggfunc="first")
+    wide = wide.reindex(index=list(table["run_id"]), columns=sorted(wide.columns))
+    figure = go.Figure(go.Heatmap(
+        z=wide.to_numpy(dtype=float),
+        x=[_text(name) for name in wide.columns],
+        y=_labels(table),
+        zmin=SCORE_RANGE[0],
+        zmax=SCORE_RANGE[1],
+        colorscale="Viridis",
+        hovertemplate="%{y}<br>%{x}: %{z:.2f}<extra></extra>",
+    ))
+    figure.update_yaxes(autorange="reversed")
+    figure.update_xaxes(tickangle=-45)
+    return _layout(figure, "Score by subdomain (Indic languages)", len(table) + 6)
+
+
 def variant_bars(table: pd.DataFrame) -> go.Figure:
-    """Per-variant scores side by side for each run; the gap to native is the robustness drop."""
+    """Per-variant scores side by side for each run, as horizontal bars (long model names need no
+    rotated labels, and the plot grows with the runs); the gap to native is the robustness drop."""
     variants = group_members(table, "variant")
     if table.empty or not variants:
         return error_figure("No per-variant scores yet.")
+    rows = table.iloc[::-1]  # plotly draws the first category at the bottom
     figure = go.Figure()
     for variant in variants:
         figure.add_trace(go.Bar(
             name=variant,
-            x=_labels(table),
-            y=table[f"variant.{variant}"],
+            y=_labels(rows),
+            x=rows[f"variant.{variant}"],
+            orientation="h",
             marker_color=_VARIANT_COLOURS.get(variant),
-            hovertemplate=f"%{{x}}<br>{_text(variant)} %{{y:.2f}}<extra></extra>",
+            hovertemplate=f"%{{y}}<br>{_text(variant)} %{{x:.2f}}<extra></extra>",
         ))
-    figure.update_layout(barmode="group", height=460, yaxis_range=SCORE_RANGE)
-    return _layout(figure, "Score by prompt rendering (native / code-mixed / romanized)", 0, yaxis_title="score")
+    figure.update_layout(barmode="group")
+    return _layout(figure, "Score by prompt rendering (native / code-mixed / romanized)",
+                   len(rows) * len(variants) // 2 + 2, xaxis_title="score", xaxis_range=SCORE_RANGE)
 
 
 def domain_radar(table: pd.DataFrame, labels: Sequence[str]) -> go.Figure:
@@ -94,8 +164,9 @@ def domain_radar(table: pd.DataFrame, labels: Sequence[str]) -> go.Figure:
         figure.add_trace(go.Scatterpolar(
             r=scores + scores[:1], theta=axis + axis[:1], name=_text(row["label"]), fill="toself", opacity=0.6,
         ))
-    figure.update_layout(polar={"radialaxis": {"range": SCORE_RANGE}}, height=520)
-    return _layout(figure, "Score by domain", 0)
+    figure.update_layout(polar={"radialaxis": {"range": SCORE_RANGE}}, height=560)
+    # The angular labels sit outside the polar area: wide side margins keep "Literature & Arts" whole.
+    return _layout(figure, "Score by domain", 0, margin=RADAR_MARGIN)
 
 
 def error_figure(message: str) -> go.Figure:
@@ -119,6 +190,7 @@ def _text(value: object) -> str:
 def _layout(figure: go.Figure, title: str, rows: int, **layout: object) -> go.Figure:
     if rows:
         layout["height"] = max(320, _ROW_PX * rows + 140)
-    figure.update_layout(title=title, margin={"l": 10, "r": 10, "t": 60, "b": 10}, template="plotly_white", **layout)
+    layout.setdefault("margin", {"l": 10, "r": 10, "t": 60, "b": 10})
+    figure.update_layout(title=title, template="plotly_white", **layout)
     figure.update_yaxes(automargin=True)
     return figure

@@ -1,4 +1,8 @@
-"""The submission queue as tables people read: pending, running with progress, finished, failed."""
+"""The submission queue as tables people read: pending, running with progress, finished, failed.
+
+What a state adds (phase and progress, failure reason) comes right after the model and its
+revision (a commit hash cut to 7 characters), so it is on screen without scrolling sideways.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,11 @@ from typing import Sequence
 import pandas as pd
 
 from eval_backend.submissions import QueueRequest, Status
+from leaderboard.display import short_revision
 
-BAR_CELLS = 20
-_COMMON = ["id", "model", "revision", "precision", "submitter", "submitted"]
+BAR_CELLS = 10
+_LEAD = ["id", "model", "revision"]
+_REST = ["precision", "submitter", "submitted"]
 
 
 @dataclass(frozen=True)
@@ -46,14 +52,14 @@ def progress_bar(done: int, total: int) -> str:
 
 
 def _frame(requests: Sequence[QueueRequest], extra: list[str]) -> pd.DataFrame:
-    return pd.DataFrame([_row(r) for r in requests], columns=_COMMON + extra)
+    return pd.DataFrame([_row(r) for r in requests], columns=_LEAD + extra + _REST)
 
 
 def _row(request: QueueRequest) -> dict[str, object]:
     return {
         "id": request.id,
         "model": request.model_id,
-        "revision": request.revision,
+        "revision": short_revision(request.revision),
         "precision": request.precision,
         "submitter": request.submitter,
         "submitted": request.submitted_at[:19],

@@ -9,11 +9,12 @@ not read again.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, Callable, Generic, Hashable, Mapping, Sequence, TypeVar
 
 import pandas as pd
@@ -21,7 +22,8 @@ import pandas as pd
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark, ItemValidationError
 from eval_backend.dataset_loader import DatasetLoadError, DatasetSpec, load_items
 from eval_backend.details import read_details
-from eval_backend.run_folder import RunFolder, RunFolderError, iter_run_folders
+from eval_backend.run_folder import RunFolder, RunFolderError, iter_run_folders, run_folder_of_id
+from leaderboard.run_shape import check_run_files
 
 logger = logging.getLogger(__name__)
 
@@ -136,7 +138,7 @@ class ResultsStore:
             try:
                 stamp = _stamp(folder.summary_path, folder.request_path)
                 seen[run_id] = (stamp, self._cached_run(run_id, folder, stamp))
-            except (RunFolderError, OSError) as exc:
+            except UNREADABLE as exc:
                 logger.warning("skipping run folder %s: %s", folder.path, exc)
                 problems.append(f"{run_id}: {exc}")
                 continue
@@ -150,15 +152,16 @@ class ResultsStore:
         """The run with this id (`<org>__<name>/<revision>`), read through the cache.
 
         Looked up directly rather than through a snapshot, which stats every run folder.
-        The id may come from a client, so anything but a run folder under `runs_dir` is unknown.
+        The id may come from a client, so anything but a run folder under `runs_dir` is unknown,
+        and so is a folder the board skips as malformed.
         """
-        parts = PurePosixPath(run_id or "").parts
-        if len(parts) != 2 or any(part in ("", ".", "..") for part in parts):
+        folder = run_folder_of_id(self.runs_dir, run_id)
+        if folder is None or not folder.summary_path.is_file():
             raise UnknownRunError(run_id)
-        folder = RunFolder(self.runs_dir.joinpath(*parts))
-        if not folder.summary_path.is_file():
-            raise UnknownRunError(run_id)
-        return self._cached_run(run_id, folder, _stamp(folder.summary_path, folder.request_path))
+        try:
+            return self._cached_run(run_id, folder, _stamp(folder.summary_path, folder.request_path))
+        except UNREADABLE as exc:
+            raise UnknownRunError(f"{run_id}: {exc}") from exc
 
     def details(self, run_id: str) -> pd.DataFrame:
         """The run's per-item table (details.parquet), as the engine wrote it."""
@@ -188,7 +191,14 @@ class ResultsStore:
         if cached is not None and cached[0] == stamp:
             return cached[1]
         request = folder.read_request() if folder.request_path.exists() else {}
-        return RunResult(run_id, folder, request, folder.read_summary())
+        summary = folder.read_summary()
+        check_run_files(folder, request, summary)
+        return RunResult(run_id, folder, request, summary)
+
+
+UNREADABLE = (RunFolderError, OSError, ValueError, RecursionError)
+"""What reading one run folder may raise: the folder is listed as a problem, never the board's error.
+ValueError covers undecodable bytes; RecursionError, JSON nested too deep for the parser."""
 
 
 def runs_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
@@ -243,7 +253,8 @@ def _params_b(request: Mapping[str, Any]) -> float | None:
     for key, scale in (("params_b", 1.0), ("parameters", 1e-9)):
         try:
             if request.get(key) is not None:
-                return float(request[key]) * scale
+                size = float(request[key]) * scale
+                return size if math.isfinite(size) and size > 0 else None
         except (TypeError, ValueError):
             continue  # a malformed size is shown as unknown, not as an error
     return None

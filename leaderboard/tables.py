@@ -3,22 +3,45 @@
 Fixed columns are snake_case. Each member of a breakdown group gets a column named
 `<group>.<name>` ("config.Hindi", "variant.native", "domain.Literature & Arts"), so a
 name is never mangled; `display.py` turns both kinds into labels.
+
+The ranking rule (`RANKING_RULE`): only complete runs are ranked, by their Indic average;
+each ranked run also gets a rank range from the bootstrap intervals, as Chatbot Arena does.
+Partial runs (some configs only) and incomplete ones (items without a score) follow, each
+labelled, never interleaved with ranked rows.
 """
 
 from __future__ import annotations
 
+import math
 import threading
-from typing import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Hashable, Iterable, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
+from eval_backend.scoring import SUBDOMAIN_SEPARATOR
 from leaderboard.results import RunResult, Snapshot, breakdown_frame, runs_frame
 
-BASE_COLUMNS = ["rank", "label", "model", "revision", "overall", "overall_ci_low", "overall_ci_high"]
+RANKING_RULE = (
+    "Ranked by the Indic average (the mean of the 11 Indic language scores), complete runs only; "
+    "the rank range shows the ranks a model could hold within the 95 % intervals."
+)
+RANKED, PARTIAL, INCOMPLETE = "ranked", "partial", "incomplete"
+ENGLISH_COLUMNS = ["config.english_original", "config.indian_english"]
+BASE_COLUMNS = [
+    "rank", "rank_best", "rank_worst", "label", "model", "revision", "subset_average", "indic_average", "indic_ci_low",
+    "indic_ci_high", *ENGLISH_COLUMNS, "overall", "overall_ci_low", "overall_ci_high", "standing", "standing_note",
+]
 DETAIL_COLUMNS = [
-    "scored_items", "items", "failed_items", "missing_responses", "judge_model", "created_at", "params_b",
-    "precision",
+    "covered_items", "expected_items", "no_response_items", "failed_items", "pending_items", "unclosed_thinking",
+    "dataset_revision", "dataset_outdated", "judge_model", "created_at", "params_b", "precision", "model_type",
+]
+_STANDING_COLUMNS = [
+    "run_id", "standing", "standing_note", "indic_ci_low", "indic_ci_high", "expected_items", "covered_items",
+    "no_response_items", "failed_items", "pending_items", "unclosed_thinking", "dataset_revision", "dataset_outdated",
+    "model_type",
 ]
 DROP_COLUMNS = ["drop_code_mixed", "drop_romanized"]
 COLUMN_GROUPS = ("languages", "variants", "domains", "details")
@@ -27,27 +50,75 @@ _PIVOTED = ("config", "variant", "domain")
 _MEMBER_ORDER = {"config": INDIC_CONFIGS, "variant": VARIANTS}
 
 
-def leaderboard_table(runs: pd.DataFrame, breakdowns: pd.DataFrame) -> pd.DataFrame:
-    """One row per run, ranked by overall score (best first, unscored runs last).
+def leaderboard_table(
+    runs: pd.DataFrame, breakdowns: pd.DataFrame, standings: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """One row per run: the ranked runs by Indic average (best first), then the unranked ones.
 
-    `indic_average` is the engine's (summary.json `config_groups.indic`). The robustness
+    `indic_average` is the engine's (summary.json `config_groups.indic`). `standings`
+    (`standing_frame`) says which runs are ranked; without it none is. The robustness
     drops are the percentage by which the code_mixed and romanized scores fall short of
     the native score.
     """
-    table = runs.copy()
+    table = runs.drop(columns=["failed_items", "pending_items"], errors="ignore")
+    table = table.merge(standing_frame([]) if standings is None else standings, how="left", on="run_id")
+    table["standing"] = table["standing"].fillna(INCOMPLETE)
     for group in _PIVOTED:
         table = table.merge(_pivot(breakdowns, group), how="left", left_on="run_id", right_index=True)
+    table = table.merge(_config_intervals(breakdowns), how="left", left_on="run_id", right_index=True)
     for variant, column in zip(("code_mixed", "romanized"), DROP_COLUMNS):
         table[column] = _drop_percent(table, variant)
     table["label"] = [run_label(m, r) for m, r in zip(table["model"], table["revision"])]
-    table = table.sort_values(["overall", "label"], ascending=[False, True], na_position="last", kind="stable")
-    table["rank"] = table["overall"].rank(ascending=False, method="min").astype("Int64")
+    table["_unranked"] = table["standing"] != RANKED
+    table = table.sort_values(
+        ["_unranked", "indic_average", "label"], ascending=[True, False, True], na_position="last", kind="stable"
+    ).drop(columns="_unranked")
+    ranked = table["standing"] == RANKED
+    table["rank"] = table["indic_average"].where(ranked).rank(ascending=False, method="min").astype("Int64")
+    best, worst = rank_ranges(table.loc[ranked, "indic_ci_low"], table.loc[ranked, "indic_ci_high"])
+    table["rank_best"] = pd.Series(best, index=table.index[ranked], dtype="Int64")
+    table["rank_worst"] = pd.Series(worst, index=table.index[ranked], dtype="Int64")
     return table[_ordered_columns(table)].reset_index(drop=True)
 
 
 def table_for_runs(runs: Sequence[RunResult]) -> pd.DataFrame:
     """The leaderboard table of these runs, from their summaries as the engine wrote them."""
-    return leaderboard_table(runs_frame(runs), breakdown_frame(runs))
+    return leaderboard_table(runs_frame(runs), breakdown_frame(runs), standing_frame(runs))
+
+
+def rank_ranges(low: pd.Series, high: pd.Series) -> tuple[list[int], list[int]]:
+    """Each model's best and worst rank given the 95 % intervals, as Chatbot Arena computes them.
+
+    The best rank is 1 + the number of models whose lower bound is above this model's upper
+    bound (they are surely better); the worst is the number of models minus those whose upper
+    bound is below this model's lower bound (surely worse). Models whose intervals overlap
+    share ranges. A model without an interval (NaN bounds) is surely neither: its range is
+    every rank.
+    """
+    lows, highs = low.to_numpy(dtype=float), high.to_numpy(dtype=float)
+    # [i, j]: model j is surely better (or worse) than model i; never true of i itself, as low <= high.
+    surely_better = lows[np.newaxis, :] > highs[:, np.newaxis]
+    surely_worse = highs[np.newaxis, :] < lows[:, np.newaxis]
+    best = 1 + surely_better.sum(axis=1)
+    worst = len(lows) - surely_worse.sum(axis=1)
+    return [int(rank) for rank in best], [int(rank) for rank in worst]
+
+
+def standing_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
+    """Per run: ranked / partial / incomplete and why, its coverage, Indic interval and dataset revision.
+
+    Read from summary.json's `coverage` (the dataset's items in the run's configs); a summary
+    written before coverage was recorded is incomplete until the run is scored again. A run is
+    flagged `dataset_outdated` when another run of the same dataset resolved a newer revision.
+    """
+    rows = [_standing_row(run) for run in runs]
+    frame = pd.DataFrame(rows, columns=[*_STANDING_COLUMNS, "_dataset", "_resolved_at"])
+    newest = _newest_revisions(frame)
+    frame["dataset_outdated"] = [
+        bool(revision) and newest.get(dataset) not in (None, revision)
+        for dataset, revision in zip(frame["_dataset"], frame["dataset_revision"])
+    ]
+    return frame[_STANDING_COLUMNS]
 
 
 class TableCache:
@@ -71,26 +142,124 @@ class TableCache:
             return self._table
 
 
+@dataclass(frozen=True)
+class BoardQuery:
+    """What a viewer chose: rows (search, size range, model type, hide unranked), ranking languages, sort column.
+
+    `languages` empty means all Indic languages (the standard ranking); `sort_by` empty means by rank.
+    """
+
+    search: str = ""
+    min_params_b: float | None = None
+    max_params_b: float | None = None
+    model_type: str = "all"
+    hide_unranked: bool = False
+    languages: tuple[str, ...] = ()
+    sort_by: str = ""
+
+
+MODEL_TYPES = ("all", "base", "chat", "reasoning")
+"""The model-type filter's choices, from what the request recorded (`model_type`)."""
+
+
+def model_type(request: Mapping[str, Any]) -> str:
+    """"reasoning" (submitted as one), else "chat" or "base" by the chat mode it was asked in; "" when not recorded."""
+    if request.get("reasoning") is True:
+        return "reasoning"
+    chat = _mapping(request.get("generation")).get("chat")
+    return {True: "chat", False: "base"}.get(chat, "") if isinstance(chat, bool) else ""
+
+
+def query_rows(table: pd.DataFrame, query: BoardQuery) -> pd.DataFrame:
+    """The rows the query keeps, re-ranked on its languages and sorted by its column."""
+    keep = model_matches(table["model"], query.search)
+    sizes = table["params_b"] if "params_b" in table else pd.Series(float("nan"), index=table.index)
+    if query.min_params_b is not None:
+        keep &= sizes >= query.min_params_b
+    if query.max_params_b is not None:
+        keep &= sizes <= query.max_params_b
+    if query.model_type != "all" and "model_type" in table:
+        keep &= table["model_type"] == query.model_type
+    if query.hide_unranked:
+        keep &= table["standing"] == RANKED
+    chosen = table.loc[keep].reset_index(drop=True)
+    if query.languages:
+        chosen = rank_on_languages(chosen, query.languages)
+    return sort_rows(chosen, query.sort_by)
+
+
+def rank_on_languages(table: pd.DataFrame, languages: Sequence[str]) -> pd.DataFrame:
+    """The ranked runs re-ranked by the mean of these languages' scores (`subset_average`), as MTEB does for tasks.
+
+    The rank range is dropped: the bootstrap intervals are the Indic average's, not the subset's.
+    Unranked runs stay apart and keep their order.
+    """
+    columns = [f"config.{name}" for name in languages if f"config.{name}" in table]
+    if not columns:
+        raise ValueError(f"none of the languages {list(languages)} is on the board")
+    table = table.copy()
+    table["subset_average"] = table[columns].mean(axis=1, skipna=False)
+    table["_unranked"] = table["standing"] != RANKED
+    table = table.sort_values(["_unranked", "subset_average", "label"], ascending=[True, False, True],
+                              na_position="last", kind="stable").drop(columns="_unranked")
+    ranked = table["standing"] == RANKED
+    table["rank"] = table["subset_average"].where(ranked).rank(ascending=False, method="min").astype("Int64")
+    table = table.drop(columns=["rank_best", "rank_worst"], errors="ignore")
+    front = [c for c in ("rank", "label", "model", "revision", "subset_average") if c in table]
+    return table[front + [c for c in table.columns if c not in front]].reset_index(drop=True)
+
+
+def sort_rows(table: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Rows by one column, best first (text A to Z), ranked runs still before unranked ones (as the
+    board shows them); the rank order when `column` is empty or "rank"."""
+    if column in ("", "rank") or column not in table:
+        return table
+    ascending = not pd.api.types.is_numeric_dtype(table[column])
+    keys = table.assign(_unranked=table["standing"] != RANKED)
+    order = keys.sort_values(["_unranked", column], ascending=[True, ascending], na_position="last", kind="stable")
+    return table.loc[order.index].reset_index(drop=True)
+
+
+def sort_choices(table: pd.DataFrame) -> list[str]:
+    """The columns a viewer may sort by: rank, the model, the scores, then every breakdown column."""
+    lead = ["rank", "model", "indic_average", *ENGLISH_COLUMNS, "overall", "params_b", "created_at"]
+    groups = column_groups(table)
+    breakdowns = [c for group in ("languages", "variants", "domains") for c in groups[group]]
+    return [c for c in lead if c in table] + breakdowns
+
+
 def column_groups(table: pd.DataFrame) -> dict[str, list[str]]:
-    """The columns each user-toggled group shows (languages, variants, domains, details)."""
+    """The columns each user-toggled group shows (languages, variants, domains, details).
+
+    The headline (Indic average) and the two English configs are base columns; the
+    languages group holds the Indic languages.
+    """
     return {
-        "languages": ["indic_average", *_members(table, "config")],
+        "languages": [column for column in _members(table, "config") if column not in ENGLISH_COLUMNS],
         "variants": [*_members(table, "variant"), *DROP_COLUMNS],
         "domains": _members(table, "domain"),
         "details": [column for column in DETAIL_COLUMNS if column in table],
     }
 
 
-def leaderboard_view(table: pd.DataFrame, groups: Iterable[str], search: str = "") -> pd.DataFrame:
-    """The rows whose model matches `search` and the base columns plus the chosen groups.
+def leaderboard_view(
+    table: pd.DataFrame, groups: Iterable[str], search: str = "", query: BoardQuery | None = None
+) -> pd.DataFrame:
+    """The rows `query` keeps (or those whose model matches `search`), the base columns plus the chosen groups.
 
     `search` holds terms separated by `;`; a row matches when its model id contains any of
     them, case-insensitively and literally (no regular expressions).
     """
+    rows = query_rows(table, query or BoardQuery(search=search))
     chosen = set(groups)
-    available = column_groups(table)
-    columns = BASE_COLUMNS + [c for group in COLUMN_GROUPS if group in chosen for c in available[group]]
-    return table.loc[model_matches(table["model"], search), columns].reset_index(drop=True)
+    available = column_groups(rows)
+    columns = base_columns(rows) + [c for group in COLUMN_GROUPS if group in chosen for c in available[group]]
+    return rows[columns].reset_index(drop=True)
+
+
+def base_columns(table: pd.DataFrame) -> list[str]:
+    """The columns every view shows (an English config only when some run has it)."""
+    return [column for column in BASE_COLUMNS if column in table]
 
 
 def model_matches(models: pd.Series, search: str) -> pd.Series:
@@ -103,8 +272,43 @@ def model_matches(models: pd.Series, search: str) -> pd.Series:
 
 
 def top_n(table: pd.DataFrame, n: int) -> pd.DataFrame:
-    """The `n` best-ranked runs (the table is already ordered by rank)."""
-    return table.head(max(int(n), 0)).reset_index(drop=True)
+    """The `n` best-ranked runs (the table is already ordered by rank; unranked runs never count)."""
+    return ranked_rows(table).head(max(int(n), 0)).reset_index(drop=True)
+
+
+def ranked_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The ranked runs, in rank order."""
+    return table[table["standing"] == RANKED].reset_index(drop=True)
+
+
+def unranked_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The partial and incomplete runs, each with its `standing_note`."""
+    return table[table["standing"] != RANKED].reset_index(drop=True)
+
+
+def language_variant_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
+    """Long table of each run's language x rendering scores (summary.json `config_variants`)."""
+    rows = []
+    for run in runs:
+        per_config = run.summary.get("config_variants")
+        for config, variants in (per_config.items() if isinstance(per_config, dict) else ()):
+            for variant, score in (variants.items() if isinstance(variants, dict) else ()):
+                if _number(score) is not None:
+                    rows.append({"run_id": run.run_id, "config": config, "variant": variant, "score": float(score)})
+    return pd.DataFrame(rows, columns=["run_id", "config", "variant", "score"])
+
+
+def subdomain_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
+    """Long table of each run's (domain, subdomain) scores; names from before the pairing have no domain."""
+    rows = []
+    for run in runs:
+        scores = run.summary.get("subdomains")
+        for name, score in (scores.items() if isinstance(scores, dict) else ()):
+            domain, found, subdomain = str(name).partition(SUBDOMAIN_SEPARATOR)
+            if _number(score) is not None:
+                rows.append({"run_id": run.run_id, "domain": domain if found else "",
+                             "subdomain": subdomain if found else domain, "score": float(score)})
+    return pd.DataFrame(rows, columns=["run_id", "domain", "subdomain", "score"])
 
 
 def group_members(table: pd.DataFrame, group: str) -> list[str]:
@@ -118,12 +322,90 @@ def _pivot(breakdowns: pd.DataFrame, group: str) -> pd.DataFrame:
     return wide.rename(columns=lambda name: f"{group}.{name}")
 
 
+def _config_intervals(breakdowns: pd.DataFrame) -> pd.DataFrame:
+    """Per-language interval bounds as `config_ci_low.<name>` / `config_ci_high.<name>` (the heatmap's hover)."""
+    rows = breakdowns[breakdowns["group"] == "config"]
+    wide = rows.pivot_table(index="run_id", columns="name", values=["ci_low", "ci_high"], aggfunc="first")
+    wide.columns = [f"config_{bound}.{name}" for bound, name in wide.columns]
+    return wide
+
+
 def _drop_percent(table: pd.DataFrame, variant: str) -> pd.Series:
     native = table.get("variant.native")
     other = table.get(f"variant.{variant}")
     if native is None or other is None:
         return pd.Series(float("nan"), index=table.index)
     return 100.0 * (native - other) / native.where(native != 0)
+
+
+def _standing_row(run: RunResult) -> dict[str, object]:
+    summary, request = run.summary, run.request
+    low, high = _interval(_mapping(summary.get("config_group_ci")).get("indic"))
+    row: dict[str, object] = {
+        "run_id": run.run_id,
+        "indic_ci_low": low,
+        "indic_ci_high": high,
+        "unclosed_thinking": _whole(_mapping(summary.get("counts")).get("unclosed_thinking")),
+        "dataset_revision": _text(request.get("dataset_revision")),
+        "model_type": model_type(request),
+        "_dataset": _text(request.get("dataset")),
+        "_resolved_at": _text(request.get("dataset_resolved_at")),
+    }
+    coverage = summary.get("coverage")
+    if not isinstance(coverage, dict):
+        return {**row, "standing": INCOMPLETE, "standing_note": "incomplete: scored before coverage was recorded "
+                "(score the run again)"}
+    figures = {name: _whole(coverage.get(name)) or 0 for name in (
+        "expected", "scored", "failed", "no_response", "pending", "configs", "dataset_configs")}
+    covered = figures["scored"] + figures["no_response"]
+    row.update(expected_items=figures["expected"], covered_items=covered, no_response_items=figures["no_response"],
+               failed_items=figures["failed"], pending_items=figures["pending"])
+    if figures["configs"] < figures["dataset_configs"]:
+        note = f"partial: {figures['configs']} of {figures['dataset_configs']} configs"
+        return {**row, "standing": PARTIAL, "standing_note": note}
+    if summary.get("complete") is not True or covered < figures["expected"]:
+        note = f"incomplete: {covered:,} of {figures['expected']:,} items"
+        return {**row, "standing": INCOMPLETE, "standing_note": note}
+    if _number(_mapping(summary.get("config_groups")).get("indic")) is None:
+        return {**row, "standing": INCOMPLETE, "standing_note": "incomplete: no Indic language scored"}
+    return {**row, "standing": RANKED, "standing_note": ""}
+
+
+def _newest_revisions(frame: pd.DataFrame) -> dict[str, str]:
+    """Per dataset, the revision most recently resolved by any run (the one runs should be on)."""
+    newest: dict[str, tuple[str, str]] = {}
+    for dataset, revision, resolved in zip(frame["_dataset"], frame["dataset_revision"], frame["_resolved_at"]):
+        if dataset and revision and resolved and resolved > newest.get(dataset, ("", ""))[0]:
+            newest[dataset] = (resolved, revision)
+    return {dataset: revision for dataset, (_, revision) in newest.items()}
+
+
+def _mapping(value: object) -> dict:
+    """A summary field that should be an object, or {} (it may be missing or malformed)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _number(value: object) -> float | None:
+    """A finite number from a summary field, or None (the field may be missing or malformed)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    return float(value)
+
+
+def _whole(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _interval(value: object) -> tuple[float | None, float | None]:
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        low, high = _number(value[0]), _number(value[1])
+        if low is not None and high is not None:
+            return low, high
+    return None, None
 
 
 def run_label(model: str, revision: str) -> str:
@@ -140,5 +422,5 @@ def _members(table: pd.DataFrame, group: str) -> list[str]:
 
 def _ordered_columns(table: pd.DataFrame) -> Sequence[str]:
     groups = column_groups(table)
-    ordered = BASE_COLUMNS + [c for group in COLUMN_GROUPS for c in groups[group]] + ["run_id"]
+    ordered = base_columns(table) + [c for group in COLUMN_GROUPS for c in groups[group]] + ["run_id"]
     return ordered + [c for c in table.columns if c not in ordered]

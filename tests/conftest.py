@@ -18,6 +18,17 @@ os.environ.update(
 )
 for _name in (
     "OPENAI_API_KEY", "OPENAI_BASE_URL", "AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_KEY",
-    "JUDGE_MODEL", "HF_TOKEN", "DATA_DIR", "WB_DATASET",
+    "JUDGE_MODEL", "HF_TOKEN", "DATA_DIR", "WB_DATASET", "QUEUE_URL", "QUEUE_PATH",
 ):
     os.environ.pop(_name, None)
+
+
+import pytest  # noqa: E402  (after the environment above is set)
+
+
+@pytest.fixture(scope="session")
+def postgres_server():  # type: ignore[no-untyped-def]
+    """One real PostgreSQL server for the whole session (tests/support/postgres.py), started on first use."""
+    from tests.support.postgres import running_server
+
+    yield from running_server()

@@ -5,21 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from eval_backend.benchmarks.plugin import Metric
+from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.records import Item
+
+__all__ = ["Benchmark", "ItemValidationError", "SamplingDefaults"]
 
 
 class ItemValidationError(ValueError):
     """A dataset row lacks what the protocol needs; the message names config, index and field."""
-
-
-@dataclass(frozen=True)
-class SamplingDefaults:
-    """The generation parameters a benchmark's authors suggest for the model under test."""
-
-    temperature: float
-    top_p: float
-    top_k: int
-    max_tokens: int
 
 
 @dataclass(frozen=True)
@@ -44,3 +38,27 @@ class Benchmark:
     """The dataset columns `record_to_item` reads; the others (long reference texts) are never loaded."""
     config_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Named sets of configs whose mean the summary reports (e.g. the Indic languages)."""
+    description: str = ""
+    dataset_setting: str = "WB_DATASET"
+    """The environment variable naming its dataset (Hub id or local folder)."""
+    metrics: tuple[Metric, ...] = (Metric("overall", "Overall", "score 1–10"),)
+    headline: str = "overall"
+    index_from_position: bool = False
+    kind: str = "rubric"
+
+    def prompt(self, item: Item) -> Prompt:
+        """The model is asked the item's query as one user turn, verbatim."""
+        return Prompt.user(item.query)
+
+    def headline_metric(self) -> Metric:
+        return next(metric for metric in self.metrics if metric.name == self.headline)
+
+    def headline_value(self, summary: Mapping[str, Any]) -> float | None:
+        """The headline of a summary.json: the mean of the config group it names, else its top-level figure."""
+        groups = summary.get("config_groups")
+        source = groups if self.headline in self.config_groups and isinstance(groups, Mapping) else summary
+        return _figure(source.get(self.headline))
+
+
+def _figure(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None

@@ -11,6 +11,8 @@ import re
 from typing import Any, Mapping
 
 from eval_backend.benchmarks.base import Benchmark, ItemValidationError, SamplingDefaults
+from eval_backend.benchmarks.plugin import Metric
+from eval_backend.benchmarks.prompting import after_thinking
 from eval_backend.records import Item
 
 DATASET_ID = "sarvam/indic_writing_bench_v1"
@@ -23,7 +25,6 @@ KNOWN_CONFIGS = INDIC_CONFIGS + ("english_original", "indian_english")
 VARIANTS = ("native", "code_mixed", "romanized")
 BANDS = ("1-2", "3-4", "5-6", "7-8", "9-10")
 CRITERIA_PER_ITEM = 5
-THINK_END = "</think>\n\n"
 
 SYSTEM_PROMPT = "You are an expert evaluator with extensive experience in evaluating response of given query."
 
@@ -106,8 +107,7 @@ def judge_messages(item: Item, criterion_index: int, judged_text: str) -> list[d
 
 def judged_text(raw_response: str) -> str:
     """Drop a reasoning model's chain of thought: everything up to the first `</think>\\n\\n`."""
-    _, marker, rest = raw_response.partition(THINK_END)
-    return rest if marker else raw_response
+    return after_thinking(raw_response)
 
 
 def record_to_item(config: str, row: Mapping[str, Any]) -> Item:
@@ -163,4 +163,7 @@ INDIC_WRITING_BENCH = Benchmark(
     judge_messages=judge_messages,
     row_fields=("index", "id", "domain", "subdomain", "language", "variant", "prompt", "query", "checklist"),
     config_groups={"indic": INDIC_CONFIGS},
+    # The board ranks by the Indic languages' mean; English configs are shown apart.
+    metrics=(Metric("indic", "Indic average", "score 1–10"),),
+    headline="indic",
 )

@@ -8,10 +8,16 @@ import sys
 from typing import Sequence
 
 from eval_backend.cli import estimate_cmd, generate_cmd, hub_cmd, judge_cmd, queue_cmd, run_cmd, score_cmd, worker_cmd
+from eval_backend.cli import qa_score_cmd
+from eval_backend.cli import consistency_cmd
+from eval_backend.cli import migrate_cmd
 from eval_backend.cli.errors import USER_ERRORS
 from eval_backend.jsonl import StorageWriteError
+from eval_backend.redaction import install_log_redaction, redact, secrets_of
+from eval_backend.settings import Settings
 
-COMMANDS = (judge_cmd, score_cmd, estimate_cmd, generate_cmd, run_cmd, queue_cmd, worker_cmd, hub_cmd)
+COMMANDS = (judge_cmd, score_cmd, estimate_cmd, generate_cmd, run_cmd, queue_cmd, worker_cmd, hub_cmd, qa_score_cmd, consistency_cmd,
+            migrate_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,12 +37,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    # The SDK's HTTP client logs every request at INFO; that is noise at our scale.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
     try:
+        # Keys and credentials in URLs never reach the log; the HTTP clients' per-request lines are off.
+        install_log_redaction(secrets_of(Settings()))
         return args.func(args) or 0
     except USER_ERRORS as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {redact(str(exc))}", file=sys.stderr)
         return 2
     except StorageWriteError as exc:
         print(f"error: {exc.strerror}; finished work is saved: fix this and run the same command again", file=sys.stderr)

@@ -9,16 +9,52 @@ from typing import Any, Callable, ContextManager, Iterator
 
 from tqdm import tqdm
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark
-from eval_backend.dataset_loader import DatasetSpec
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, AnyBenchmark
+from eval_backend.dataset_loader import DatasetSpec, benchmark_dataset
 from eval_backend.generation.generating import GenerationCallback
 from eval_backend.judging import ProgressCallback
 from eval_backend.pipeline import PhaseProgress
 from eval_backend.settings import JudgeSettings, Settings
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1 (a count, a budget); argparse exits 2 on anything else."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def fraction(text: str) -> float:
+    """An argparse type: a number in (0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 1, got {text}")
+    return value
+
+
+SQLITE_MAX_INT = 2**63 - 1
+
+
+def request_id(text: str) -> int:
+    """An argparse type: a queue request id (a positive integer that the database can hold)."""
+    value = positive_int(text)
+    if value > SQLITE_MAX_INT:
+        raise argparse.ArgumentTypeError(f"too large for a request id (at most {SQLITE_MAX_INT})")
+    return value
+
+
 def add_benchmark_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--benchmark", default=DEFAULT_BENCHMARK, choices=sorted(BENCHMARKS), help="benchmark to run")
+    parser.add_argument(
+        "--benchmark", default=DEFAULT_BENCHMARK, choices=sorted(BENCHMARKS),
+        help=f"benchmark to run (default {DEFAULT_BENCHMARK})",
+    )
 
 
 def add_dataset_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,19 +64,25 @@ def add_dataset_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--concurrency", type=int, help="judge calls in flight at most (default 32)")
+    parser.add_argument("--concurrency", type=positive_int, help="judge calls in flight at most (default 32)")
     parser.add_argument("--judge-model", help="judge model or Azure deployment (default: JUDGE_MODEL or gpt-5.4)")
-    parser.add_argument("--max-completion-tokens", type=int, help="judge max_completion_tokens (default 8000)")
+    parser.add_argument("--max-completion-tokens", type=positive_int, help="judge max_completion_tokens (default 8000)")
 
 
-def benchmark_of(args: argparse.Namespace) -> Benchmark:
+def add_judge_mode_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--judge-mode", choices=("live", "batch"),
+        help="live calls, or the provider's Batch API: half the price, answers within 24 h (default: JUDGE_MODE or live)",
+    )
+
+
+def benchmark_of(args: argparse.Namespace) -> AnyBenchmark:
     return BENCHMARKS[args.benchmark]
 
 
-def dataset_spec(args: argparse.Namespace, settings: Settings, benchmark: Benchmark) -> DatasetSpec:
-    """The dataset from the flags, else the environment, else the benchmark's default."""
-    path = args.dataset or settings.data.dataset or benchmark.default_dataset
-    return DatasetSpec(path=str(path), revision=args.dataset_revision or settings.data.dataset_revision)
+def dataset_spec(args: argparse.Namespace, settings: Settings, benchmark: AnyBenchmark) -> DatasetSpec:
+    """The dataset from the flags, else the benchmark's setting (WB_DATASET, QA_DATASET, …), else its default."""
+    return benchmark_dataset(benchmark, settings.data, args.dataset, args.dataset_revision)
 
 
 def configs_of(args: argparse.Namespace) -> list[str] | None:
@@ -53,6 +95,7 @@ def judge_settings(args: argparse.Namespace, settings: Settings) -> JudgeSetting
         "concurrency": args.concurrency,
         "model": args.judge_model,
         "max_completion_tokens": args.max_completion_tokens,
+        "mode": getattr(args, "judge_mode", None),
     }
     return settings.judge.model_copy(update={k: v for k, v in overrides.items() if v is not None})
 

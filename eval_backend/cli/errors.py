@@ -1,7 +1,10 @@
 """The errors that mean bad input or configuration: printed as one line, exit status 2."""
 
+from pydantic import ValidationError
+
 from eval_backend.benchmarks import ItemValidationError
 from eval_backend.cli.hub_cmd import HubNotConfigured
+from eval_backend.cli.saraiki_args import BenchmarkOptionError
 from eval_backend.dataset_loader import DatasetLoadError
 from eval_backend.generation.base import GenerationConfigError
 from eval_backend.hub_sync import MirrorFormatError
@@ -12,6 +15,7 @@ from eval_backend.run_folder import RunFolderError
 from eval_backend.submissions import QueueError, SubmissionRejected
 
 USER_ERRORS: tuple[type[Exception], ...] = (
+    ValidationError,  # a setting from the environment out of range; the message names the variable
     ItemValidationError,
     DatasetLoadError,
     GenerationConfigError,
@@ -23,4 +27,5 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     SubmissionRejected,
     HubNotConfigured,
     MirrorFormatError,
+    BenchmarkOptionError,
 )

@@ -11,22 +11,31 @@ from eval_backend.cli.common import (
     benchmark_of,
     configs_of,
     dataset_spec,
+    positive_int,
 )
-from eval_backend.cost import estimate_for_items, estimate_for_tasks
+from eval_backend.benchmarks import ScoredBenchmark
+from eval_backend.cost import (
+    CostEstimate,
+    estimate_for_items,
+    estimate_for_scored_items,
+    estimate_for_scorer_calls,
+    estimate_for_tasks,
+)
 from eval_backend.dataset_loader import load_items, resolve_configs
 from eval_backend.judging import plan_judge_tasks
 from eval_backend.run_folder import RunFolder
+from eval_backend.scorer_runs import plan_scorer_calls, read_scores
 from eval_backend.settings import Settings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "estimate",
-        help="estimate judge tokens and cost (prices: JUDGE_PRICE_INPUT_PER_M, JUDGE_PRICE_OUTPUT_PER_M)",
+        help="estimate judge tokens and cost, live and in batch mode (JUDGE_PRICE_INPUT_PER_M, JUDGE_PRICE_OUTPUT_PER_M, JUDGE_BATCH_DISCOUNT)",
     )
     add_benchmark_argument(parser)
     add_dataset_arguments(parser)
-    parser.add_argument("--limit", type=int, help="first N items of each config")
+    parser.add_argument("--limit", type=positive_int, help="first N items of each config")
     parser.add_argument(
         "--out-dir", type=Path, help="a run folder with responses: estimate only the judge calls it still owes"
     )
@@ -39,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     spec = dataset_spec(args, settings, benchmark)
     items = load_items(benchmark, spec, resolve_configs(spec, configs_of(args)), args.limit)
     folder = RunFolder(args.out_dir) if args.out_dir else None
-    if folder and folder.responses_path.exists():
+    if isinstance(benchmark, ScoredBenchmark):  # a scorer-kind benchmark (QA, …): its judge scorers' calls
+        estimate, basis = _scored_estimate(benchmark, items, folder, settings)
+    elif folder and folder.responses_path.exists():
         tasks = plan_judge_tasks(
             benchmark, items, folder.read_responses(), folder.read_judgments(), settings.judge.model
         )
@@ -51,3 +62,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"{len(items)} items; judge {settings.judge.model}; estimated from {basis}:")
     print(estimate.describe())
     return 0
+
+
+def _scored_estimate(
+    benchmark: ScoredBenchmark, items: list, folder: RunFolder | None, settings: Settings
+) -> tuple[CostEstimate, str]:
+    if folder and folder.responses_path.exists():
+        calls = plan_scorer_calls(benchmark, items, folder.read_responses(), read_scores(folder), settings.judge.model)
+        return estimate_for_scorer_calls(calls, settings.cost), f"the responses in {folder.path}"
+    basis = f"answers of ~{settings.cost.response_chars} characters"
+    return estimate_for_scored_items(benchmark, items, settings.cost), basis

@@ -20,7 +20,8 @@ from eval_backend.cli.generation_args import (
     generation_report,
     model_request,
 )
-from eval_backend.pipeline import RunSpec, generate_phase, prepare_run
+from eval_backend.cli.saraiki_args import add_saraiki_arguments, for_saraiki, task_configs
+from eval_backend.pipeline import RunSpec, generate_phase, load_run_items, pin_run, record_run
 from eval_backend.run_folder import RunFolder
 from eval_backend.settings import Settings
 
@@ -30,6 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_benchmark_argument(parser)
     add_dataset_arguments(parser)
     add_generation_arguments(parser)
+    add_saraiki_arguments(parser)
     parser.add_argument("--out-dir", required=True, type=Path, help="run folder to write (resumed if it exists)")
     parser.set_defaults(func=run)
 
@@ -37,12 +39,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     settings = Settings()
     benchmark = benchmark_of(args)
-    options = generation_options(args, settings, benchmark)
+    benchmark, options = for_saraiki(args, benchmark, generation_options(args, settings, benchmark))
     spec = RunSpec(
-        benchmark, dataset_spec(args, settings, benchmark), RunFolder(args.out_dir), configs_of(args), args.limit
+        benchmark, dataset_spec(args, settings, benchmark), RunFolder(args.out_dir),
+        task_configs(args) or configs_of(args), args.limit,
     )
-    items = prepare_run(spec, model_request(options))
-    with generation_progress_bar() as on_progress:
-        progress = generate_phase(spec, items, options, on_progress)
+    spec = pin_run(spec)
+    items = load_run_items(spec)
+    with spec.folder.lock():
+        record_run(spec, items, model_request(options))
+        with generation_progress_bar() as on_progress:
+            progress = generate_phase(spec, items, options, on_progress)
     print(generation_report(progress, len(items), spec.folder.responses_path), file=sys.stderr)
     return 0

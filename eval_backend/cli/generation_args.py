@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from eval_backend.benchmarks import Benchmark
+from eval_backend.cli.common import fraction, positive_int
 from eval_backend.generation.generating import GenerationProgress
 from eval_backend.generation.options import BACKENDS, GenerationOptions
 from eval_backend.settings import Settings
@@ -22,16 +23,16 @@ def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
         choices=BACKENDS,
         help="auto: vllm when installed with a GPU visible, openai with --base-url, else transformers",
     )
-    parser.add_argument("--max-tokens", type=int, help="output token budget per item (default: the benchmark's, 16000)")
-    parser.add_argument("--limit", type=int, help="first N items of each config only (smoke runs)")
+    parser.add_argument("--max-tokens", type=positive_int, help="output token budget per item (default: the benchmark's, 16000)")
+    parser.add_argument("--limit", type=positive_int, help="first N items of each config only (smoke runs)")
     parser.add_argument("--dtype", help="weights dtype: auto, bfloat16, float16, float32 (default auto)")
     parser.add_argument("--seed", type=int, help="sampling seed (default 0)")
-    parser.add_argument("--batch-size", type=int, help="items per backend call (transformers 8, vllm 1024)")
-    parser.add_argument("--tensor-parallel-size", type=int, help="vllm: GPUs per model (default: all visible)")
-    parser.add_argument("--max-model-len", type=int, help="context length to use (default: the model's)")
-    parser.add_argument("--gpu-memory-utilization", type=float, help="vllm: share of GPU memory to use (default 0.9)")
+    parser.add_argument("--batch-size", type=positive_int, help="items per backend call (transformers 8, vllm 1024)")
+    parser.add_argument("--tensor-parallel-size", type=positive_int, help="vllm: GPUs per model (default: all visible)")
+    parser.add_argument("--max-model-len", type=positive_int, help="context length to use (default: the model's)")
+    parser.add_argument("--gpu-memory-utilization", type=fraction, help="vllm: share of GPU memory to use (default 0.9)")
     parser.add_argument("--base-url", help="openai backend: the endpoint (default: GENERATION_BASE_URL)")
-    parser.add_argument("--generation-concurrency", type=int, help="openai backend: requests in flight (default 16)")
+    parser.add_argument("--generation-concurrency", type=positive_int, help="openai backend: requests in flight (default 16)")
     parser.add_argument(
         "--reasoning",
         action="store_true",

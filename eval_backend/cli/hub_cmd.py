@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 from eval_backend.hub_sync import HUB_ERRORS, describe, pull_results, push_run, restore_queue_if_missing, sync_once
-from eval_backend.run_folder import RunFolder, iter_run_folders
+from eval_backend.run_folder import RunFolder
+from eval_backend.run_layout import iter_all_run_folders
 from eval_backend.settings import Settings
 
 
@@ -43,7 +44,9 @@ def _settings(*, results: bool = False, requests: bool = False) -> Settings:
 
 def run_push(args: argparse.Namespace) -> int:
     settings = _settings(results=True)
-    folders = [RunFolder(path) for path in args.run_dirs] or list(iter_run_folders(settings.data.runs_dir))
+    folders = [RunFolder(path) for path in args.run_dirs] or [
+        folder for _, folder in iter_all_run_folders(settings.data.runs_dir)
+    ]
     failed = [folder.path for folder in folders if not push_run(folder, settings)]
     print(f"pushed {len(folders) - len(failed)} of {len(folders)} run folders", file=sys.stderr)
     for path in failed:

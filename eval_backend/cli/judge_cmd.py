@@ -10,6 +10,7 @@ from eval_backend.cli.common import (
     add_benchmark_argument,
     add_dataset_arguments,
     add_judge_arguments,
+    add_judge_mode_argument,
     benchmark_of,
     configs_of,
     dataset_spec,
@@ -17,9 +18,18 @@ from eval_backend.cli.common import (
     judging_progress_bar,
 )
 from eval_backend.dataset_loader import index_items
-from eval_backend.pipeline import RunSpec, import_responses, judge_phase, prepare_run, score_phase
+from eval_backend.pipeline import (
+    RunSpec,
+    import_responses,
+    judge_run_configs,
+    load_run_items,
+    pin_run,
+    record_run,
+    score_phase,
+)
 from eval_backend.responses_input import ResponsesInputError, read_responses_file
 from eval_backend.run_folder import RunFolder
+from eval_backend.scorer_runs import describe_summary
 from eval_backend.settings import Settings
 
 
@@ -32,6 +42,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--model", help="the model that wrote the responses, as the leaderboard should name it")
     parser.add_argument("--revision", help="that model's revision (commit sha, branch or tag)")
     add_judge_arguments(parser)
+    add_judge_mode_argument(parser)
+    parser.add_argument(
+        "--retry-failed", action="store_true",
+        help="send again the judgments that failed for good (invalid answers, a rejected request)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -39,24 +54,36 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings()
     benchmark = benchmark_of(args)
     configs = configs_of(args)
+    judge = judge_settings(args, settings)
     if not args.responses.is_file():
         raise ResponsesInputError(f"{args.responses}: no such responses file")
-    spec = RunSpec(benchmark, dataset_spec(args, settings, benchmark), RunFolder(args.out_dir), configs)
-    request = {"responses_file": str(args.responses), "model": args.model, "revision": args.revision}
-    items = prepare_run(spec, {key: value for key, value in request.items() if value is not None})
+    spec = pin_run(RunSpec(benchmark, dataset_spec(args, settings, benchmark), RunFolder(args.out_dir), configs))
+    request = {"responses_file": str(args.responses), "model": args.model, "revision": args.revision,
+               "judge_mode": judge.mode}
+    # Every input is read and checked before the run folder is touched.
+    items = load_run_items(spec)
     single_config = configs[0] if configs and len(configs) == 1 else None
     responses = read_responses_file(args.responses, index_items(items).keys(), single_config)
-    added = import_responses(spec.folder, responses)
-    print(f"{len(responses)} responses read, {added} new or changed", file=sys.stderr)
-    judge = judge_settings(args, settings)
-    with judging_progress_bar() as on_progress:
-        progress = judge_phase(spec, items, judge, on_progress)
-    summary = score_phase(spec, judge.model)
+    with spec.folder.lock():
+        record_run(spec, items, {key: value for key, value in request.items() if value is not None})
+        added = import_responses(spec.folder, responses)
+        print(f"{len(responses)} responses read, {added} new or changed", file=sys.stderr)
+        del items, responses  # judged config by config from the dataset: the queries are not held meanwhile
+        with judging_progress_bar() as on_progress:
+            progress = judge_run_configs(spec, judge, on_progress, retry_failed=args.retry_failed)
+        summary = score_phase(spec, judge.model)
+    if isinstance(summary, dict):  # a scorer-kind benchmark (QA, …)
+        described = describe_summary(benchmark, summary)  # type: ignore[arg-type]
+        print(f"judged {progress.done} calls ({progress.failed} failed); {described} -> {spec.folder.summary_path}",
+              file=sys.stderr)
+        return 0
     counts = summary.counts
     print(
         f"judged {progress.done} calls ({progress.failed} failed); "
         f"items scored {counts.scored_items}/{counts.items}, failed {counts.failed_items}, "
         f"pending {counts.pending_items}, no response {counts.missing_responses}; "
+        f"{'complete' if summary.complete else 'not complete'} "
+        f"({summary.coverage.scored + summary.coverage.no_response}/{summary.coverage.expected} expected items); "
         f"overall {_fmt(summary.overall)} -> {spec.folder.summary_path}",
         file=sys.stderr,
     )

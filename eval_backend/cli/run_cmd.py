@@ -10,6 +10,7 @@ from eval_backend.cli.common import (
     add_benchmark_argument,
     add_dataset_arguments,
     add_judge_arguments,
+    add_judge_mode_argument,
     benchmark_of,
     configs_of,
     dataset_spec,
@@ -17,8 +18,10 @@ from eval_backend.cli.common import (
     phase_progress_bars,
 )
 from eval_backend.cli.generation_args import add_generation_arguments, generation_options, model_request
+from eval_backend.cli.saraiki_args import add_saraiki_arguments, for_saraiki, task_configs
 from eval_backend.pipeline import RunSpec, run_pipeline
 from eval_backend.run_folder import RunFolder
+from eval_backend.scorer_runs import describe_summary
 from eval_backend.settings import Settings
 
 
@@ -27,23 +30,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_benchmark_argument(parser)
     add_dataset_arguments(parser)
     add_generation_arguments(parser)
-    parser.add_argument("--out-dir", type=Path, help="run folder (default: DATA_DIR/runs/<org>__<name>/<revision>)")
+    add_saraiki_arguments(parser)
+    parser.add_argument("--out-dir", type=Path, help="run folder (default: DATA_DIR/runs/<benchmark>/<org>__<name>/<revision>)")
     add_judge_arguments(parser)
+    add_judge_mode_argument(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     settings = Settings()
     benchmark = benchmark_of(args)
-    options = generation_options(args, settings, benchmark)
+    benchmark, options = for_saraiki(args, benchmark, generation_options(args, settings, benchmark))
     folder = (
         RunFolder(args.out_dir)
         if args.out_dir
-        else RunFolder.for_model(settings.data.runs_dir, options.model, options.revision or "main")
+        else RunFolder.for_model(
+            settings.data.benchmark_runs_dir(benchmark.name), options.model, options.revision or "main"
+        )
     )
-    spec = RunSpec(benchmark, dataset_spec(args, settings, benchmark), folder, configs_of(args), args.limit)
+    configs = task_configs(args) or configs_of(args)
+    spec = RunSpec(benchmark, dataset_spec(args, settings, benchmark), folder, configs, args.limit)
     with phase_progress_bars() as on_progress:
         summary = run_pipeline(spec, model_request(options), options, judge_settings(args, settings), on_progress)
+    if isinstance(summary, dict):  # a scorer-kind benchmark (QA, …)
+        print(f"{describe_summary(benchmark, summary)} -> {folder.summary_path}", file=sys.stderr)  # type: ignore[arg-type]
+        return 0
     counts = summary.counts
     overall = "n/a" if summary.overall is None else f"{summary.overall:.3f}"
     print(

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 from eval_backend.cli.common import add_benchmark_argument, benchmark_of
-from eval_backend.reporting import score_run_folder
-from eval_backend.run_folder import RunFolder
+from eval_backend.pipeline import score_folder
+from eval_backend.scorer_runs import describe_summary
+from eval_backend.run_folder import RunFolder, RunFolderError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,7 +21,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    summary = score_run_folder(benchmark_of(args), RunFolder(args.out_dir), args.judge_model)
+    folder = RunFolder(args.out_dir)
+    if not folder.items_path.is_file():
+        raise RunFolderError(f"{folder.path}: not a run folder (no items.jsonl)")
+    benchmark = benchmark_of(args)
+    with folder.lock():
+        summary = score_folder(benchmark, folder, args.judge_model)
+    if isinstance(summary, dict):  # a scorer-kind benchmark (QA, …)
+        print(describe_summary(benchmark, summary), file=sys.stderr)  # type: ignore[arg-type]
+        return 0
     overall = "n/a" if summary.overall is None else f"{summary.overall:.3f}"
     print(f"overall {overall} over {summary.counts.scored_items}/{summary.counts.items} items", file=sys.stderr)
     return 0

@@ -9,8 +9,9 @@ endpoint rejects it) is a `Completion` with an `error`, not an exception.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
+from eval_backend.benchmarks.prompting import Prompt
 from eval_backend.records import Item, ItemKey
 
 THINK_OPEN = "<think>"
@@ -39,6 +40,13 @@ class Completion:
 
 
 ResultCallback = Callable[[Completion], None]
+PromptOf = Callable[[Any], Prompt]
+"""How an item becomes the model's prompt: the benchmark's `prompt`."""
+
+
+def query_prompt(item: Item) -> Prompt:
+    """Indic WritingBench's prompt, the default: the item's query as one user turn."""
+    return Prompt.user(item.query)
 
 
 class Generator(Protocol):
@@ -47,8 +55,8 @@ class Generator(Protocol):
     name: str
     """The backend's name, recorded with each response."""
 
-    def generate(self, items: Sequence[Item], on_result: ResultCallback) -> None:
-        """Answer every item, calling `on_result` once per item as its answer is known."""
+    def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf = query_prompt) -> None:
+        """Answer every item (its prompt is `prompt_of(item)`), calling `on_result` once per item as its answer is known."""
 
     def close(self) -> None:
         """Release the model or client."""
@@ -57,6 +65,12 @@ class Generator(Protocol):
 def chat_messages(query: str) -> list[dict[str, str]]:
     """The conversation the model under test sees: one user message holding the query, verbatim."""
     return [{"role": "user", "content": query}]
+
+
+def cut_at_stop(text: str, stop: Sequence[str]) -> tuple[str, bool]:
+    """`text` up to the first stop string (excluded), and whether one was found."""
+    found = [position for position in (text.find(marker) for marker in stop if marker) if position >= 0]
+    return (text[: min(found)], True) if found else (text, False)
 
 
 def opens_thinking(text: str) -> bool:

@@ -1,8 +1,9 @@
 """Generating a run: plan the items still owed a response, run the backend, append each answer.
 
 Resuming is the same operation as starting: an item with a line in responses.jsonl is
-done (an item recorded with an error too: its error is final for this model), so a
-re-run generates only what is missing and never an item twice.
+done (an item recorded with the model's error too: its error is final for this model), so a
+re-run generates only what is missing and never an item twice. An item whose query changed
+in the dataset since its answer, or that the system failed on, is owed again.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from eval_backend.generation.base import Completion, Generator, unclosed_thinking
+from eval_backend.generation.base import Completion, Generator, PromptOf, query_prompt, unclosed_thinking
 from eval_backend.jsonl import JsonlAppender
-from eval_backend.records import Item, ItemKey, ResponseRecord, to_json_dict
+from eval_backend.records import MODEL_ERROR, Item, ItemKey, ResponseRecord, to_json_dict
 
 logger = logging.getLogger(__name__)
 
@@ -40,8 +41,14 @@ GenerationCallback = Callable[[GenerationProgress], None]
 
 
 def owed_items(items: Sequence[Item], responses: Mapping[ItemKey, ResponseRecord]) -> list[Item]:
-    """The items with no line in responses.jsonl yet, in the run's order."""
-    return [item for item in items if item.key not in responses]
+    """The items owed an answer, in the run's order: no line yet, a system error, or an answer to an older query."""
+    return [item for item in items if _owed(item, responses.get(item.key))]
+
+
+def _owed(item: Item, response: ResponseRecord | None) -> bool:
+    if response is None or response.system_error:
+        return True
+    return response.query_sha256 is not None and response.query_sha256 != item.query_sha256
 
 
 def response_record(item: Item, completion: Completion, params: Mapping[str, Any]) -> ResponseRecord:
@@ -55,7 +62,11 @@ def response_record(item: Item, completion: Completion, params: Mapping[str, Any
         output_tokens=completion.output_tokens,
         unclosed_thinking=unclosed_thinking(completion.text, completion.prompt_opens_thinking),
         error=completion.error,
+        # A backend reports per item only what the model caused (a prompt too long for it);
+        # the system's failures stop the run, leaving the item owed.
+        error_kind=MODEL_ERROR if completion.error else None,
         generation={**params, "max_tokens": completion.max_tokens or params.get("max_tokens")},
+        query_sha256=item.query_sha256,
     )
 
 
@@ -65,8 +76,9 @@ def generate_items(
     params: Mapping[str, Any],
     appender: JsonlAppender,
     on_progress: GenerationCallback | None = None,
+    prompt_of: PromptOf = query_prompt,
 ) -> GenerationProgress:
-    """Answer `items` with `generator`, appending each response the moment it is known."""
+    """Answer `items` (each asked `prompt_of(item)`) with `generator`, appending each response the moment it is known."""
     by_key = {item.key: item for item in items}
     progress = GenerationProgress(total=len(items))
 
@@ -80,6 +92,6 @@ def generate_items(
             on_progress(progress)
 
     started = time.monotonic()
-    generator.generate(items, record)
+    generator.generate(items, record, prompt_of)
     progress.elapsed_s = time.monotonic() - started
     return progress

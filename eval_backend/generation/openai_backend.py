@@ -4,7 +4,11 @@ The server applies the model's chat template. At most `concurrency` requests are
 flight; rate limits, server errors and timeouts are retried with backoff (the judge's
 retry rule), a request the endpoint rejects (HTTP 400, e.g. a prompt longer than the
 context) becomes an error for its item, and any other refusal (auth, unknown model)
-stops the run. `top_k` is not an OpenAI parameter, so it travels in `extra_body`.
+stops the run. `top_k` is not an OpenAI parameter, so it travels in `extra_body` (and is
+left out when it is off, as for greedy decoding). A chat prompt goes to chat completions, a
+raw one to completions. As the local backends do, each request's `max_tokens` is capped so
+that prompt and answer fit the served context (`served_context`), and a prompt that does not
+fit at all is the item's error, with no request sent.
 """
 
 from __future__ import annotations
@@ -13,13 +17,15 @@ import asyncio
 import logging
 from typing import Any, Iterator, Sequence
 
+import httpx
 import openai
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
-from eval_backend.generation.base import Completion, GenerationConfigError, ResultCallback, chat_messages
+from eval_backend.generation.base import Completion, GenerationConfigError, PromptOf, ResultCallback, query_prompt
 from eval_backend.generation.options import GenerationOptions
+from eval_backend.generation.served_context import TOKENIZE_TIMEOUT_S, ServedContext
 from eval_backend.judge_client import is_retryable
-from eval_backend.records import Item
+from eval_backend.redaction import redact
 
 logger = logging.getLogger(__name__)
 
@@ -36,10 +42,13 @@ def request_kwargs(options: GenerationOptions) -> dict[str, Any]:
         "temperature": options.temperature,
         "top_p": options.top_p,
         "max_tokens": options.max_tokens,
-        "extra_body": {"top_k": options.top_k},
     }
+    if options.top_k > 0:
+        kwargs["extra_body"] = {"top_k": options.top_k}
     if options.seed is not None:
         kwargs["seed"] = options.seed
+    if options.stop:
+        kwargs["stop"] = list(options.stop)
     return kwargs
 
 
@@ -54,24 +63,35 @@ class OpenAIGenerator:
                 "the openai backend needs the endpoint's URL: pass --base-url or set GENERATION_BASE_URL"
             )
         self.options = options
+        self._prompt_of: PromptOf = query_prompt
 
-    def generate(self, items: Sequence[Item], on_result: ResultCallback) -> None:
+    def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf = query_prompt) -> None:
         """Answer `items` with at most `concurrency` requests in flight, reporting each as it lands."""
+        self._prompt_of = prompt_of
         asyncio.run(self._generate(items, on_result))
 
     def close(self) -> None:
         """Nothing held between calls: each `generate` opens and closes its own client."""
 
-    async def _generate(self, items: Sequence[Item], on_result: ResultCallback) -> None:
+    async def _generate(self, items: Sequence[Any], on_result: ResultCallback) -> None:
         key = self.options.api_key.get_secret_value() if self.options.api_key else "not-needed"
         client = openai.AsyncOpenAI(
             base_url=self.options.base_url, api_key=key, max_retries=0, timeout=REQUEST_TIMEOUT_S
         )
-        pending: Iterator[Item] = iter(items)
+        http = httpx.AsyncClient(timeout=TOKENIZE_TIMEOUT_S)
+        context = await ServedContext.discover(
+            client, self.options.model, str(self.options.base_url), self.options.max_model_len, key
+        )
+        pending: Iterator[Any] = iter(items)
 
         async def worker() -> None:
             for item in pending:
-                on_result(await self._answer(client, item))
+                prompt = self._prompt_of(item)
+                budget = await context.budget(http, self.options.model, prompt, prompt.token_limit(self.options.max_tokens))
+                if budget.error:
+                    on_result(Completion(item.key, None, error=budget.error))
+                else:
+                    on_result(await self._answer(client, item, budget.max_tokens))
 
         try:
             async with asyncio.TaskGroup() as group:  # one worker's fatal error stops the others
@@ -81,36 +101,40 @@ class OpenAIGenerator:
             raise errors.exceptions[0] from None
         finally:
             await client.close()
+            await http.aclose()
 
-    async def _answer(self, client: openai.AsyncOpenAI, item: Item) -> Completion:
+    async def _answer(self, client: openai.AsyncOpenAI, item: Any, max_tokens: int) -> Completion:
         try:
-            completion = await self._complete(client, item)
+            completion = await self._complete(client, item, max_tokens)
         except openai.BadRequestError as exc:
-            return Completion(item.key, None, error=f"endpoint rejected the request: {exc}")
+            return Completion(item.key, None, error=redact(f"endpoint rejected the request: {exc}"))
         except openai.APIStatusError as exc:
             if is_retryable(exc):
                 raise
-            raise GenerationConfigError(f"generation endpoint refused the call: {exc}") from exc
+            raise GenerationConfigError(redact(f"generation endpoint refused the call: {exc}")) from exc
         choice = completion.choices[0]
         usage = completion.usage
+        text = choice.message.content if hasattr(choice, "message") else choice.text
         return Completion(
             key=item.key,
-            text=choice.message.content or "",
+            text=text or "",
             finish_reason=choice.finish_reason,
             output_tokens=usage.completion_tokens if usage else None,
-            max_tokens=self.options.max_tokens,
+            max_tokens=max_tokens,
             prompt_opens_thinking=self.options.reasoning,
         )
 
-    async def _complete(self, client: openai.AsyncOpenAI, item: Item) -> Any:
+    async def _complete(self, client: openai.AsyncOpenAI, item: Any, max_tokens: int) -> Any:
         retrying = AsyncRetrying(
             retry=retry_if_exception(is_retryable),
             stop=stop_after_attempt(TRANSPORT_ATTEMPTS),
             wait=wait_exponential_jitter(initial=1, max=MAX_BACKOFF_S, jitter=1),
             reraise=True,
         )
+        prompt = self._prompt_of(item)
+        kwargs = {**request_kwargs(self.options), "max_tokens": max_tokens}
         async for attempt in retrying:
             with attempt:
-                return await client.chat.completions.create(
-                    messages=chat_messages(item.query), **request_kwargs(self.options)
-                )
+                if not prompt.is_chat:
+                    return await client.completions.create(prompt=str(prompt.text), **kwargs)
+                return await client.chat.completions.create(messages=prompt.chat_messages(), **kwargs)

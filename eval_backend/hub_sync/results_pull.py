@@ -21,7 +21,8 @@ from huggingface_hub import HfApi, hf_hub_download
 from eval_backend.hub_client import hub_api
 from eval_backend.hub_sync._hub import DATASET, RemoteFile, head_sha, remote_tree
 from eval_backend.hub_sync._ledger import Ledger
-from eval_backend.hub_sync.dataset_card import RUNS_PREFIX
+from eval_backend.hub_sync.layout import RUNS_PREFIX, repo_run, split_repo_path
+from eval_backend.run_folder import run_folder_of_id
 from eval_backend.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -48,7 +49,12 @@ def pull_results(settings: Settings) -> PullReport:
     for run, remote in _remote_runs(remote_tree(api, repo_id, head)).items():
         if ledger.synced(run) == remote:
             continue
-        target = settings.data.runs_dir / run
+        benchmark, _, run_id = run.partition("/")
+        folder = run_folder_of_id(settings.data.benchmark_runs_dir(benchmark), run_id)
+        if folder is None:  # the repo is shared: a name that would leave the runs folder is never written
+            logger.warning("skipping %r in %s: not a run folder name", run, repo_id)
+            continue
+        target = folder.path
         local = _local_files(target)
         if _same(local, remote):
             ledger.record_synced(run, remote)  # pushed from here, or fetched before the ledger was kept
@@ -66,12 +72,12 @@ def pull_results(settings: Settings) -> PullReport:
 
 
 def _remote_runs(tree: dict[str, RemoteFile]) -> dict[str, dict[str, RemoteFile]]:
-    """`runs/<a>/<b>/<file>` entries grouped by run folder `<a>/<b>`, files by name."""
+    """The repo's run-folder files grouped by local run `<benchmark>/<org>__<name>/<revision>`, files by name."""
     runs: dict[str, dict[str, RemoteFile]] = defaultdict(dict)
     for path, remote in tree.items():
-        parts = path.split("/")
-        if len(parts) == 4 and parts[0] == RUNS_PREFIX:
-            runs[f"{parts[1]}/{parts[2]}"][parts[3]] = remote
+        found = split_repo_path(path)
+        if found is not None:
+            runs[found[0]][found[1]] = remote
     return dict(runs)
 
 
@@ -97,7 +103,7 @@ def _download_run(api: HfApi, repo_id: str, revision: str, run: str, remote: dic
         staged.mkdir()
         for name in sorted(remote):
             downloaded = hf_hub_download(
-                repo_id, f"{RUNS_PREFIX}/{run}/{name}", repo_type=DATASET, revision=revision,
+                repo_id, f"{RUNS_PREFIX}/{repo_run(run)}/{name}", repo_type=DATASET, revision=revision,
                 endpoint=api.endpoint, token=api.token, local_dir=Path(staging) / "download",
             )
             shutil.move(downloaded, staged / name)

@@ -12,6 +12,7 @@ from pathlib import Path
 from huggingface_hub import HfApi
 from tenacity import retry, retry_if_exception, stop_after_attempt
 
+from eval_backend.consistency import CONSISTENCY_FILE, REJUDGMENTS_FILE
 from eval_backend.hub_client import hub_api
 from eval_backend.hub_sync._hub import (
     HUB_ERRORS,
@@ -24,8 +25,10 @@ from eval_backend.hub_sync._hub import (
     remote_tree,
 )
 from eval_backend.hub_sync._ledger import Ledger
-from eval_backend.hub_sync.dataset_card import RUNS_PREFIX, render_card, runs_with_details
+from eval_backend.hub_sync.dataset_card import render_card, runs_with_details
+from eval_backend.hub_sync.layout import RUNS_PREFIX, current_run, repo_run
 from eval_backend.run_folder import RunFolder
+from eval_backend.scorer_runs import SCORES_FILE
 from eval_backend.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -37,13 +40,14 @@ def run_files(folder: RunFolder) -> list[Path]:
     """The files of a run folder that are mirrored, those that exist."""
     paths = (
         folder.request_path, folder.items_path, folder.responses_path,
-        folder.judgments_path, folder.summary_path, folder.details_path,
+        folder.judgments_path, folder.path / SCORES_FILE, folder.summary_path, folder.details_path,
+        folder.path / CONSISTENCY_FILE, folder.path / REJUDGMENTS_FILE,
     )
     return [path for path in paths if path.is_file()]
 
 
 def run_name(folder: RunFolder, runs_dir: Path) -> str:
-    """The folder's path under the runs folder, `org__name/revision`; the same under `runs/` in the repo."""
+    """The folder's path under the runs folder, `<benchmark>/<org>__name/<revision>` (in the repo: `layout.repo_run`)."""
     return folder.path.resolve().relative_to(Path(runs_dir).resolve()).as_posix()
 
 
@@ -59,18 +63,19 @@ def push_run(folder: RunFolder, settings: Settings) -> bool:
 
 def push_pending(run: str, settings: Settings, ledger: Ledger) -> bool:
     """Try the outbox entry for `run` once; the marker goes only when the commit succeeded."""
-    folder = RunFolder(settings.data.runs_dir / run)
+    local = current_run(run)
+    folder = RunFolder(settings.data.runs_dir / local)
     if not folder.summary_path.is_file():
         logger.warning("not pushing %s: it has no summary.json (unfinished, or removed)", folder.path)
         ledger.done(run)
         return False
     try:
-        remote = _commit_run(hub_api(settings.hub), str(settings.hub.results_repo), run, folder)
+        remote = _commit_run(hub_api(settings.hub), str(settings.hub.results_repo), local, folder)
     except HUB_ERRORS as exc:
         ledger.record_failure(run, describe(exc))
         logger.warning("push of %s to %s failed, will retry: %s", run, settings.hub.results_repo, describe(exc))
         return False
-    ledger.record_synced(run, remote)
+    ledger.record_synced(local, remote)
     ledger.done(run)
     logger.info("pushed %s to %s", run, settings.hub.results_repo)
     return True
@@ -79,7 +84,7 @@ def push_pending(run: str, settings: Settings, ledger: Ledger) -> bool:
 def _commit_run(api: HfApi, repo_id: str, run: str, folder: RunFolder) -> dict[str, RemoteFile]:
     """Commit the folder and the card; returns the pushed files (by name) as the Hub lists them."""
     ensure_repo(api, repo_id)
-    prefix = f"{RUNS_PREFIX}/{run}"
+    prefix = f"{RUNS_PREFIX}/{repo_run(run)}"
     files: dict[str, bytes | Path] = {f"{prefix}/{path.name}": path for path in run_files(folder)}
     sha = _commit_on_head(api, repo_id, run, files)
     tree = remote_tree(api, repo_id, sha, under=prefix)

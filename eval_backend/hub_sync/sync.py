@@ -11,8 +11,7 @@ from eval_backend.hub_sync.requests_mirror import mirror_queue
 from eval_backend.hub_sync.results_pull import PullReport, pull_results
 from eval_backend.hub_sync.results_push import push_pending
 from eval_backend.settings import Settings
-from eval_backend.submissions.queue_store import QueueStore
-from eval_backend.submissions.queue_store import queue_path
+from eval_backend.submissions.queue_store import open_queue, queue_path
 
 logger = logging.getLogger(__name__)
 
@@ -35,9 +34,9 @@ def sync_once(settings: Settings) -> SyncReport:
         return report
     if settings.hub.results_enabled:
         _retry_outbox(settings, report)
-    path = queue_path(settings)
-    if settings.hub.requests_enabled and path.exists():
-        report = replace(report, requests_mirrored=mirror_queue(QueueStore(path), settings))
+    if settings.hub.requests_enabled and (settings.queue.queue_url or queue_path(settings).exists()):
+        with open_queue(settings) as store:
+            report = replace(report, requests_mirrored=mirror_queue(store, settings))
     if settings.hub.results_enabled:
         try:
             report = replace(report, pull=pull_results(settings))

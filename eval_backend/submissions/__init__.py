@@ -8,26 +8,32 @@ The package exports the queue and the checks. Submitting, the worker and the sch
 from eval_backend.submissions.model_facts import SubmissionRejected
 from eval_backend.submissions.queue_store import (
     DuplicateRequest,
+    LimitReached,
     NewRequest,
     Phase,
     QueueError,
     QueueRequest,
     QueueStore,
+    QueueUnavailable,
     RequestNotFound,
     Status,
     open_queue,
     queue_path,
 )
+from eval_backend.submissions.queue_sqlite import SqliteQueueStore
 from eval_backend.submissions.validation import SubmissionForm, ValidatedSubmission, validate_submission
 
 __all__ = [
     "DuplicateRequest",
+    "LimitReached",
     "NewRequest",
     "Phase",
     "QueueError",
     "QueueRequest",
     "QueueStore",
+    "QueueUnavailable",
     "RequestNotFound",
+    "SqliteQueueStore",
     "Status",
     "SubmissionForm",
     "SubmissionRejected",

@@ -8,7 +8,6 @@ where allowed, from a local folder. Every way of not getting the facts becomes a
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -25,6 +24,8 @@ from huggingface_hub.errors import (
     RevisionNotFoundError,
     SafetensorsParsingError,
 )
+
+from eval_backend.jsonl import parse_json
 
 
 CHAT_TEMPLATE_FILE = "chat_template.jinja"
@@ -64,12 +65,20 @@ def hub_model_facts(model_id: str, revision: str, api: HfApi) -> ModelFacts:
         _hub_call(api, where, lambda: api.auth_check(model_id))
     names = {sibling.rfilename for sibling in info.siblings or ()}
     return ModelFacts(
-        model_id=model_id,
+        # The Hub's ids are case-insensitive; its own spelling is the one a duplicate is recognised by.
+        model_id=str(info.id or model_id),
         revision=str(info.sha),
         has_chat_template=CHAT_TEMPLATE_FILE in names
         or (TOKENIZER_CONFIG in names and _hub_tokenizer_has_template(api, model_id, str(info.sha), where)),
-        parameters=info.safetensors.total if info.safetensors else None,
+        parameters=parameter_count(info.safetensors.total if info.safetensors else None),
     )
+
+
+def parameter_count(value: object) -> int | None:
+    """A parameter count as metadata gives it, or None (unknown) for anything but a positive integer."""
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        return None
+    return value
 
 
 def _hub_tokenizer_has_template(api: HfApi, model_id: str, sha: str, where: str) -> bool:
@@ -111,7 +120,7 @@ def local_model_facts(folder: Path) -> ModelFacts:
     if not (folder / "config.json").is_file():
         raise SubmissionRejected(f"local model folder {shown(str(folder))} has no config.json")
     try:
-        parameters = sum(get_local_safetensors_metadata(folder).parameter_count.values())
+        parameters = parameter_count(sum(get_local_safetensors_metadata(folder).parameter_count.values()))
     except (NotASafetensorsRepoError, SafetensorsParsingError):
         parameters = None
     return ModelFacts(
@@ -133,7 +142,7 @@ def _folder_revision(folder: Path) -> str:
 
 def _config_has_template(path: Path) -> bool:
     try:
-        config: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SubmissionRejected(f"{TOKENIZER_CONFIG} of the model is not valid JSON ({exc})") from exc
+        config: Any = parse_json(path.read_bytes(), f"{TOKENIZER_CONFIG} of the model")
+    except ValueError as exc:
+        raise SubmissionRejected(str(exc)) from exc
     return isinstance(config, dict) and bool(config.get("chat_template"))

@@ -2,7 +2,8 @@
 
 A background thread sends the heartbeat every few seconds, so the queue can tell a slow run
 from a dead worker, and writes the run's new log lines to the request's log tail at the same
-time. Progress reports are written when the phase changes, when a phase completes, and at
+time. Each heartbeat also renews or drops the run's `ClaimFence`: a cancelled or taken-over
+request stops at its next write, within a beat. Progress reports are written when the phase changes, when a phase completes, and at
 most once per beat in between, so a judge finishing hundreds of calls a second does not
 turn into hundreds of database writes.
 """
@@ -10,12 +11,13 @@ turn into hundreds of database writes.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 import time
 from typing import Any
 
 from eval_backend.pipeline import PhaseProgress
+from eval_backend.redaction import redact
+from eval_backend.submissions.fence import ClaimFence
 from eval_backend.submissions.queue_store import Phase, QueueStore
 
 logger = logging.getLogger(__name__)
@@ -50,8 +52,12 @@ class _ThreadLogBuffer(logging.Handler):
 class RunMonitor:
     """Heartbeat, progress and log tail of one claimed request; use as a context manager around the run."""
 
-    def __init__(self, store: QueueStore, request_id: int, worker_id: str, interval_s: float) -> None:
+    def __init__(
+        self, store: QueueStore, request_id: int, worker_id: str, interval_s: float, *, stale_after_s: float = 300.0
+    ) -> None:
         self._store = store
+        self.fence = ClaimFence(store, request_id, worker_id, lease_s=stale_after_s / 2)
+        """The run's write guard, renewed by each heartbeat."""
         self._request_id = request_id
         self._worker_id = worker_id
         self._interval_s = interval_s
@@ -81,7 +87,8 @@ class RunMonitor:
         self._flush()
 
     def on_progress(self, progress: PhaseProgress) -> None:
-        """The pipeline's progress callback."""
+        """The pipeline's progress callback; raises ClaimLost once the request is no longer this worker's."""
+        self.fence()
         now = time.monotonic()
         with self._lock:
             due = (
@@ -103,13 +110,15 @@ class RunMonitor:
     def _beat(self) -> None:
         while not self._stop.wait(self._interval_s):
             try:
-                if not self._store.heartbeat(self._request_id, self._worker_id):
+                was_lost = self.fence.lost
+                self.fence.report(self._store.heartbeat(self._request_id, self._worker_id))
+                if self.fence.lost and not was_lost:
                     logger.warning(
                         "request #%d is no longer held by this worker (cancelled, or taken over after a stall); "
-                        "its outcome will not be recorded", self._request_id,
+                        "the run stops before its next write and its outcome is not recorded", self._request_id,
                     )
                 self._flush()
-            except sqlite3.Error:  # a database busy past its timeout must not kill the heartbeat thread
+            except self._store.database_errors:  # a database busy or away must not kill the heartbeat thread
                 logger.exception("request #%d: could not record the heartbeat", self._request_id)
 
     def _flush(self) -> None:
@@ -117,4 +126,5 @@ class RunMonitor:
             pending, self._pending = self._pending, None
         if pending is not None:
             self._write_progress(pending)
-        self._store.append_log(self._request_id, self._logs.take())
+        # Log records are redacted where made once `install_log_redaction` ran; this covers a host that never ran it.
+        self._store.append_log(self._request_id, redact(self._logs.take()))

@@ -1,30 +1,37 @@
-"""The submission queue: one SQLite row per request, claimed atomically by workers.
+"""The submission queue, backend-neutral: one row per (submission, benchmark), claimed atomically by workers.
 
-Plain SQL (no ORM, no SQLite-only types beyond `RETURNING`), so a server database could
-replace the file later. Every operation opens its own connection, so the store can be
-shared by threads and processes; WAL mode lets readers (the web app) run while a worker
-writes, and the busy timeout makes concurrent writers wait for each other instead of failing.
+Every operation is plain SQL that SQLite (`queue_sqlite`, the default: one file on one host)
+and PostgreSQL (`queue_postgres`, `QUEUE_URL=postgresql://…`: workers on many hosts) both run;
+a backend supplies its connection, its serialised write transaction and a few expressions of
+its dialect. Every time the queue records (submitted, claimed, heartbeat, finished) and every
+staleness cutoff comes from the database's clock, so workers whose clocks disagree still agree
+on who holds what.
 
     PENDING -> RUNNING -> FINISHED | FAILED        an admin may CANCEL a PENDING or RUNNING one
     RUNNING with a stale heartbeat -> PENDING (resumed from its run folder), or FAILED
     once its attempts are used up
+
+A model revision is the same model whatever the case of its id (the Hub's ids are
+case-insensitive), so duplicates are keyed on (lower-cased model id, revision, benchmark).
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
-from contextlib import closing, contextmanager
+from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, fields
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
+from eval_backend.benchmarks import DEFAULT_BENCHMARK
+from eval_backend.benchmarks.chat_mode import ChatMode
 from eval_backend.settings import Settings
 
 LOG_TAIL_CHARS = 8000
-_SCHEMA_VERSION = 1
+WEEK_S = 7 * 24 * 3600.0
 
 
 class Status(StrEnum):
@@ -42,46 +49,12 @@ class Phase(StrEnum):
 
 
 ACTIVE = (Status.PENDING, Status.RUNNING, Status.FINISHED)
-"""Statuses that make a second request for the same model revision a duplicate."""
+"""Statuses that make a second request for the same model revision and benchmark a duplicate."""
 
 
-def _sql_list(values: Any) -> str:
+def sql_list(values: Any) -> str:
+    """Enum values as an SQL list of literals (they are ours, never user input)."""
     return ", ".join(f"'{value}'" for value in values)
-
-
-_SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS requests (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    model_id TEXT NOT NULL,
-    revision TEXT NOT NULL,
-    requested_revision TEXT NOT NULL,
-    precision TEXT NOT NULL,
-    reasoning INTEGER NOT NULL DEFAULT 0,
-    backend_params TEXT NOT NULL DEFAULT '{{}}',
-    submitter TEXT NOT NULL,
-    submitted_at TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'PENDING' CHECK (status IN ({_sql_list(Status)})),
-    phase TEXT CHECK (phase IS NULL OR phase IN ({_sql_list(Phase)})),
-    progress_done INTEGER NOT NULL DEFAULT 0,
-    progress_total INTEGER NOT NULL DEFAULT 0,
-    worker_id TEXT,
-    started_at TEXT,
-    finished_at TEXT,
-    heartbeat_at TEXT,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    error TEXT,
-    log_tail TEXT NOT NULL DEFAULT '',
-    run_dir TEXT,
-    parameters INTEGER
-);
-CREATE INDEX IF NOT EXISTS requests_by_status ON requests (status, submitted_at, id);
-CREATE INDEX IF NOT EXISTS requests_by_model ON requests (model_id, revision);
-CREATE INDEX IF NOT EXISTS requests_by_submitter ON requests (submitter, submitted_at);
-"""
-
-# A worker may only write to a request it still holds: one an admin cancelled, or one that
-# was requeued and taken by another worker after this one stalled, is no longer its own.
-_HELD = f"id = ? AND status = '{Status.RUNNING}' AND worker_id = ?"
 
 
 class QueueError(ValueError):
@@ -92,17 +65,29 @@ class RequestNotFound(QueueError):
     """No request has this id."""
 
 
+class QueueUnavailable(QueueError):
+    """The queue's database cannot be reached or opened; the message names where (never a password)."""
+
+
 class DuplicateRequest(QueueError):
-    """The model revision is already queued, running or evaluated; `existing` is that request."""
+    """The model revision is already queued, running or evaluated on this benchmark; `existing` is that request."""
 
     def __init__(self, existing: QueueRequest | None) -> None:
         super().__init__(f"already in the queue as request {existing.id if existing else '?'}")
         self.existing = existing
 
 
+class LimitReached(QueueError):
+    """The submitter used up the per-user limit; `times` are their submissions in the window, oldest first."""
+
+    def __init__(self, submitter: str, times: list[str], limit: int) -> None:
+        super().__init__(f"{submitter!r} has made {len(times)} submissions in the window; the limit is {limit}")
+        self.submitter, self.times, self.limit = submitter, times, limit
+
+
 @dataclass(frozen=True)
 class NewRequest:
-    """What a validated submission puts in the queue."""
+    """What a validated submission puts in the queue (one per benchmark)."""
 
     model_id: str
     revision: str
@@ -113,6 +98,9 @@ class NewRequest:
     backend_params: Mapping[str, Any] = field(default_factory=dict)
     parameters: int | None = None
     """The model's parameter count as its safetensors metadata gives it (None for unknown)."""
+    benchmark: str = DEFAULT_BENCHMARK
+    chat_mode: ChatMode = ChatMode.CHAT
+    """How the prompts are asked: in the model's chat template, or as raw text (a benchmark that offers it)."""
 
 
 @dataclass(frozen=True)
@@ -141,85 +129,200 @@ class QueueRequest:
     log_tail: str
     run_dir: str | None
     parameters: int | None = None
+    benchmark: str = DEFAULT_BENCHMARK
+    submission_id: int | None = None
+    """The id of the first row of the submission this row belongs to (one row per benchmark)."""
+    chat_mode: ChatMode = ChatMode.CHAT
+    """Chat or raw prompts, as the submitter chose (or `auto` resolved) when it was queued."""
 
 
-def _row_to_request(row: sqlite3.Row) -> QueueRequest:
-    data = dict(row)
+_COLUMNS = [column.name for column in fields(QueueRequest)]
+
+
+def row_to_request(row: Mapping[str, Any]) -> QueueRequest:
+    """A database row (a mapping of column to value) as a QueueRequest."""
+    data = {name: row[name] for name in _COLUMNS}
     data["reasoning"] = bool(data["reasoning"])
     data["backend_params"] = json.loads(data["backend_params"])
     data["status"] = Status(data["status"])
     data["phase"] = Phase(data["phase"]) if data["phase"] else None
+    data["chat_mode"] = ChatMode(data["chat_mode"])
     return QueueRequest(**data)
 
 
 def timestamp(moment: datetime | None = None) -> str:
-    """ISO-8601 UTC with milliseconds: one fixed width, so the strings sort and compare as times.
-
-    Finer than `records.utc_now` because heartbeats are compared at the scale of seconds.
-    """
+    """ISO-8601 UTC with milliseconds, the format the queue stores: fixed width, so strings sort as times."""
     return (moment or datetime.now(timezone.utc)).astimezone(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def _ago(seconds: float) -> str:
-    return timestamp(datetime.now(timezone.utc) - timedelta(seconds=seconds))
+class Cursor(Protocol):
+    rowcount: int
+
+    def fetchone(self) -> Mapping[str, Any] | None: ...
+
+    def fetchall(self) -> list[Mapping[str, Any]]: ...
 
 
-class QueueStore:
-    """The queue in one SQLite file; safe to share between threads and processes."""
+class Connection(Protocol):
+    """What the store needs of a backend's connection: `?` placeholders, rows as mappings."""
 
-    def __init__(self, path: Path, *, busy_timeout_s: float = 30.0) -> None:
-        if sqlite3.sqlite_version_info < (3, 35):
-            raise RuntimeError(f"the queue needs SQLite 3.35+ (for RETURNING); this Python has {sqlite3.sqlite_version}")
-        self.path = Path(path)
-        self._busy_timeout_s = busy_timeout_s
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as conn:
-            conn.execute("PRAGMA journal_mode=WAL")
-            if conn.execute("PRAGMA user_version").fetchone()[0] < _SCHEMA_VERSION:
-                conn.executescript(_SCHEMA)
-                conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor: ...
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        # Autocommit: each statement is its own transaction unless a block opens one.
-        conn = sqlite3.connect(self.path, timeout=self._busy_timeout_s, isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        with closing(conn):
-            yield conn
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._connect() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+# A worker may only write to a request it still holds: one an admin cancelled, or one that
+# was requeued and taken by another worker after this one stalled, is no longer its own.
+_HELD = f"id = ? AND status = '{Status.RUNNING}' AND worker_id = ?"
+_SAME_WORK = "lower(model_id) = lower(?) AND revision = ? AND benchmark = ?"
 
-    def _one(self, sql: str, params: tuple[Any, ...]) -> QueueRequest | None:
+# The schema, step by step; a database at version N runs the steps after N, in one transaction.
+# `{id}` is the backend's auto-increment key, `{big}` its 64-bit integer (parameter counts pass 2**31).
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        f"""CREATE TABLE IF NOT EXISTS requests (
+    id {{id}},
+    model_id TEXT NOT NULL,
+    revision TEXT NOT NULL,
+    requested_revision TEXT NOT NULL,
+    precision TEXT NOT NULL,
+    reasoning INTEGER NOT NULL DEFAULT 0,
+    backend_params TEXT NOT NULL DEFAULT '{{{{}}}}',
+    submitter TEXT NOT NULL,
+    submitted_at TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'PENDING' CHECK (status IN ({sql_list(Status)})),
+    phase TEXT CHECK (phase IS NULL OR phase IN ({sql_list(Phase)})),
+    progress_done INTEGER NOT NULL DEFAULT 0,
+    progress_total INTEGER NOT NULL DEFAULT 0,
+    worker_id TEXT,
+    started_at TEXT,
+    finished_at TEXT,
+    heartbeat_at TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    error TEXT,
+    log_tail TEXT NOT NULL DEFAULT '',
+    run_dir TEXT,
+    parameters {{big}}
+)""",
+        "CREATE INDEX IF NOT EXISTS requests_by_status ON requests (status, submitted_at, id)",
+        "CREATE INDEX IF NOT EXISTS requests_by_model ON requests (model_id, revision)",
+        "CREATE INDEX IF NOT EXISTS requests_by_submitter ON requests (submitter, submitted_at)",
+    ),
+    (
+        f"ALTER TABLE requests ADD COLUMN benchmark TEXT NOT NULL DEFAULT '{DEFAULT_BENCHMARK}'",
+        "ALTER TABLE requests ADD COLUMN submission_id {big}",
+        "UPDATE requests SET submission_id = id",
+        "CREATE INDEX IF NOT EXISTS requests_by_work ON requests (lower(model_id), revision, benchmark)",
+    ),
+    (  # rows queued before the choice existed were all asked in chat
+        "ALTER TABLE requests ADD COLUMN chat_mode TEXT NOT NULL DEFAULT 'chat'"
+        f" CHECK (chat_mode IN ({sql_list(ChatMode)}))",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class QueueStore(ABC):
+    """The queue; safe to share between threads, processes and (on PostgreSQL) hosts."""
+
+    location: str
+    """Where the queue lives, for logs: a file path, or a database URL without its password."""
+
+    # -- what a backend supplies ------------------------------------------------------------
+
+    @abstractmethod
+    def _connect(self) -> AbstractContextManager[Connection]:
+        """A connection in autocommit mode: each statement is its own transaction."""
+
+    @abstractmethod
+    def _transaction(self, *, exclusive: bool = False) -> AbstractContextManager[Connection]:
+        """A transaction; with `exclusive`, serialised against every other exclusive one."""
+
+    @property
+    @abstractmethod
+    def _now(self) -> str:
+        """SQL for the database's current time, formatted as `timestamp()` formats."""
+
+    @abstractmethod
+    def _ago(self) -> str:
+        """SQL for the database's time a bound number of seconds ago (one `?`)."""
+
+    @abstractmethod
+    def _tail(self) -> str:
+        """SQL for the last `?` characters of `log_tail || ?` (parameters: text, count)."""
+
+    _skip_locked = ""
+    """What makes the claim's row lookup skip rows another claim is taking (FOR UPDATE SKIP LOCKED)."""
+
+    database_errors: tuple[type[Exception], ...] = ()
+    """The backend's errors for a database that is busy, away or failing (what a caller may retry later)."""
+
+    def close(self) -> None:
+        """Release connections; the store is unusable afterwards."""
+
+    def __enter__(self) -> QueueStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _one(self, sql: str, params: Sequence[Any]) -> QueueRequest | None:
         with self._connect() as conn:
             row = conn.execute(sql, params).fetchone()
-        return _row_to_request(row) if row else None
+        return row_to_request(row) if row else None
 
-    def _many(self, sql: str, params: tuple[Any, ...] = ()) -> list[QueueRequest]:
+    def _many(self, sql: str, params: Sequence[Any] = ()) -> list[QueueRequest]:
         with self._connect() as conn:
-            return [_row_to_request(row) for row in conn.execute(sql, params).fetchall()]
+            return [row_to_request(row) for row in conn.execute(sql, params).fetchall()]
+
+    def _migrate(self, conn: Connection, version: int, dialect: Mapping[str, str]) -> int:
+        """Run the schema steps after `version` on `conn` (inside the caller's transaction); returns the new version."""
+        for step in MIGRATIONS[version:]:
+            for statement in step:
+                conn.execute(statement.format(**dialect))
+        return SCHEMA_VERSION
 
     # -- submitting and reading -------------------------------------------------------------
 
     def add(self, request: NewRequest) -> QueueRequest:
-        """Append a PENDING request and return its row.
+        """Append one PENDING request and return its row (see `add_submission`)."""
+        return self.add_submission([request])[0]
 
-        Raises DuplicateRequest when the same model revision is already PENDING, RUNNING or
-        FINISHED; the check and the insert are one statement, so two submitters cannot race.
+    def add_submission(
+        self, requests: Sequence[NewRequest], *, per_user_limit: int | None = None, window_s: float = WEEK_S
+    ) -> list[QueueRequest]:
+        """Queue one submission: a PENDING row per benchmark, all or none, sharing one `submission_id`.
+
+        In one serialised transaction: DuplicateRequest if any benchmark of this model revision is
+        already PENDING, RUNNING or FINISHED; LimitReached if the submitter already made
+        `per_user_limit` submissions within `window_s`. So parallel submissions cannot both pass.
         """
-        added = self._one(
+        if not requests or len({(r.submitter, r.model_id, r.revision) for r in requests}) != 1:
+            raise ValueError("a submission is one or more benchmarks of one model revision by one submitter")
+        with self._transaction(exclusive=True) as conn:
+            for request in requests:
+                existing = self._active(conn, request.model_id, request.revision, request.benchmark)
+                if existing is not None:
+                    raise DuplicateRequest(existing)
+            submitter = requests[0].submitter
+            if per_user_limit is not None:
+                times = self._submission_times(conn, submitter, window_s)
+                if len(times) >= per_user_limit:
+                    raise LimitReached(submitter, times, per_user_limit)
+            added = [self._insert(conn, request) for request in requests]
+            first = added[0].id
+            rows = conn.execute(
+                f"UPDATE requests SET submission_id = ? WHERE id IN ({', '.join('?' for _ in added)}) RETURNING *",
+                (first, *(row.id for row in added)),
+            ).fetchall()
+        return sorted((row_to_request(row) for row in rows), key=lambda row: row.id)
+
+    def _insert(self, conn: Connection, request: NewRequest) -> QueueRequest:
+        row = conn.execute(
             "INSERT INTO requests (model_id, revision, requested_revision, precision, reasoning,"
-            " backend_params, submitter, submitted_at, parameters) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
-            f" WHERE NOT EXISTS (SELECT 1 FROM requests WHERE model_id = ? AND revision = ?"
-            f" AND status IN ({_sql_list(ACTIVE)})) RETURNING *",
+            " backend_params, submitter, submitted_at, parameters, benchmark, chat_mode)"
+            f" VALUES (?, ?, ?, ?, ?, ?, ?, {self._now}, ?, ?, ?)"
+            " RETURNING *",
             (
                 request.model_id,
                 request.revision,
@@ -228,19 +331,28 @@ class QueueStore:
                 int(request.reasoning),
                 json.dumps(dict(request.backend_params), sort_keys=True),
                 request.submitter,
-                timestamp(),
                 request.parameters,
-                request.model_id,
-                request.revision,
+                request.benchmark,
+                ChatMode(request.chat_mode).value,
             ),
-        )
-        if added is None:
-            raise DuplicateRequest(self.active_duplicate(request.model_id, request.revision))
-        return added
+        ).fetchone()
+        assert row is not None  # INSERT … RETURNING always returns the row
+        return row_to_request(row)
 
-    def active_duplicate(self, model_id: str, revision: str) -> QueueRequest | None:
-        """The request that makes a new one for this model revision a duplicate, if any."""
-        return next((r for r in self.find(model_id, revision) if r.status in ACTIVE), None)
+    def _active(
+        self, conn: Connection, model_id: str, revision: str, benchmark: str, *, other_than: int | None = None
+    ) -> QueueRequest | None:
+        row = conn.execute(
+            f"SELECT * FROM requests WHERE {_SAME_WORK} AND status IN ({sql_list(ACTIVE)}) AND id <> ?"
+            " ORDER BY submitted_at, id LIMIT 1",
+            (model_id, revision, benchmark, -1 if other_than is None else other_than),
+        ).fetchone()
+        return row_to_request(row) if row else None
+
+    def active_duplicate(self, model_id: str, revision: str, benchmark: str = DEFAULT_BENCHMARK) -> QueueRequest | None:
+        """The request that makes a new one for this model revision and benchmark a duplicate, if any."""
+        with self._connect() as conn:
+            return self._active(conn, model_id, revision, benchmark)
 
     def get(self, request_id: int) -> QueueRequest:
         """The request with this id; RequestNotFound if there is none."""
@@ -253,46 +365,56 @@ class QueueStore:
         """Requests in queue order (oldest first), optionally only those with one status."""
         if status is None:
             return self._many("SELECT * FROM requests ORDER BY submitted_at, id")
-        return self._many("SELECT * FROM requests WHERE status = ? ORDER BY submitted_at, id", (Status(status),))
+        return self._many("SELECT * FROM requests WHERE status = ? ORDER BY submitted_at, id", (Status(status).value,))
 
     def find(self, model_id: str, revision: str) -> list[QueueRequest]:
-        """Every request for this model at this revision, oldest first (for duplicate checks)."""
+        """Every request for this model (in any case) at this revision, oldest first."""
         return self._many(
-            "SELECT * FROM requests WHERE model_id = ? AND revision = ? ORDER BY submitted_at, id", (model_id, revision)
+            "SELECT * FROM requests WHERE lower(model_id) = lower(?) AND revision = ? ORDER BY submitted_at, id",
+            (model_id, revision),
         )
 
-    def submission_times(self, submitter: str, since: datetime) -> list[str]:
-        """When `submitter` submitted since `since`, oldest first (for the per-user limit)."""
+    def submission_times(self, submitter: str, window_s: float = WEEK_S) -> list[str]:
+        """When `submitter` submitted within the last `window_s` (database time), one per submission, oldest first."""
         with self._connect() as conn:
-            rows = conn.execute(
-                "SELECT submitted_at FROM requests WHERE submitter = ? AND submitted_at >= ? ORDER BY submitted_at",
-                (submitter, timestamp(since)),
-            ).fetchall()
-        return [row[0] for row in rows]
+            return self._submission_times(conn, submitter, window_s)
+
+    def _submission_times(self, conn: Connection, submitter: str, window_s: float) -> list[str]:
+        rows = conn.execute(
+            f"SELECT min(submitted_at) AS first_at FROM requests WHERE submitter = ? AND submitted_at >= {self._ago()}"
+            " GROUP BY coalesce(submission_id, id) ORDER BY first_at",
+            (submitter, window_s),
+        ).fetchall()
+        return [row["first_at"] for row in rows]
+
+    def database_time(self) -> str:
+        """The database's clock now, as the queue records times."""
+        with self._connect() as conn:
+            row = conn.execute(f"SELECT {self._now} AS now").fetchone()
+        assert row is not None
+        return str(row["now"])
 
     # -- the worker's side ------------------------------------------------------------------
 
     def claim(self, worker_id: str) -> QueueRequest | None:
         """Take the oldest PENDING request for `worker_id`, or None; one statement, so atomic."""
-        now = timestamp()
         return self._one(
-            f"UPDATE requests SET status = '{Status.RUNNING}', worker_id = ?, started_at = ?, heartbeat_at = ?,"
-            " finished_at = NULL, attempts = attempts + 1"
-            " WHERE id = (SELECT id FROM requests WHERE status = ? ORDER BY submitted_at, id LIMIT 1)"
+            f"UPDATE requests SET status = '{Status.RUNNING}', worker_id = ?, started_at = {self._now},"
+            f" heartbeat_at = {self._now}, finished_at = NULL, attempts = attempts + 1"
+            f" WHERE id = (SELECT id FROM requests WHERE status = '{Status.PENDING}'"
+            f" ORDER BY submitted_at, id LIMIT 1{self._skip_locked})"
             " RETURNING *",
-            (worker_id, now, now, Status.PENDING),
+            (worker_id,),
         )
 
-    def _update_held(self, request_id: int, worker_id: str, assignments: str, params: tuple[Any, ...]) -> bool:
+    def _update_held(self, request_id: int, worker_id: str, assignments: str, params: Sequence[Any]) -> bool:
         with self._connect() as conn:
-            cursor = conn.execute(
-                f"UPDATE requests SET {assignments} WHERE {_HELD}", (*params, request_id, worker_id)
-            )
+            cursor = conn.execute(f"UPDATE requests SET {assignments} WHERE {_HELD}", (*params, request_id, worker_id))
         return cursor.rowcount == 1
 
     def heartbeat(self, request_id: int, worker_id: str) -> bool:
-        """Say the worker is alive; False when the request is no longer its own."""
-        return self._update_held(request_id, worker_id, "heartbeat_at = ?", (timestamp(),))
+        """Say the worker is alive; False when the request is no longer its own (the fencing check)."""
+        return self._update_held(request_id, worker_id, f"heartbeat_at = {self._now}", ())
 
     def set_run_dir(self, request_id: int, worker_id: str, run_dir: str) -> bool:
         return self._update_held(request_id, worker_id, "run_dir = ?", (run_dir,))
@@ -302,8 +424,8 @@ class QueueStore:
         return self._update_held(
             request_id,
             worker_id,
-            "phase = ?, progress_done = ?, progress_total = ?, heartbeat_at = ?",
-            (Phase(phase), done, total, timestamp()),
+            f"phase = ?, progress_done = ?, progress_total = ?, heartbeat_at = {self._now}",
+            (Phase(phase).value, done, total),
         )
 
     def append_log(self, request_id: int, text: str, *, keep_chars: int = LOG_TAIL_CHARS) -> None:
@@ -311,85 +433,100 @@ class QueueStore:
         if not text:
             return
         with self._connect() as conn:
-            conn.execute(
-                "UPDATE requests SET log_tail = substr(log_tail || ?, -?) WHERE id = ?",
-                (text, keep_chars, request_id),
-            )
+            conn.execute(f"UPDATE requests SET log_tail = {self._tail()} WHERE id = ?", (text, keep_chars, request_id))
 
     def finish(self, request_id: int, worker_id: str) -> bool:
         """Mark the request FINISHED; False if it was cancelled or taken over meanwhile."""
         return self._update_held(
-            request_id, worker_id, f"status = '{Status.FINISHED}', finished_at = ?, error = NULL", (timestamp(),)
+            request_id, worker_id, f"status = '{Status.FINISHED}', finished_at = {self._now}, error = NULL", ()
         )
 
     def fail(self, request_id: int, worker_id: str, error: str) -> bool:
         """Mark the request FAILED with `error`; False if it was cancelled or taken over meanwhile."""
         return self._update_held(
-            request_id, worker_id, f"status = '{Status.FAILED}', finished_at = ?, error = ?", (timestamp(), error)
+            request_id, worker_id, f"status = '{Status.FAILED}', finished_at = {self._now}, error = ?", (error,)
         )
 
     def requeue_stale(self, max_age_s: float, max_attempts: int) -> list[QueueRequest]:
         """RUNNING requests without a heartbeat for `max_age_s`: back to PENDING, or FAILED after `max_attempts`.
 
-        Returns the requests changed, in their new state.
+        Age is measured on the database's clock, which also wrote every heartbeat; a heartbeat
+        later than that clock's now cannot be one of its own (a row written by a skewed clock)
+        and counts as stale. Returns the requests changed, in their new state.
         """
-        cutoff = _ago(max_age_s)
         reason = (
-            "'worker ' || coalesce(worker_id, '?') || ' stopped responding (last heartbeat '"
+            "'worker ' || coalesce(worker_id, 'unknown') || ' stopped responding (last heartbeat '"
             " || coalesce(heartbeat_at, 'never') || ') on attempt ' || attempts"
         )
-        stale = f"status = '{Status.RUNNING}' AND (heartbeat_at IS NULL OR heartbeat_at < ?)"
+        stale = (
+            f"status = '{Status.RUNNING}'"
+            f" AND (heartbeat_at IS NULL OR heartbeat_at < {self._ago()} OR heartbeat_at > {self._now})"
+        )
         with self._transaction() as conn:
             failed = conn.execute(
-                f"UPDATE requests SET status = '{Status.FAILED}', finished_at = ?,"
+                f"UPDATE requests SET status = '{Status.FAILED}', finished_at = {self._now},"
                 f" error = {reason} || ' of ' || ? || '; giving up'"
                 f" WHERE {stale} AND attempts >= ? RETURNING *",
-                (timestamp(), max_attempts, cutoff, max_attempts),
+                (str(max_attempts), max_age_s, max_attempts),
             ).fetchall()
             requeued = conn.execute(
                 f"UPDATE requests SET status = '{Status.PENDING}', worker_id = NULL,"
                 f" error = {reason} || '; requeued to resume from its run folder'"
                 f" WHERE {stale} RETURNING *",
-                (cutoff,),
+                (max_age_s,),
             ).fetchall()
-        return [_row_to_request(row) for row in (*failed, *requeued)]
+        return [row_to_request(row) for row in (*failed, *requeued)]
 
     # -- the admin's side -------------------------------------------------------------------
 
     def _admin_transition(
-        self, request_id: int, allowed: tuple[Status, ...], assignments: str, params: tuple[Any, ...], verb: str
+        self, conn: Connection, request_id: int, allowed: tuple[Status, ...], assignments: str, verb: str
     ) -> QueueRequest:
-        changed = self._one(
-            f"UPDATE requests SET {assignments} WHERE id = ? AND status IN ({_sql_list(allowed)}) RETURNING *",
-            (*params, request_id),
-        )
-        if changed is None:
-            current = self.get(request_id)
+        row = conn.execute(
+            f"UPDATE requests SET {assignments} WHERE id = ? AND status IN ({sql_list(allowed)}) RETURNING *",
+            (request_id,),
+        ).fetchone()
+        if row is None:
+            current = conn.execute("SELECT * FROM requests WHERE id = ?", (request_id,)).fetchone()
+            if current is None:
+                raise RequestNotFound(f"no queue request with id {request_id}")
             raise QueueError(
-                f"request {request_id} is {current.status}; only {' or '.join(allowed)} requests can be {verb}"
+                f"request {request_id} is {current['status']}; only {' or '.join(allowed)} requests can be {verb}"
             )
-        return changed
+        return row_to_request(row)
 
     def cancel(self, request_id: int) -> QueueRequest:
-        """Cancel a PENDING or RUNNING request (a running worker stops recording it)."""
-        return self._admin_transition(
-            request_id,
-            (Status.PENDING, Status.RUNNING),
-            f"status = '{Status.CANCELLED}', finished_at = ?, worker_id = NULL",
-            (timestamp(),),
-            "cancelled",
-        )
+        """Cancel a PENDING or RUNNING request; its worker loses the claim and stops before its next write."""
+        with self._transaction() as conn:
+            return self._admin_transition(
+                conn,
+                request_id,
+                (Status.PENDING, Status.RUNNING),
+                f"status = '{Status.CANCELLED}', finished_at = {self._now}, worker_id = NULL",
+                "cancelled",
+            )
 
     def retry(self, request_id: int) -> QueueRequest:
-        """Put a FAILED or CANCELLED request back to PENDING with fresh attempts; its run folder is resumed."""
-        return self._admin_transition(
-            request_id,
-            (Status.FAILED, Status.CANCELLED),
-            f"status = '{Status.PENDING}', attempts = 0, error = NULL, worker_id = NULL,"
-            " started_at = NULL, finished_at = NULL, heartbeat_at = NULL",
-            (),
-            "retried",
-        )
+        """Put a FAILED or CANCELLED request back to PENDING with fresh attempts; its run folder is resumed.
+
+        Refused when another request for the same work is active meanwhile (a resubmission).
+        """
+        with self._transaction(exclusive=True) as conn:
+            retried = self._admin_transition(
+                conn,
+                request_id,
+                (Status.FAILED, Status.CANCELLED),
+                f"status = '{Status.PENDING}', attempts = 0, error = NULL, worker_id = NULL,"
+                " started_at = NULL, finished_at = NULL, heartbeat_at = NULL",
+                "retried",
+            )
+            other = self._active(conn, retried.model_id, retried.revision, retried.benchmark, other_than=request_id)
+            if other is not None:
+                raise QueueError(
+                    f"request {request_id} cannot be retried: request {other.id} for the same model revision and "
+                    f"benchmark is {other.status}"
+                )
+        return retried
 
     # -- rebuilding from a mirror (eval_backend.hub_sync) -----------------------------------
 
@@ -397,29 +534,47 @@ class QueueStore:
         """Insert rows exactly as given, ids and states included, in one transaction; returns how many.
 
         For rebuilding an empty queue from its copy in the requests repo; a row whose id exists
-        makes the whole restore fail (sqlite3.IntegrityError) and nothing is inserted.
+        makes the whole restore fail (the backend's integrity error) and nothing is inserted.
         """
-        columns = [column.name for column in fields(QueueRequest)]
-        rows = [
-            {
-                **{name: getattr(request, name) for name in columns},
-                "reasoning": int(request.reasoning),
-                "backend_params": json.dumps(dict(request.backend_params), sort_keys=True),
-            }
-            for request in requests
-        ]
-        with self._transaction() as conn:
-            conn.executemany(
-                f"INSERT INTO requests ({', '.join(columns)}) VALUES ({', '.join(':' + name for name in columns)})", rows
-            )
+        rows = [tuple(_column_value(request, name) for name in _COLUMNS) for request in requests]
+        with self._transaction(exclusive=True) as conn:
+            for row in rows:
+                conn.execute(
+                    f"INSERT INTO requests ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)})", row
+                )
+            self._after_restore(conn)
         return len(rows)
+
+    def _after_restore(self, conn: Connection) -> None:
+        """Let the id generator continue after the restored ids (a no-op where it does by itself)."""
+
+
+def _column_value(request: QueueRequest, name: str) -> Any:
+    """A field as the database stores it: JSON text, 0/1, enum values as plain strings."""
+    value = getattr(request, name)
+    if name == "backend_params":
+        return json.dumps(dict(value), sort_keys=True)
+    if name == "reasoning":
+        return int(value)
+    return value.value if isinstance(value, StrEnum) else value
 
 
 def queue_path(settings: Settings) -> Path:
-    """QUEUE_PATH, else `DATA_DIR/queue.sqlite`."""
+    """QUEUE_PATH, else `DATA_DIR/queue.sqlite` (the SQLite backend's file)."""
     return settings.queue.queue_path or settings.data.data_dir / "queue.sqlite"
 
 
 def open_queue(settings: Settings) -> QueueStore:
-    """The queue the settings name (created on first use)."""
-    return QueueStore(queue_path(settings))
+    """The queue the settings name: PostgreSQL when QUEUE_URL is set, else the SQLite file (created on first use)."""
+    if settings.queue.queue_url is not None:
+        url = settings.queue.queue_url.get_secret_value()
+        if not url.startswith(("postgresql://", "postgres://")):
+            raise QueueUnavailable("QUEUE_URL must be a postgresql://user:password@host:port/database URL")
+        from eval_backend.submissions.queue_postgres import PostgresQueueStore  # psycopg only where it is used
+
+        return PostgresQueueStore(
+            url, pool_size=settings.queue.pool_size, connect_timeout_s=settings.queue.connect_timeout_s
+        )
+    from eval_backend.submissions.queue_sqlite import SqliteQueueStore
+
+    return SqliteQueueStore(queue_path(settings))

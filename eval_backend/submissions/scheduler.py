@@ -54,7 +54,7 @@ def _add_worker_job(scheduler: BackgroundScheduler, store: QueueStore, settings:
     worker_id = new_worker_id()
     _add_job(scheduler, JOB_ID, poll_once, settings.queue.poll_interval_s, args=[store, settings],
              kwargs={"worker_id": worker_id})
-    logger.info("in-app worker %s polls %s every %gs", worker_id, store.path, settings.queue.poll_interval_s)
+    logger.info("in-app worker %s polls %s every %gs", worker_id, store.location, settings.queue.poll_interval_s)
 
 
 def _add_job(scheduler: BackgroundScheduler, job_id: str, func: Any, every_s: float, **call: Any) -> None:

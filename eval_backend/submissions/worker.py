@@ -3,7 +3,9 @@
 `poll_once` is one claim-run-record cycle; the in-app scheduler and `python -m eval_backend
 worker` both call it. A run that raises ends as FAILED with its error and never escapes
 `poll_once`; a worker that dies mid-run leaves a stale heartbeat, and the next `poll_once`
-anywhere puts the request back in the queue, to resume from its run folder.
+anywhere puts the request back in the queue, to resume from its run folder. A run writes only
+while its worker holds the request (`fence`): once cancelled or taken over, it stops at its next
+write or progress report, and nothing of it is recorded or published.
 """
 
 from __future__ import annotations
@@ -15,21 +17,27 @@ import threading
 import uuid
 from typing import Any, Callable
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
-from eval_backend.dataset_loader import DatasetSpec
+from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.chat_mode import ChatMode, in_mode
+from eval_backend.dataset_loader import benchmark_dataset
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.hub_sync import mirror_request, push_run
 from eval_backend.pipeline import PhaseProgress, RunSpec, run_pipeline
+from eval_backend.redaction import redact
 from eval_backend.run_folder import RunFolder
-from eval_backend.scoring import Summary
+from eval_backend.scorer_runs import unfinished_scored_reason
+from eval_backend.scoring import Summary, unfinished_reason
 from eval_backend.settings import Settings
+from eval_backend.submissions.fence import ClaimLost
+from eval_backend.submissions.gpu_layout import engine_overrides
 from eval_backend.submissions.monitor import RunMonitor
 from eval_backend.submissions.queue_store import QueueRequest, QueueStore, timestamp
+from eval_backend.write_guard import guarded_writes
 
 logger = logging.getLogger(__name__)
 
-Runner = Callable[[QueueRequest, RunFolder, Settings, Callable[[PhaseProgress], None]], Summary]
-"""Runs one request into its run folder, reporting progress; `run_request` is the real one."""
+Runner = Callable[[QueueRequest, RunFolder, Settings, Callable[[PhaseProgress], None]], Summary | dict[str, Any]]
+"""Runs one request into its run folder (its benchmark's tree), reporting progress; `run_request` is the real one."""
 
 
 def new_worker_id() -> str:
@@ -38,8 +46,9 @@ def new_worker_id() -> str:
 
 
 def generation_options(request: QueueRequest, settings: Settings) -> GenerationOptions:
-    """The request's model, revision, dtype and reasoning flag over the benchmark's sampling and its backend params."""
-    benchmark = BENCHMARKS[DEFAULT_BENCHMARK]
+    """The request's model, revision, dtype, reasoning flag and chat mode over the benchmark's sampling and its
+    backend params."""
+    benchmark = BENCHMARKS[request.benchmark]
     return GenerationOptions.for_benchmark(
         benchmark,
         request.model_id,
@@ -47,24 +56,30 @@ def generation_options(request: QueueRequest, settings: Settings) -> GenerationO
             "base_url": settings.generation.base_url,
             "api_key": settings.generation.api_key,
             **request.backend_params,
+            **engine_overrides(settings.parallel),  # this host's GPUs, whatever the request was queued with
             # A local folder's revision is our hash of it, not something a loader could check out.
             "revision": None if request.requested_revision == "local" else request.revision,
             "dtype": request.precision,
             "reasoning": request.reasoning,
+            "chat": request.chat_mode == ChatMode.CHAT,
         },
     )
 
 
 def run_request(
     request: QueueRequest, folder: RunFolder, settings: Settings, on_progress: Callable[[PhaseProgress], None]
-) -> Summary:
-    """Run the full pipeline for a queued request (the default `Runner`)."""
-    benchmark = BENCHMARKS[DEFAULT_BENCHMARK]
-    dataset = DatasetSpec(
-        path=str(settings.data.dataset or benchmark.default_dataset), revision=settings.data.dataset_revision
+) -> Summary | dict[str, Any]:
+    """Run the full pipeline for a queued request (the default `Runner`).
+
+    Judgments that failed for good are sent once more before the run is scored. The benchmark asks
+    in the request's chat mode (recorded in request.json as `generation.chat`).
+    """
+    benchmark = in_mode(BENCHMARKS[request.benchmark], request.chat_mode)
+    spec = RunSpec(benchmark, benchmark_dataset(benchmark, settings.data), folder, limit=settings.queue.run_limit)
+    return run_pipeline(
+        spec, _request_record(request), generation_options(request, settings), settings.judge, on_progress,
+        retry_failed=True,
     )
-    spec = RunSpec(benchmark, dataset, folder, limit=settings.queue.run_limit)
-    return run_pipeline(spec, _request_record(request), generation_options(request, settings), settings.judge, on_progress)
 
 
 def _request_record(request: QueueRequest) -> dict[str, Any]:
@@ -93,22 +108,34 @@ def poll_once(store: QueueStore, settings: Settings, *, worker_id: str, runner: 
     if request is None:
         return None
     mirror_request(request, settings)
-    folder = RunFolder.for_model(settings.data.runs_dir, request.model_id, request.revision)
+    folder = RunFolder.for_model(settings.data.benchmark_runs_dir(request.benchmark), request.model_id, request.revision)
     store.set_run_dir(request.id, worker_id, str(folder.path))
-    with RunMonitor(store, request.id, worker_id, queue.heartbeat_interval_s) as monitor:
+    with RunMonitor(store, request.id, worker_id, queue.heartbeat_interval_s, stale_after_s=queue.stale_after_s) as monitor:
         logger.info(
             "request #%d (attempt %d): running %s at %s into %s",
             request.id, request.attempts, request.model_id, request.revision, folder.path,
         )
         try:
-            summary = runner(request, folder, settings, monitor.on_progress)
+            with guarded_writes(monitor.fence):  # a cancelled or taken-over request writes nothing more
+                summary = runner(request, folder, settings, monitor.on_progress)
+        except ClaimLost as exc:  # its state is the admin's or the new holder's to record, not ours
+            logger.warning("request #%d stopped: %s", request.id, exc)
         except Exception as exc:  # any failure of one run is that run's outcome, never the worker's end
             logger.exception("request #%d failed", request.id)
-            store.fail(request.id, worker_id, f"{type(exc).__name__}: {exc}")
+            store.fail(request.id, worker_id, redact(f"{type(exc).__name__}: {exc}"))
         else:
-            logger.info("request #%d finished: overall %s -> %s", request.id, summary.overall, folder.summary_path)
-            if store.finish(request.id, worker_id):
-                push_run(folder, settings)
+            # Only a complete run is FINISHED (published); the counts say what is missing.
+            problem = (
+                unfinished_scored_reason(summary) if isinstance(summary, dict)
+                else unfinished_reason(summary, limited=settings.queue.run_limit is not None)
+            )
+            if problem:
+                logger.warning("request #%d not finished: %s", request.id, problem)
+                store.fail(request.id, worker_id, problem)
+            else:
+                logger.info("request #%d finished -> %s", request.id, folder.summary_path)
+                if store.finish(request.id, worker_id):
+                    push_run(folder, settings)
     final = store.get(request.id)
     mirror_request(final, settings)
     return final
@@ -125,7 +152,7 @@ def worker_loop(
     """Poll until `stop` is set (or, with `once`, one poll); returns how many requests were run."""
     worker_id = new_worker_id()
     stop = stop or threading.Event()
-    logger.info("worker %s polling %s every %gs", worker_id, store.path, settings.queue.poll_interval_s)
+    logger.info("worker %s polling %s every %gs", worker_id, store.location, settings.queue.poll_interval_s)
     handled = 0
     while not stop.is_set():
         ran = poll_once(store, settings, worker_id=worker_id, runner=runner)

@@ -6,8 +6,15 @@ import gradio as gr
 
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, INDIC_WRITING_BENCH
 from leaderboard.context import AppContext
+from leaderboard.tables import RANKING_RULE
+from leaderboard.tabs import consistency_section
 
 _SAMPLING = INDIC_WRITING_BENCH.sampling
+
+def about_text(judge_attempts: int) -> str:
+    """The About page for a judge asked up to `judge_attempts` times per criterion (JUDGE_ATTEMPTS)."""
+    return ABOUT.replace("{attempts}", str(judge_attempts))
+
 
 ABOUT = f"""
 ## The benchmark
@@ -25,36 +32,72 @@ and **romanized** (transliterated to Roman script). Every item has its own
   removed before judging; the Judgments tab shows it folded.
 - **Judge:** an LLM judge (GPT-5.4 by default) is called once per criterion with the benchmark's
   own system and scoring prompts, and answers strict JSON: an integer score 1–10 and a reason.
-  An invalid answer is asked again up to 3 times; a judgment that still fails is recorded and
-  counted as failed, never dropped silently.
+  A criterion is asked up to {{attempts}} times in all until the answer is valid; a judgment that still
+  fails is recorded and counted as failed, never dropped silently, and is sent once more
+  before a queued run is declared finished.
 - **Aggregation:** item score = mean of its 5 criterion scores; language score = mean of its item
-  scores; **Overall** = mean of the language scores; variant and domain columns = mean of the item
-  scores in that group across all languages evaluated. An item with a failed judgment or no
-  response is left out of every mean and counted in the coverage column. The 95 % interval
-  resamples items within each language (bootstrap, 1000 draws).
+  scores; **Indic average** = mean of the {len(INDIC_CONFIGS)} Indic language scores; **All configs** =
+  mean of every language score, English included. The variant, domain and subdomain columns pool
+  the item scores of the Indic languages only (a subdomain is named with its domain). The 95 %
+  intervals resample items within each language (bootstrap, 1000 draws).
+- **No answer is the model's failure:** an item the model did not answer (its prompt does not fit
+  its context, or its answer is empty) gets the lowest score, 1, on every criterion, marked
+  `no_response`, without a judge call. An item the system failed on (a crash, out of memory, an
+  endpoint down) is not scored: it is pending, and generated again.
+- **Ranking:** {RANKING_RULE} A run is complete when every item of the dataset in its languages
+  has a score; runs that cover only some languages (partial) or miss scores (incomplete) are
+  listed apart, under the ranked table, saying why. The rank range follows Chatbot Arena: the best
+  rank is 1 + the number of models whose interval lies wholly above, the worst is the number of
+  models less those whose interval lies wholly below; the table still sorts by the point estimate.
+- **Pinned data:** each run records the dataset commit it was evaluated on (a local folder: the hash
+  of its files); an answer or a judgment made against another revision of an item is done again.
+  A row evaluated on an older dataset revision than the newest on the board is flagged.
+
+## The other benchmarks: choices where their seeds are silent
+- **Indic QA** (short answers, one chat turn, greedy): exact substring and word overlap exactly as
+  the benchmark's scripts; the LLM judge of equivalence uses our own prompt (the seed gives none): a
+  response is correct only when it commits to an answer equivalent to the golden one, not when it
+  merely mentions it. The judge runs at temperature 0 where the judge model accepts it (recorded when
+  not). A blank answer is wrong under every scorer and counted; a golden answer with no words counts
+  as correct and is reported. A judgment that fails is counted, not scored. No Unicode normalisation
+  unless asked (`--normalize nfc`), so the numbers reproduce the scripts. Headline: judge accuracy.
+- **Saraiki LLM Benchmark:** prompts, greedy decoding, token limits and scoring exactly as its
+  reference script; the whole reply is scored, as the script does. Each model is asked in its chat
+  template or in raw text (the *Mode* column; the submitter picks, the default is chat when the
+  model has a template). Instruction following uses the official IFEval / IFBench checkers (package
+  `if-verifiable`); an instruction no checker can test is counted as an error and left out of the
+  percentage, never a silent pass or fail. Safety replies are classified by our keyword rules in
+  English, Urdu and Saraiki (or, by a setting, by the LLM judge, a partial refusal counting as a
+  refusal); refusal and over-refusal rates are shown apart. No average across tasks or benchmarks.
 
 ## Columns
 | Column | Meaning |
 |---|---|
-| Rank | Position by Overall (ties share a rank) |
-| Model / Hub | The model id as submitted (text), and a link to its Hub page when the id is a Hub id |
-| Overall, 95% CI | Mean of the language scores, and its bootstrap interval |
-| Indic avg | Mean of the scores of the Indic languages the run covers |
+| Rank, Rank range | Position by Indic average among complete runs (ties share a rank), and the ranks its interval allows |
+| Model, Revision | The model id as submitted (shown as text), linked to the evaluated revision on the Hub when the id is a Hub id, and that revision (a commit hash shortened to 7 characters; the link and the CSV have it in full) |
+| Chosen languages average | Shown when the board is ranked on chosen languages (Filters): the mean of those languages' scores, which then orders the complete runs (no rank range: the intervals are the Indic average's) |
+| Indic average, 95% CI | Mean of the Indic language scores (the ranking), and its bootstrap interval |
+| english_original, indian_english | The two English configs' scores, outside the ranking |
+| All configs, All configs 95% CI | Mean of every language score, English included, and its interval |
+| Why not ranked | For a run listed apart: partial (how many configs of the dataset) or incomplete (how many items scored) |
 | One column per language | Mean item score in that language config |
 | native / code mixed / romanized | Mean item score per prompt rendering |
 | Code-mixed drop %, Romanized drop % | How far that rendering falls below native, in percent of native |
 | Domain columns | Mean item score per writing domain (the "domains" column group) |
-| Coverage (judged/total) | Items with all five criteria scored, out of the items of the run |
-| Failed items, No response | Items whose judgment failed for good; items the model did not answer |
-| Judge, Date, Params (B), Precision | Judge model, when the run was scored, model size and dtype |
+| Coverage (scored/expected) | Items with a score (judged, or the floor for no answer), out of the dataset's items in the run's languages |
+| No answer (floor), Failed items, Pending items | Items the model did not answer (scored 1); items whose judgment failed for good; items not scored yet |
+| Cut off in thinking | Answers that opened a reasoning block and never closed it (the judge saw nothing after it) |
+| Dataset revision | The dataset commit of the run, flagged when a newer one is on the board |
+| Judge, Date, Params (B), Precision, Model type | Judge model, when the run was scored, model size, dtype, and the model type its request recorded: reasoning (its `<think>` part removed before judging), chat (asked in chat turns) or base (raw prompts); blank when not recorded |
 
 ## Reproduce a row
-Every row is a run folder under `DATA_DIR/runs/<org>__<model>/<revision>/`; the Judgments tab
-downloads its per-item table. To judge your own responses (JSONL of `config`, `index`, `response`):
+Every row is a run folder under `DATA_DIR/runs/indic_writing_bench/<org>__<model>/<revision>/`; the
+Judgments tab downloads its per-item table. To judge your own responses (JSONL of `config`, `index`, `response`):
 
 ```
-python -m eval_backend judge --responses responses.jsonl --out-dir data/runs/<org>__<model>/main
-python -m eval_backend score --out-dir data/runs/<org>__<model>/main   # recompute the summary
+python -m eval_backend judge --responses responses.jsonl \
+    --out-dir data/runs/indic_writing_bench/<org>__<model>/main
+python -m eval_backend score --out-dir data/runs/indic_writing_bench/<org>__<model>/main   # recompute the summary
 ```
 
 ## Citation
@@ -72,5 +115,6 @@ The judging protocol follows *WritingBench: A Comprehensive Benchmark for Genera
 
 
 def build(context: AppContext) -> None:
-    """The About page: our own fixed text, no untrusted content."""
-    gr.Markdown(ABOUT, elem_id="about-text")
+    """The About page: our own fixed text, then the judge-consistency figures (shown as text)."""
+    gr.Markdown(about_text(context.settings.judge.invalid_answer_attempts), elem_id="about-text")
+    consistency_section.build(context)

@@ -9,7 +9,7 @@ import gradio as gr
 import pandas as pd
 
 from leaderboard.context import AppContext, as_updates
-from leaderboard.display import DECIMALS, column_label
+from leaderboard.display import column_label, scores_as_read
 from leaderboard.exports import EXPORT_FORMATS, export_judgments
 from leaderboard.judgments import FILTER_FIELDS, ItemFilter, filter_choices, filter_items, judgment_items, judgment_view
 from leaderboard.results import QueryUnavailableError, ResultsStore, UnknownRunError
@@ -70,7 +70,7 @@ def build(context: AppContext) -> None:
         try:
             details = context.store.details(run_id) if run_id else None
         except UnknownRunError:
-            raise gr.Error(f"No evaluated run {run_id!r}: choose one from the list.") from None
+            raise _unknown_run(run_id) from None
         updates: dict[Any, Any] = {items: items_table(context.store, run_id, ItemFilter())}
         choices = filter_choices(judgment_items(details)) if details is not None else {}
         for name, dropdown in fields.items():
@@ -97,14 +97,20 @@ def build(context: AppContext) -> None:
         row = evt.row_value
         return (str(row[0]), int(float(row[1]))) if row else None
 
+    def clear_item() -> dict[Any, Any]:
+        return {selected: None, **show_item(None, None, None)}
+
     detail_outputs = [header, query, *first.outputs(), *second.outputs()]
-    model.change(load_model, [model], [items, *fields.values(), *downloads.values()], api_name="judgments")
+    # A new model lists new rows: the item shown was the old model's, so it goes too.
+    model.change(load_model, [model], [items, *fields.values(), *downloads.values()], api_name="judgments").then(
+        clear_item, None, [selected, *detail_outputs])
     for control in (*fields.values(), unscored):
         control.change(list_items, filter_inputs, items)
     for slider in (score_min, score_max):
         slider.release(list_items, filter_inputs, items)
-    items.select(select_item, None, selected)
-    selected.change(show_item, [model, compare, selected], detail_outputs)
+    # Every click shows the item, even the same row again: a change event of the selection
+    # would not fire then, and the panel would keep what an earlier model said.
+    items.select(select_item, None, selected).then(show_item, [model, compare, selected], detail_outputs)
     compare.change(show_item, [model, compare, selected], detail_outputs)
 
 
@@ -131,12 +137,11 @@ def items_table(store: ResultsStore, run_id: str | None, chosen: ItemFilter) -> 
     matching = filter_items(judgment_items(store.details(run_id)), chosen)
     shown = matching.head(MAX_LISTED).copy()
     shown["prompt"] = shown["prompt"].astype(str).map(_short)
-    shown["item_score"] = shown["item_score"].round(DECIMALS)
     label = ITEMS_LABEL if len(matching) <= MAX_LISTED else (
         f"Items: the first {MAX_LISTED} of the {len(matching)} that match. Narrow the filters to see the others, "
         "or download them all below."
     )
-    return gr.update(value=shown.rename(columns=column_label), label=label)
+    return gr.update(value=scores_as_read(shown.rename(columns=column_label), ["Item score"]), label=label)
 
 
 def _item_filter(language: str, variant: str, domain: str, subdomain: str,
@@ -170,8 +175,15 @@ def _item_header(context: AppContext, run_id: str, config: str, index: int) -> s
 
 
 def _label(context: AppContext, run_id: str) -> str:
-    run = context.store.run(run_id)
+    try:
+        run = context.store.run(run_id)
+    except UnknownRunError:
+        raise _unknown_run(run_id) from None
     return run_label(run.model, run.revision)
+
+
+def _unknown_run(run_id: str | None) -> gr.Error:
+    return gr.Error(f"No evaluated run {run_id!r}: choose one from the list.")
 
 
 def _short(text: str) -> str:

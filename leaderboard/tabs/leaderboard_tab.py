@@ -1,91 +1,254 @@
-"""The rankings: one row per evaluated model revision, column groups, search, a CSV of the view."""
+"""The rankings: one row per evaluated model revision, column groups, search, filters, a CSV of the view.
+
+Ranked runs and the runs that are not ranked (partial, incomplete) are two tables, so an
+unranked row can never sit between ranked ones; the CSV holds both, with their standing, in the
+order and with the filters on screen. Sorting is a control (not the grid's own menu) so that the
+CSV can follow it. The page's address carries the controls (a shareable link), and each view is
+computed once per state of the results and served to every viewer who asks for it.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
+import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Hashable, Mapping, Sequence
 
 import gradio as gr
+import pandas as pd
 
 from leaderboard.context import AppContext, as_updates
-from leaderboard.display import PINNED_COLUMNS, display_table
+from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS
+from leaderboard.display import DisplayTable, column_label, display_table
 from leaderboard.exports import export_view_csv
-from leaderboard.results import ResultsStore
-from leaderboard.tables import COLUMN_GROUPS, DEFAULT_GROUPS, TableCache, leaderboard_view
+from leaderboard.results import LruCache, ResultsStore
+from leaderboard.tables import (
+    COLUMN_GROUPS,
+    DEFAULT_GROUPS,
+    MODEL_TYPES,
+    RANKING_RULE,
+    BoardQuery,
+    TableCache,
+    leaderboard_view,
+    ranked_rows,
+    sort_choices,
+    unranked_rows,
+)
 
 EMPTY_STATE = """### No results yet
 Nothing has been evaluated in this data folder. Submit a model in the **Submit** tab, or
 judge a file of responses from the command line; the row appears here without a restart:
 
 ```
-python -m eval_backend judge --responses responses.jsonl --out-dir data/runs/<org>__<model>/main
+python -m eval_backend judge --responses responses.jsonl --out-dir data/runs/indic_writing_bench/<org>__<model>/main
 ```
 """
+NO_MATCH = "**No models match** the search and filters. Clear the search box or widen the filters."
 SEARCH_HELP = "Search models (separate several with ;)"
+SORT_HELP = "Sort by (best first; the CSV follows)"
+UNRANKED_LABEL = "Not ranked: partial runs (some languages only) and incomplete runs (items without a score)"
+_RANK_COLUMNS = ["rank", "rank_best", "rank_worst"]
+_RENDERS_KEPT = 64
+URL_SCRIPT = """(groups, search, languages, sort, minParams, maxParams, modelType, hideUnranked) => {
+  const params = new URLSearchParams(window.location.search);
+  const put = (key, value) => (value === null || value === undefined || value === "" || value === false
+    || (Array.isArray(value) && value.length === 0)) ? params.delete(key) : params.set(key, String(value));
+  put("groups", groups.join(","));
+  put("q", search);
+  put("langs", languages.join(","));
+  put("sort", sort === "rank" ? "" : sort);
+  put("min_b", minParams);
+  put("max_b", maxParams);
+  put("type", modelType === "all" ? "" : modelType);
+  put("ranked_only", hideUnranked ? "1" : "");
+  const query = params.toString();
+  window.history.replaceState(null, "", window.location.pathname + (query ? "?" + query : ""));
+}"""
+"""Keeps the page's address in step with the board's controls, so the address is a shareable link."""
 
 
 @dataclass(frozen=True)
 class BoardRender:
-    """What one render of the tab sets: the table, the CSV of it, the empty state, problems."""
+    """What one render of the tab sets: both tables, the CSV of them, the empty states, the sort choices."""
 
     table: Any
+    unranked: Any
     download: Any
     empty_state: Any
+    no_match: Any
     problems: Any
+    sort_by: Any
+    updated: Any
+
+
+@dataclass(frozen=True)
+class _Rendered:
+    """A render's values, computed once per (results, controls) and shared by every viewer who asks."""
+
+    ranked: DisplayTable
+    apart: DisplayTable
+    csv: str
+    sort_choices: list[tuple[str, str]]
+    updated: str
 
 
 def build(context: AppContext) -> None:
-    """Lay out the tab and wire search, column groups and refreshes to one render."""
+    """Lay out the tab and wire search, filters, column groups, sort and refreshes to one render."""
     empty_state = gr.Markdown(EMPTY_STATE, visible=False, elem_id="empty-state")
     problems = gr.Textbox(label="Run folders that could not be read", visible=False, interactive=False)
+    gr.Markdown(RANKING_RULE, elem_id="ranking-rule")
+    updated = gr.Markdown(elem_id="last-updated")
     with gr.Row():
         search = gr.Textbox(label="Search", placeholder=SEARCH_HELP, scale=2, elem_id="model-search")
+        # A shared link may name a column before the first render lists the columns: custom values allowed.
+        sort_by = gr.Dropdown(choices=[("Rank", "rank")], value="rank", label=SORT_HELP, scale=1, elem_id="sort-by",
+                              allow_custom_value=True)
         groups = gr.CheckboxGroup(
             choices=list(COLUMN_GROUPS), value=list(DEFAULT_GROUPS), label="Column groups", scale=3,
             elem_id="column-groups",
         )
+    with gr.Accordion("Filters and ranking on chosen languages", open=False, elem_id="board-filters"):
+        languages = gr.CheckboxGroup(
+            choices=list(INDIC_CONFIGS), value=[], elem_id="rank-languages",
+            label="Rank on these languages only (their mean; none ticked: all 11, the standard ranking)",
+        )
+        with gr.Row():
+            min_params = gr.Number(label="Parameters from (billions)", value=None, minimum=0, elem_id="min-params")
+            max_params = gr.Number(label="Parameters up to (billions)", value=None, minimum=0, elem_id="max-params")
+            model_type = gr.Radio(list(MODEL_TYPES), value="all", label="Model type (as the request recorded it)",
+                                  elem_id="model-type")
+            hide_unranked = gr.Checkbox(label="Hide partial and incomplete runs", value=False,
+                                        elem_id="hide-unranked")
+    no_match = gr.Markdown(NO_MATCH, visible=False, elem_id="no-match")
     table = gr.Dataframe(
-        label="Rankings (click a column header to sort)", interactive=False, pinned_columns=PINNED_COLUMNS,
+        label="Rankings (sort with “Sort by” above)", interactive=False,
         elem_id="leaderboard-table", max_height=700,
     )
+    unranked = gr.Dataframe(
+        label=UNRANKED_LABEL, interactive=False, elem_id="unranked-table", max_height=400, visible=False,
+    )
     download = gr.DownloadButton("Download this view (CSV)", elem_id="download-view")
-    components = {"table": table, "download": download, "empty_state": empty_state, "problems": problems}
+    components = {"table": table, "unranked": unranked, "download": download, "empty_state": empty_state,
+                  "no_match": no_match, "problems": problems, "sort_by": sort_by, "updated": updated}
     outputs = list(components.values())
+    inputs = [groups, search, languages, sort_by, min_params, max_params, model_type, hide_unranked]
+    renders: LruCache[_Rendered | None] = LruCache(_RENDERS_KEPT)
 
-    def render(chosen: Sequence[str], query: str) -> dict[Any, Any]:
-        return as_updates(
-            render_board(context.store, context.tables, context.downloads_dir, chosen, query or ""), components
-        )
+    def render(chosen: Sequence[str], query: str, langs: Sequence[str], sort: str, low: float | None,
+               high: float | None, kind: str, ranked_only: bool) -> dict[Any, Any]:
+        board_query = BoardQuery(query or "", low, high, kind or "all", bool(ranked_only), tuple(langs or ()),
+                                 sort or "rank")
+        board = render_board(context.store, context.tables, context.downloads_dir, chosen, board_query, renders)
+        return as_updates(board, components)
 
-    inputs = [groups, search]
-    # Rendering reads cached results and takes milliseconds: no queue slot limit, so a crowd of
-    # viewers is not held in Gradio's queue (which updates every waiting page on each change).
+    # Rendering reads a shared, prerendered view (computed once per results and controls): no queue
+    # slot limit, so a crowd of viewers is not held in Gradio's queue.
     unqueued = {"concurrency_limit": None}
     context.results_version.change(render, inputs, outputs, show_progress="hidden", **unqueued)
-    groups.change(render, inputs, outputs, **unqueued)
+    for control in (groups, languages, sort_by, model_type, hide_unranked):
+        control.change(render, inputs, outputs, show_progress="hidden", **unqueued)
+    for control in (min_params, max_params):
+        control.submit(render, inputs, outputs, show_progress="hidden", **unqueued)
+        control.blur(render, inputs, outputs, show_progress="hidden", **unqueued)
     # A stable name: the board is also reachable through Gradio's API (clients, load tests).
     search.change(render, inputs, outputs, show_progress="hidden", trigger_mode="always_last", api_name="leaderboard",
                   **unqueued)
+    for control in inputs:
+        control.change(None, inputs, None, js=URL_SCRIPT)
+    context.demo.load(restore_from_link, None, inputs)
+
+
+def restore_from_link(request: gr.Request) -> list[Any]:
+    """The controls as a shared link's query parameters set them (an unknown or malformed value is ignored)."""
+    params = dict(request.query_params) if request else {}
+    query = link_query(params)
+    groups = [g for g in params.get("groups", "").split(",") if g in COLUMN_GROUPS] or list(DEFAULT_GROUPS)
+    return [groups, query.search, list(query.languages), query.sort_by or "rank", query.min_params_b,
+            query.max_params_b, query.model_type, query.hide_unranked]
+
+
+def link_query(params: Mapping[str, str]) -> BoardQuery:
+    """The board query a link's parameters describe (`q`, `langs`, `sort`, `min_b`, `max_b`, `type`, `ranked_only`)."""
+    languages = tuple(name for name in params.get("langs", "").split(",") if name in INDIC_CONFIGS)
+    kind = params.get("type", "all")
+    return BoardQuery(
+        search=params.get("q", ""), min_params_b=_size(params.get("min_b")), max_params_b=_size(params.get("max_b")),
+        model_type=kind if kind in MODEL_TYPES else "all", hide_unranked=params.get("ranked_only") == "1",
+        languages=languages, sort_by=params.get("sort", "rank") or "rank",
+    )
 
 
 def render_board(
-    store: ResultsStore, tables: TableCache, downloads_dir: Path, groups: Sequence[str], search: str
+    store: ResultsStore, tables: TableCache, downloads_dir: Path, groups: Sequence[str], query: BoardQuery | str,
+    renders: LruCache[_Rendered | None] | None = None,
 ) -> BoardRender:
-    """The board for these column groups and search terms, with a CSV of exactly that view."""
+    """The board for these column groups and query (or search terms), with a CSV of exactly that view.
+
+    The view is computed once per (results, groups, query) and kept in `renders`: a crowd
+    asking for the same first view is served the prerendered values.
+    """
+    query = BoardQuery(search=query) if isinstance(query, str) else query
     snapshot = store.snapshot()
     problems = gr.update(value="\n".join(snapshot.problems), visible=bool(snapshot.problems))
     if not snapshot.runs:
-        return BoardRender(gr.update(value=None), gr.update(value=None, visible=False),
-                           gr.update(visible=True), problems)
-    view = leaderboard_view(tables.table(snapshot), groups, search)
-    shown = display_table(view)
-    version = hashlib.sha256(repr((snapshot.signature, sorted(groups), search)).encode()).hexdigest()[:16]
+        return BoardRender(gr.update(value=None, visible=False), gr.update(value=None, visible=False),
+                           gr.update(value=None, visible=False), gr.update(visible=True), gr.update(visible=False),
+                           problems, gr.update(), gr.update(value=""))
+    key = (snapshot.signature, tuple(sorted(groups)), query)
+    load = functools.partial(_render_view, tables.table(snapshot), groups, query, downloads_dir, key)
+    rendered = renders.get_or_load(key, load) if renders is not None else load()
+    if rendered is None:
+        return BoardRender(gr.update(visible=False), gr.update(visible=False), gr.update(visible=False),
+                           gr.update(visible=False), gr.update(visible=True), problems, gr.update(),
+                           gr.update(value=""))
+    shown, apart = rendered.ranked, rendered.apart
     return BoardRender(
-        table=gr.update(value=shown.frame, datatype=shown.datatypes),
-        download=gr.update(value=str(export_view_csv(view, downloads_dir, version)), visible=True),
+        table=gr.update(value=shown.value, datatype=shown.text_datatypes, visible=bool(shown.texts)),
+        unranked=gr.update(value=apart.value, datatype=apart.text_datatypes, visible=bool(apart.texts)),
+        download=gr.update(value=rendered.csv, visible=True),
         empty_state=gr.update(visible=False),
+        no_match=gr.update(visible=False),
         problems=problems,
+        sort_by=gr.update(choices=rendered.sort_choices),  # never its value: a render must not undo a choice
+        updated=gr.update(value=rendered.updated),
     )
 
+
+def _render_view(
+    table: pd.DataFrame, groups: Sequence[str], query: BoardQuery, downloads_dir: Path, key: Hashable
+) -> _Rendered | None:
+    """The display tables and CSV of one view; None when no row matches."""
+    try:
+        view = leaderboard_view(table, groups, query=query)
+    except ValueError:  # languages no run has: rank on all of them instead
+        view = leaderboard_view(table, groups, query=dataclasses.replace(query, languages=()))
+    if view.empty:
+        return None
+    shown = display_table(ranked_rows(view).drop(columns="standing_note"))
+    apart = unranked_rows(view).drop(columns=_RANK_COLUMNS, errors="ignore")
+    apart_shown = display_table(apart[["standing_note", *(c for c in apart.columns if c != "standing_note")]])
+    version = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+    return _Rendered(
+        ranked=shown, apart=apart_shown, csv=str(export_view_csv(view, downloads_dir, version)),
+        sort_choices=[(column_label(column), column) for column in sort_choices(table)],
+        updated=last_updated(table),
+    )
+
+
+def last_updated(table: pd.DataFrame) -> str:
+    """When the newest result on the board was written (UTC), as a line for the board."""
+    stamps = pd.to_datetime(table.get("created_at"), errors="coerce", utc=True).dropna()
+    if stamps.empty:
+        return ""
+    return f"Last updated: {stamps.max():%Y-%m-%d %H:%M} UTC ({len(table)} runs)"
+
+
+def _size(value: str | None) -> float | None:
+    try:
+        size = float(value) if value else None
+    except ValueError:
+        return None
+    return size if size is not None and math.isfinite(size) and size >= 0 else None

@@ -1,4 +1,6 @@
-"""Plots: overall with intervals, language heatmap, variant bars, a domain radar; top-N keeps them readable."""
+"""Plots of the ranked runs: the Indic average with intervals, a language heatmap (intervals in the
+hover), variant bars, a domain radar, one model's language x rendering scores and a subdomain
+heatmap; top-N keeps them readable."""
 
 from __future__ import annotations
 
@@ -11,8 +13,17 @@ import gradio as gr
 import plotly.graph_objects as go
 
 from leaderboard.context import AppContext, as_updates
-from leaderboard.figures import MAX_RADAR_MODELS, domain_radar, error_figure, language_heatmap, overall_figure, variant_bars
-from leaderboard.tables import top_n
+from leaderboard.figures import (
+    MAX_RADAR_MODELS,
+    domain_radar,
+    error_figure,
+    language_heatmap,
+    language_variant_figure,
+    overall_figure,
+    subdomain_heatmap,
+    variant_bars,
+)
+from leaderboard.tables import language_variant_frame, ranked_rows, subdomain_frame, top_n
 
 logger = logging.getLogger(__name__)
 DEFAULT_TOP_N = 20
@@ -21,13 +32,16 @@ DEFAULT_RADAR = 3
 
 @dataclass(frozen=True)
 class PlotsRender:
-    """The four figures and the radar's model chooser."""
+    """The figures, the radar's model chooser and the language x rendering view's model chooser."""
 
     overall: Any
     heatmap: Any
     variants: Any
     radar: Any
     radar_models: Any
+    language_variants: Any
+    variant_model: Any
+    subdomains: Any
 
 
 def failsafe(build: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
@@ -52,33 +66,52 @@ def build(context: AppContext) -> None:
             label=f"Models on the domain radar (up to {MAX_RADAR_MODELS})", multiselect=True,
             max_choices=MAX_RADAR_MODELS, elem_id="radar-models",
         )
-    overall = gr.Plot(label="Overall", elem_id="plot-overall")
+    overall = gr.Plot(label="Indic average", elem_id="plot-overall")
     heatmap = gr.Plot(label="Languages", elem_id="plot-heatmap")
     with gr.Row():
         variants = gr.Plot(label="Prompt renderings", elem_id="plot-variants")
         radar = gr.Plot(label="Domains", elem_id="plot-radar")
+    variant_model = gr.Dropdown(label="Model for the language x rendering view", elem_id="variant-model")
+    language_variants = gr.Plot(label="Languages x renderings", elem_id="plot-language-variants")
+    subdomains = gr.Plot(label="Subdomains", elem_id="plot-subdomains")
     components = {"overall": overall, "heatmap": heatmap, "variants": variants, "radar": radar,
-                  "radar_models": radar_models}
+                  "radar_models": radar_models, "language_variants": language_variants,
+                  "variant_model": variant_model, "subdomains": subdomains}
 
-    def render(n: float, chosen: Sequence[str] | None) -> dict[Any, Any]:
-        return as_updates(render_plots(context, int(n), chosen), components)
+    def render(n: float, chosen: Sequence[str] | None, one: str | None) -> dict[Any, Any]:
+        return as_updates(render_plots(context, int(n), chosen, one), components)
 
-    inputs = [top, radar_models]
+    inputs = [top, radar_models, variant_model]
     outputs = list(components.values())
     context.results_version.change(render, inputs, outputs, show_progress="hidden")
-    top.release(render, inputs, outputs)
+    # `change` also fires when a number is typed into the slider's box and Enter pressed (`release` does not).
+    top.change(render, inputs, outputs, trigger_mode="always_last", show_progress="hidden")
     radar_models.input(render, inputs, outputs)
+    variant_model.input(render, inputs, outputs)
 
 
-def render_plots(context: AppContext, n: int, chosen: Sequence[str] | None) -> PlotsRender:
-    """Every figure for the top `n` runs; the radar shows the chosen runs (default: the best three)."""
-    table = top_n(context.tables.table(context.store.snapshot()), n)
+def render_plots(
+    context: AppContext, n: int, chosen: Sequence[str] | None, one: str | None = None
+) -> PlotsRender:
+    """Every figure for the top `n` ranked runs; the radar shows the chosen ranked runs (any of
+    them; default: the best three), the language x rendering view one run (default: the best)."""
+    snapshot = context.store.snapshot()
+    ranked = ranked_rows(context.tables.table(snapshot))
+    table = top_n(ranked, n)
     labels = list(table["label"])
-    picked = [label for label in chosen or () if label in labels] or labels[:DEFAULT_RADAR]
+    every = list(ranked["label"])  # the radar compares any ranked models, not only the top N
+    picked = [label for label in chosen or () if label in every] or labels[:DEFAULT_RADAR]
+    single = one if one in labels else (labels[0] if labels else None)
+    single_run = table.loc[table["label"] == single, "run_id"].tolist()
+    runs = [run for run in snapshot.runs if run.run_id in set(table["run_id"])]
+    by_variant = language_variant_frame([run for run in runs if run.run_id in single_run])
     return PlotsRender(
         overall=failsafe(overall_figure)(table),
         heatmap=failsafe(language_heatmap)(table),
         variants=failsafe(variant_bars)(table),
-        radar=failsafe(domain_radar)(table, picked),
-        radar_models=gr.update(choices=labels, value=picked),
+        radar=failsafe(domain_radar)(ranked, picked),
+        radar_models=gr.update(choices=every, value=picked),
+        language_variants=failsafe(language_variant_figure)(by_variant, single or ""),
+        variant_model=gr.update(choices=labels, value=single),
+        subdomains=failsafe(subdomain_heatmap)(subdomain_frame(runs), table),
     )

@@ -8,11 +8,17 @@ from typing import Any
 
 import gradio as gr
 
+from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.chat_mode import AUTO, ChatMode, offers_raw
+from eval_backend.dataset_loader import configured_benchmarks
+from eval_backend.cost import measured_cost
+from eval_backend.settings import CostSettings, Settings
 from eval_backend.submissions import QueueStore, SubmissionForm, SubmissionRejected, open_queue
-from eval_backend.submissions.service import submit
+from eval_backend.submissions.service import queue_submission
 from eval_backend.submissions.validation import PRECISIONS
 from leaderboard.context import AppContext, as_updates
 from leaderboard.queue_view import queue_tables
+from leaderboard.submit_messages import QUEUED_LABEL, REFUSED_LABEL, parse_model_input, readable
 
 QUEUE_REFRESH_S = 10.0
 SIGN_IN_FIRST = "Please sign in with Hugging Face first (the button above)."
@@ -20,9 +26,15 @@ SIGN_IN_FIRST = "Please sign in with Hugging Face first (the button above)."
 
 @dataclass(frozen=True)
 class SubmitResult:
-    """The message shown after pressing Submit (the engine's own words on a rejection)."""
+    """The message shown after pressing Submit (the engine's own words on a rejection) and whether it queued."""
 
     message: str
+    queued: bool = False
+
+    def update(self) -> Any:
+        """The result box: labelled and styled so a queued request and a refusal never look alike."""
+        return gr.update(value=self.message, label=QUEUED_LABEL if self.queued else REFUSED_LABEL,
+                         elem_classes=["submit-queued" if self.queued else "submit-refused"])
 
 
 def build(context: AppContext) -> None:
@@ -39,32 +51,70 @@ def build(context: AppContext) -> None:
         revision = gr.Textbox(label="Revision", value="main", scale=1, elem_id="submit-revision")
         precision = gr.Dropdown(list(PRECISIONS), value="bfloat16", label="Precision", scale=1)
         reasoning = gr.Checkbox(label="Reasoning model (strip <think> before judging)", value=False)
+    # Every benchmark with a dataset is ticked: a submission runs them all unless the submitter unticks some.
+    offered = configured_benchmarks(context.settings.data)
+    benchmarks = gr.CheckboxGroup(
+        choices=[(BENCHMARKS[name].title, name) for name in offered], value=offered,
+        label="Benchmarks (each is its own run in the queue)", elem_id="submit-benchmarks",
+    )
+    chat_mode = gr.Radio(
+        choices=[("Auto: chat if the model has a chat template, else raw", AUTO),
+                 ("Chat template", ChatMode.CHAT.value), ("Raw text (base models)", ChatMode.RAW.value)],
+        value=AUTO, label="Saraiki prompts: chat or raw (the other benchmarks always ask in chat)",
+        visible=any(offers_raw(BENCHMARKS[name]) for name in offered), elem_id="submit-chat-mode",
+    )
+    cost = gr.Markdown(elem_id="submit-cost")
     button = gr.Button("Submit for evaluation", variant="primary", elem_id="submit-button")
     message = gr.Textbox(label="Result", interactive=False, elem_id="submit-message")
     tables = {name: gr.Dataframe(label=label, interactive=False, datatype="str", elem_id=f"queue-{name}")
               for name, label in (("running", "Running"), ("pending", "Pending"),
                                   ("finished", "Finished"), ("failed", "Failed (with the reason)"))}
 
-    def on_submit(model: str, rev: str, prec: str, think: bool, profile: gr.OAuthProfile | None) -> dict[Any, Any]:
+    def on_submit(
+        model: str, rev: str, prec: str, think: bool, chosen: list[str], mode: str, profile: gr.OAuthProfile | None
+    ) -> dict[Any, Any]:
         user = profile.username if profile else None
         if on_spaces and user is None:
-            return as_updates(SubmitResult(SIGN_IN_FIRST), {"message": message})
-        form = SubmissionForm(model_id=model.strip(), revision=rev.strip() or "main", precision=prec, reasoning=think)
-        return as_updates(submit_form(form, user, queue(), context), {"message": message})
+            return {message: SubmitResult(SIGN_IN_FIRST).update()}
+        typed = parse_model_input(model)  # a pasted Hub URL names the model (and maybe the revision)
+        revision_asked = typed.revision if typed.revision and rev.strip() in ("", "main") else rev.strip() or "main"
+        form = SubmissionForm(model_id=typed.model_id, revision=revision_asked, precision=prec, reasoning=think,
+                              benchmarks=tuple(chosen or ()), chat_mode=mode or AUTO)
+        return {message: submit_form(form, user, queue(), context.settings).update()}
 
     def refresh() -> dict[Any, Any]:
         return as_updates(queue_tables(queue().list_requests()), tables)
 
-    button.click(on_submit, [model_id, revision, precision, reasoning], [message]).then(refresh, None, list(tables.values()))
+    button.click(on_submit, [model_id, revision, precision, reasoning, benchmarks, chat_mode], [message]).then(refresh, None, list(tables.values()))
     context.demo.load(refresh, None, list(tables.values()))
+    context.demo.load(lambda: judge_cost_line([run.summary for run in context.store.snapshot().runs],
+                                              context.settings.cost), None, cost)
     gr.Timer(QUEUE_REFRESH_S).tick(refresh, None, list(tables.values()), show_progress="hidden")
 
 
-def submit_form(form: SubmissionForm, user: str | None, store: QueueStore, context: AppContext) -> SubmitResult:
-    """Queue the form through the engine; a rejection's message is shown exactly as the engine wrote it."""
+def judge_cost_line(summaries: list[Any], prices: CostSettings) -> str:
+    """What one submission costs in judge calls and tokens, measured on the complete runs on the board."""
+    measured = measured_cost(summaries, prices)
+    if measured is None:
+        return ("**Judge cost of a submission** (Indic WritingBench): no complete run yet to measure it on; "
+                "`python -m eval_backend estimate` estimates it before any call.")
+    return f"**Judge cost of a submission** (Indic WritingBench): {measured.describe()}."
+
+
+def submit_form(form: SubmissionForm, user: str | None, store: QueueStore, settings: Settings) -> SubmitResult:
+    """Queue the form through the engine; a rejection shows the engine's reason (capitalised, no server path),
+    and so does each benchmark left out of a queued submission."""
     try:
-        queued = submit(form, user, store=store, settings=context.settings)
+        submitted = queue_submission(form, user, store=store, settings=settings)
     except SubmissionRejected as exc:
-        return SubmitResult(str(exc))
-    return SubmitResult(f"Queued as request #{queued.id}: {queued.model_id} at {queued.revision}.")
+        return SubmitResult(readable(str(exc)))
+    queued = submitted.requests
+    requests = ", ".join(
+        f"#{request.id} ({request.benchmark}, {request.chat_mode} prompts)" if offers_raw(BENCHMARKS[request.benchmark])
+        else f"#{request.id} ({request.benchmark})"
+        for request in queued
+    )
+    left_out = "".join(f"\nLeft out: {readable(reason)}" for reason in submitted.left_out)
+    return SubmitResult(f"Queued as request {requests}: {queued[0].model_id} at {queued[0].revision}.{left_out}",
+                        queued=True)
 

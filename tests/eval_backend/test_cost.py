@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from eval_backend.cli import main
@@ -38,3 +40,36 @@ def test_the_cli_prints_the_estimate(dataset_dir, items, capsys) -> None:
     out = capsys.readouterr().out
     hindi = sum(1 for item in items if item.config == "Hindi")
     assert f"{hindi} items" in out and f"{hindi * 5} judge calls" in out and "$" in out
+
+
+def test_the_batch_price_is_the_live_price_less_the_batch_discount(items: list[Item]) -> None:
+    live = estimate_for_items(BENCHMARK, items, PRICES)
+    assert live.batch_cost == pytest.approx(live.cost / 2)  # OpenAI and Azure global batch: half
+    discounted = estimate_for_items(BENCHMARK, items, PRICES.model_copy(update={"batch_discount": 0.25}))
+    assert discounted.batch_cost == pytest.approx(live.cost * 0.75)
+
+
+def test_the_cli_prints_the_live_and_the_batch_price(dataset_dir, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("JUDGE_PRICE_INPUT_PER_M", "3")
+    monkeypatch.setenv("JUDGE_PRICE_OUTPUT_PER_M", "0")
+    assert main(["estimate", "--dataset", str(dataset_dir), "--configs", "Hindi"]) == 0
+    out = capsys.readouterr().out
+    live, batch = (float(x.replace(",", "")) for x in re.findall(r"~\$([\d,.]+)", out))
+    assert " live" in out and "batch mode" in out and batch == pytest.approx(live / 2, abs=0.01)
+
+
+def test_the_measured_cost_is_the_mean_judge_usage_of_complete_runs_priced_both_ways() -> None:
+    from eval_backend.cost import measured_cost
+
+    def summary(complete: bool, calls: int, prompt: int, completion: int) -> dict:
+        usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion, "calls": calls}
+        return {"complete": complete, "usage": usage}
+
+    partial = {**summary(True, 7, 9, 9), "coverage": {"configs": 2, "dataset_configs": 13}}  # fewer configs
+    runs = [summary(True, 100, 1_000_000, 10_000), summary(True, 110, 3_000_000, 30_000), summary(False, 5, 9, 9),
+            partial]
+    measured = measured_cost(runs, PRICES)
+    assert (measured.runs, measured.calls, measured.input_tokens, measured.output_tokens) == (2, 105, 2_000_000, 20_000)
+    assert measured.cost == pytest.approx(2.0 * 2 + 0.02 * 8) and measured.batch_cost == pytest.approx(measured.cost / 2)
+    assert "105 judge calls" in measured.describe() and "batch mode" in measured.describe()
+    assert measured_cost([summary(False, 5, 9, 9)], PRICES) is None

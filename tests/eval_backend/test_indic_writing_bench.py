@@ -26,7 +26,8 @@ SEED_PROMPT_END_MARKER = "\n\nHere {criteria} is the JSON of a single checklist 
 
 def seed_text() -> str:
     if not SEED.is_file():
-        pytest.fail(f"the benchmark seed is expected at {SEED} (shared/ beside the checkout)")
+        # A fresh clone has no shared/ beside it: the seed comparison needs that file, nothing else does.
+        pytest.skip(f"the benchmark seed {SEED} is absent (shared/ beside the checkout); the byte-for-byte check needs it")
     return SEED.read_text(encoding="utf-8")
 
 

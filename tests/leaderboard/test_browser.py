@@ -13,16 +13,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
+import httpx
 import pandas as pd
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from eval_backend.consistency import ConsistencyReport, ScoredPair, write_report
 from eval_backend.details import read_details
+from eval_backend.run_folder import RunFolder
 from eval_backend.submissions.model_facts import SubmissionRejected
 from eval_backend.submissions.validation import check_model_id
+from leaderboard.submit_messages import REFUSED_LABEL, readable
 from tests.support.app_server import AppServer, running_app
 from tests.support.hub_dataset import read_rows
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
+from tests.support.viewer_load import call_endpoint
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
@@ -68,14 +73,16 @@ def ui(app: AppServer, browser: Browser) -> Iterator[BrowserPage]:
     opened = BrowserPage(page)
     page.on("dialog", lambda dialog: (opened.dialogs.append(dialog.message), dialog.dismiss()))
     page.goto(app.url)
-    expect(board_rows(page)).to_have_count(5)
+    # The complete runs; the partial and incomplete ones are in a table apart.
+    expect(board_rows(page)).to_have_count(3, timeout=UI_TIMEOUT_MS)
+    expect(board_rows(page, "unranked-table")).to_have_count(2, timeout=UI_TIMEOUT_MS)
     yield opened
     context.close()
     assert opened.dialogs == [], f"a JavaScript dialog opened: {opened.dialogs}"
 
 
-def board_rows(page: Page):
-    return page.locator("#leaderboard-table [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+def board_rows(page: Page, elem_id: str = "leaderboard-table"):
+    return page.locator(f"#{elem_id} [role=row][aria-rowindex]:not([aria-rowindex='1'])")
 
 
 def cells(rows) -> list[list[str]]:
@@ -115,12 +122,17 @@ def download(page: Page, elem_id: str, target: Path, name_contains: str = "") ->
 def test_board_ranks_the_models_and_shows_a_script_id_as_text(ui: BrowserPage, evaluated: EvaluatedData) -> None:
     page = ui.page
     rows = cells(board_rows(page))
-    assert [row[1] for row in rows] == evaluated.ranked_models()
-    assert [row[0] for row in rows] == ["1", "2", "3", "4", "5"]
+    model = headers(page, "leaderboard-table").index("Model")
+    assert [row[model] for row in rows] == evaluated.ranked_models()
+    assert [row[0] for row in rows] == ["1", "2", "3"]
+    expect(page.locator("#ranking-rule")).to_contain_text("Ranked by the Indic average")
     expect(board_rows(page).get_by_text(SCRIPT_MODEL_ID, exact=True)).to_be_visible()
     assert page.locator("#leaderboard-table script").count() == 0
-    hub = board_rows(page).locator("a", has_text="Hub page")
-    assert hub.count() == 4 and hub.first.get_attribute("href") == f"https://huggingface.co/{rows[0][1]}"
+    links = board_rows(page).locator("a")  # the model name is the link; the script id is no Hub id, so no link
+    assert links.count() == 2 and links.first.get_attribute("href") == f"https://huggingface.co/{rows[0][model]}"
+    apart = cells(board_rows(page, "unranked-table"))
+    note = headers(page, "unranked-table").index("Why not ranked")
+    assert [row[note] for row in apart] == ["partial: 2 of 4 configs", "incomplete: 21 of 24 items"]
     shot(page, "leaderboard")
 
 
@@ -134,14 +146,16 @@ def test_column_groups_toggle_and_search_filters(ui: BrowserPage) -> None:
     assert "Hindi" not in headers(page, "leaderboard-table")
     page.locator("#model-search textarea").fill("acme")
     expect(board_rows(page)).to_have_count(2)
-    assert [row[1] for row in cells(board_rows(page))] == ["acme/strong-7b", "acme/reasoner-3b"]
+    model = headers(page, "leaderboard-table").index("Model")
+    assert [row[model] for row in cells(board_rows(page))] == ["acme/strong-7b", "acme/reasoner-3b"]
     shot(page, "leaderboard-filtered")
 
 
 def test_view_download_is_the_filtered_view(ui: BrowserPage, tmp_path: Path) -> None:
     page = ui.page
     page.locator("#model-search textarea").fill("partial; flaky")
-    expect(board_rows(page)).to_have_count(2)
+    expect(board_rows(page, "unranked-table")).to_have_count(2)
+    expect(board_rows(page)).to_have_count(0)
     exported = pd.read_csv(download(page, "download-view", tmp_path / "view.csv"))
     assert list(exported["model"]) == ["bharat/partial-1b", "flaky/judge-fails-2b"]
     assert "config.Hindi" in exported.columns
@@ -150,8 +164,10 @@ def test_view_download_is_the_filtered_view(ui: BrowserPage, tmp_path: Path) -> 
 def test_plots_render_with_escaped_labels(ui: BrowserPage) -> None:
     page = ui.page
     page.get_by_role("tab", name="Plots").click()
-    for plot in ("plot-overall", "plot-heatmap", "plot-variants", "plot-radar"):
-        expect(page.locator(f"#{plot} .main-svg").first).to_be_visible()
+    for plot in ("plot-overall", "plot-heatmap", "plot-variants", "plot-radar", "plot-language-variants",
+                 "plot-subdomains"):
+        page.locator(f"#{plot}").scroll_into_view_if_needed()
+        expect(page.locator(f"#{plot} .main-svg").first).to_be_visible(timeout=UI_TIMEOUT_MS)
     overall = page.locator("#plot-overall .main-svg").first.text_content() or ""
     assert "acme/strong-7b" in overall and SCRIPT_MODEL_ID in overall  # drawn as literal characters
     shot(page, "plots")
@@ -168,14 +184,37 @@ def test_an_item_s_judgment_opens_with_query_rubric_and_comparison(ui: BrowserPa
     expect(page.locator("#first-response textarea")).to_have_value(re.compile(r"acme/strong-7b writes about Hindi-0000"))
     query = read_rows(evaluated.dataset_dir, "Hindi")[0]["query"]
     expect(page.locator("#item-query textarea")).to_have_value(query)
-    criteria = page.locator("#first-criteria [role=row][aria-rowindex]:not([aria-rowindex='1'])")
-    expect(criteria).to_have_count(5)
-    assert "Task Fulfilment" in cells(criteria)[0]
+    criteria = page.locator("#first-criteria textarea")
+    expect(criteria).to_have_value(re.compile(r"^1\. Task Fulfilment: \d+/10\n"))
+    assert criteria.input_value().count("Rubric 9-10:") == 5
     choose(page, "judgments-compare", "acme/reasoner-3b")
     expect(page.locator("#second-response textarea")).to_have_value(re.compile(r"acme/reasoner-3b writes about Hindi-0000"))
     page.get_by_text("Reasoning (removed before judging)").nth(1).click()
     expect(page.locator("#second-reasoning textarea")).to_have_value(re.compile(r"<think>"))
     shot(page, "judgment")
+
+
+def test_the_same_row_after_switching_model_shows_the_new_model_s_judgment(ui: BrowserPage) -> None:
+    page = ui.page
+    page.get_by_role("tab", name="Judgments").click()
+    expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")
+    items = page.locator("#judgment-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    items.first.locator("[role=gridcell]").nth(2).click()
+    expect(page.locator("#first-response textarea")).to_have_value(re.compile(r"^\[quality=\d+\] acme/strong-7b "))
+    choose(page, "judgments-model", "acme/reasoner-3b")
+    expect(page.locator("#first-response textarea")).to_be_hidden()  # the old model's item is not left up
+    items.first.locator("[role=gridcell]").nth(2).click()
+    expect(page.locator("#first-response textarea")).to_have_value(re.compile(r"acme/reasoner-3b writes about"))
+    expect(page.locator("#first-title textarea")).to_have_value(re.compile(r"^acme/reasoner-3b"))
+    shot(page, "judgment-after-model-switch")
+
+
+@pytest.mark.parametrize("run_id", ["/advescape-test", "//advescape-test", "../../etc"])
+def test_the_judgments_api_refuses_a_run_id_outside_the_runs_folder(app: AppServer, run_id: str) -> None:
+    with httpx.Client(base_url=app.url, timeout=30) as client:
+        with pytest.raises(ValueError, match="answered an error"):
+            call_endpoint(client, "judgments", [run_id])
+        assert len(call_endpoint(client, "judgments", ["acme__strong-7b/main"])[0]["value"]["data"]) > 0
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
@@ -205,16 +244,32 @@ def test_a_script_in_a_model_id_and_response_stays_text(ui: BrowserPage) -> None
     shot(page, "judgment-script")
 
 
-def test_submit_shows_the_engine_s_message_verbatim(ui: BrowserPage) -> None:
+def test_submit_shows_the_engine_s_reason_as_a_refusal(ui: BrowserPage) -> None:
     page = ui.page
     page.get_by_role("tab", name="Submit").click()
     with pytest.raises(SubmissionRejected) as rejected:
         check_model_id("not a model id")
     page.locator("#submit-model textarea").fill("not a model id")
     page.locator("#submit-button").click()
-    expect(page.locator("#submit-message textarea")).to_have_value(str(rejected.value))
+    expect(page.locator("#submit-message textarea")).to_have_value(readable(str(rejected.value)))
+    expect(page.locator("#submit-message")).to_contain_text(REFUSED_LABEL)
     expect(page.get_by_label("Submitting as (local user, LOCAL_USER)")).to_have_value("browser-tester")
+    # What a submission costs in judge tokens, measured on the board's complete runs, live and in batch mode.
+    expect(page.locator("#submit-cost")).to_contain_text(re.compile(r"judge calls .* at live prices, .* in batch mode"))
     shot(page, "submit")
+
+
+def test_the_submit_form_s_chat_or_raw_choice_reaches_the_engine(ui: BrowserPage) -> None:
+    page = ui.page
+    page.get_by_role("tab", name="Submit").click()
+    mode = page.locator("#submit-chat-mode")
+    expect(mode.get_by_label("Auto: chat if the model has a chat template, else raw")).to_be_checked()
+    mode.get_by_label("Raw text (base models)").check()
+    page.locator("#submit-benchmarks").get_by_label("Saraiki").uncheck()  # raw, with no benchmark that offers it
+    page.locator("#submit-model textarea").fill("org/base-model")
+    page.locator("#submit-button").click()
+    expect(page.locator("#submit-message textarea")).to_have_value(
+        re.compile(r"^Raw prompts are offered by saraiki only; .*asks? prompts as chat turns\.$"))
 
 
 def test_about_explains_how_to_reproduce_a_row(ui: BrowserPage) -> None:
@@ -224,11 +279,32 @@ def test_about_explains_how_to_reproduce_a_row(ui: BrowserPage) -> None:
     expect(page.locator("#about-text")).to_contain_text("Code-mixed drop %")
 
 
+def test_about_shows_judge_consistency_per_judge_model_as_text(ui: BrowserPage, app: AppServer) -> None:
+    pairs = (ScoredPair("Hindi", 0, 0, 7, 7), ScoredPair("Hindi", 0, 1, 6, 8), ScoredPair("Tamil", 1, 0, 5, 4))
+    judge = "<b>judge</b>-x"
+    report = ConsistencyReport(judge, "stand-in-judge", seed=0, requested=3, sampled=3, failed=0, pairs=pairs)
+    run = next((app.data_dir / "runs").rglob("acme__strong-7b/main"))  # whichever runs tree the app uses
+    write_report(RunFolder(run), report)
+    page = ui.page
+    page.reload()
+    page.get_by_role("tab", name="About").click()
+    rows = page.locator("#judge-consistency [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    expect(rows).to_have_count(1)
+    row = cells(rows)[0]
+    assert row[:4] == [judge, "stand-in-judge", "1", "3"]
+    assert [float(value) for value in row[4:8]] == pytest.approx([0.33, 0.67, 0.5, 1.0], abs=0.01)
+    assert row[8] == ""  # one run: no order of models to compare
+    assert page.locator("#judge-consistency b").count() == 0
+    shot(page, "about-consistency")
+
+
 def test_a_new_run_appears_without_a_restart(ui: BrowserPage, app: AppServer) -> None:
-    runs = app.data_dir / "runs"
-    new = shutil.copytree(runs / "acme__strong-7b" / "main", runs / "acme__strong-7b" / "v2")
+    model = next((app.data_dir / "runs").rglob("acme__strong-7b"))  # whichever runs tree the app uses
+    new = shutil.copytree(model / "main", model / "v2")
     request = json.loads((new / "request.json").read_text())
     (new / "request.json").write_text(json.dumps({**request, "revision": "v2"}))
-    expect(board_rows(ui.page)).to_have_count(6)
-    revisions = [(row[1], row[3]) for row in cells(board_rows(ui.page))]
+    expect(board_rows(ui.page)).to_have_count(4, timeout=UI_TIMEOUT_MS)  # the three complete runs and the new one
+    columns = headers(ui.page, "leaderboard-table")
+    model, revision = columns.index("Model"), columns.index("Revision")
+    revisions = [(row[model], row[revision]) for row in cells(board_rows(ui.page))]
     assert ("acme/strong-7b", "v2") in revisions and ("acme/strong-7b", "main") in revisions

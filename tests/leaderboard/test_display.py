@@ -1,29 +1,78 @@
-"""The display step: labels, rounding, merged cells, and Hub links only for valid ids."""
+"""The display step: labels, fixed decimals, merged cells, the model linked to its revision, ids as literal text."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from leaderboard.display import display_table, hub_link, is_hub_id
+import re
+
+from leaderboard.display import (
+    LEAD_COLUMNS,
+    OUTDATED_FLAG,
+    column_label,
+    display_table,
+    format_rank_range,
+    format_revision,
+    hub_url,
+    is_hub_id,
+    literal_markdown,
+    model_cell,
+    short_revision,
+)
 from leaderboard.tables import leaderboard_view
 from tests.support.run_folders import SCRIPT_MODEL_ID
 
+SHA = "0123456789abcdef0123456789abcdef01234567"
 
-def test_hub_links_are_built_only_from_valid_hub_ids() -> None:
-    assert hub_link("acme/strong-7b") == "[Hub page](https://huggingface.co/acme/strong-7b)"
+
+def test_the_model_links_to_its_revision_only_for_valid_hub_ids() -> None:
+    assert model_cell("acme/strong-7b") == r"[acme\/strong\-7b](https://huggingface.co/acme/strong-7b)"
+    assert hub_url("acme/strong-7b", SHA) == f"https://huggingface.co/acme/strong-7b/tree/{SHA}"
+    assert hub_url("acme/strong-7b", "refs/pr/1") == "https://huggingface.co/acme/strong-7b/tree/refs%2Fpr%2F1"
     for bad in (SCRIPT_MODEL_ID, "no-slash", "a/b/c", "org/name)[x](javascript:alert(1)", "../etc", "a/b--c"):
-        assert not is_hub_id(bad) and hub_link(bad) == ""
+        assert not is_hub_id(bad) and hub_url(bad) == "" and "](" not in model_cell(bad)
 
 
-def test_display_keeps_model_ids_as_text_and_rounds_numbers(table: pd.DataFrame) -> None:
+def test_every_punctuation_character_of_an_id_is_escaped_so_it_reads_literally() -> None:
+    escaped = literal_markdown(SCRIPT_MODEL_ID)
+    assert re.search(r"(?<!\\)[<>\[\]()*_`]", escaped) is None
+    assert re.sub(r"\\(.)", r"\1", escaped) == SCRIPT_MODEL_ID
+
+
+def test_commit_hashes_read_as_seven_characters_and_names_as_they_are() -> None:
+    assert short_revision(SHA) == "0123456"
+    assert short_revision("main") == "main" and short_revision("v2.1") == "v2.1"
+
+
+def test_display_links_the_model_rounds_numbers_and_leads_with_rank_model_score(table: pd.DataFrame) -> None:
     shown = display_table(leaderboard_view(table, ["languages", "details"]))
     frame = shown.frame
-    assert list(frame["Model"]) == list(table["model"])
-    assert shown.datatypes[list(frame.columns).index("Model")] == "str"
-    assert [t for t in shown.datatypes if t == "markdown"] == ["markdown"]  # only our Hub column
-    assert frame.loc[frame["Model"] == SCRIPT_MODEL_ID, "Hub"].item() == ""
-    assert (frame["Overall"] == table["overall"].round(2)).all()
-    assert frame["Coverage (judged/total)"].tolist()[2] == "9/12"  # the partial run
+    assert list(frame["Model"]) == [model_cell(m, r) for m, r in zip(table["model"], table["revision"])]
+    assert [t for t in shown.datatypes if t == "markdown"] == ["markdown"]  # only our model column
+    assert list(frame.columns[:5]) == [column_label(c) for c in LEAD_COLUMNS if c not in ("subset_average",)][:5]
+    indic = list(frame.columns).index("Indic average")
+    assert all(re.fullmatch(r"\d+\.\d\d", row[indic]) for row in shown.texts)  # "7.20", never "7.2"
+    assert shown.value == {"headers": list(frame.columns), "data": shown.texts}
+    assert float(shown.texts[0][indic]) == frame["Indic average"][0]
+    assert (frame["Indic average"] == table["indic_average"].round(2)).all()
+    assert (frame["All configs"] == table["overall"].round(2)).all()
+    partial = list(table["model"]).index("bharat/partial-1b")
+    assert frame["Coverage (scored/expected)"].tolist()[partial] == "12/12"
+    assert frame["No answer (floor)"].tolist()[partial] == 3
     first = table.iloc[0]
-    assert frame["95% CI"][0] == f"{first['overall_ci_low']:.2f} – {first['overall_ci_high']:.2f}"
+    assert frame["95% CI"][0] == f"{first['indic_ci_low']:.2f} – {first['indic_ci_high']:.2f}"
+    assert frame["All configs 95% CI"][0] == f"{first['overall_ci_low']:.2f} – {first['overall_ci_high']:.2f}"
     assert frame["Date"][0] == first["created_at"][:10]
+    assert frame["Dataset revision"][0] == first["dataset_revision"].removeprefix("sha256:")[:7]
+
+
+def test_rank_ranges_read_as_one_rank_or_a_span() -> None:
+    assert format_rank_range(2, 2) == "2"
+    assert format_rank_range(1, 3) == "1–3"
+    assert format_rank_range(pd.NA, pd.NA) == ""
+
+
+def test_an_outdated_dataset_revision_is_flagged() -> None:
+    assert format_revision("sha256:" + "a" * 64, True) == "a" * 7 + OUTDATED_FLAG
+    assert format_revision("0123456789abcdef", False) == "0123456"
+    assert format_revision(None, float("nan")) == ""

@@ -7,20 +7,62 @@ import math
 import pandas as pd
 import pytest
 
-from leaderboard.figures import MAX_RADAR_MODELS, domain_radar, error_figure, language_heatmap, overall_figure, variant_bars
-from leaderboard.tables import group_members, top_n
-from tests.support.run_folders import SCRIPT_MODEL_ID
+from leaderboard.display import format_interval, format_rank_range
+from leaderboard.figures import (
+    MAX_RADAR_MODELS,
+    domain_radar,
+    error_figure,
+    language_heatmap,
+    language_variant_figure,
+    overall_figure,
+    subdomain_heatmap,
+    variant_bars,
+)
+from leaderboard.results import ResultsStore
+from leaderboard.tables import group_members, language_variant_frame, subdomain_frame, top_n
+from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
 ESCAPED_SCRIPT = "evil-org/&lt;script&gt;alert(1)&lt;/script&gt;"
 
 
-def test_overall_bars_carry_the_interval_and_put_the_best_on_top(table: pd.DataFrame) -> None:
-    bar = overall_figure(table).data[0]
-    assert list(bar.y)[-1] == table["label"][0]  # plotly draws the last category at the top
-    best = table.iloc[0]
-    assert bar.x[-1] == best["overall"]
-    assert bar.error_x.array[-1] == pytest.approx(best["overall_ci_high"] - best["overall"])
-    assert bar.error_x.arrayminus[-1] == pytest.approx(best["overall"] - best["overall_ci_low"])
+def test_headline_bars_are_the_indic_average_with_its_interval_best_on_top(table: pd.DataFrame) -> None:
+    ranked = top_n(table, 50)
+    bar = overall_figure(ranked).data[0]
+    assert list(bar.y)[-1] == ranked["label"][0]  # plotly draws the last category at the top
+    best = ranked.iloc[0]
+    assert bar.x[-1] == best["indic_average"]
+    assert bar.error_x.array[-1] == pytest.approx(best["indic_ci_high"] - best["indic_average"])
+    assert bar.error_x.arrayminus[-1] == pytest.approx(best["indic_average"] - best["indic_ci_low"])
+    assert bar.customdata[-1][0] == format_rank_range(best["rank_best"], best["rank_worst"])
+    assert bar.customdata[-1][1] == "0"  # no answer of the best model was cut off in thinking
+
+
+def test_the_heatmap_hover_gives_each_language_s_interval(table: pd.DataFrame, evaluated: EvaluatedData) -> None:
+    heatmap = language_heatmap(table).data[0]
+    configs = group_members(table, "config")
+    row = list(table["model"]).index("acme/strong-7b")
+    low, high = evaluated.summary("acme/strong-7b")["config_ci"]["Hindi"]
+    assert heatmap.customdata[row][configs.index("Hindi")] == format_interval(low, high)
+    assert "customdata" in heatmap.hovertemplate
+
+
+def test_language_by_rendering_view_of_one_model(
+    store: ResultsStore, table: pd.DataFrame, evaluated: EvaluatedData
+) -> None:
+    run_id = table.set_index("model").loc["acme/reasoner-3b", "run_id"]
+    scores = language_variant_frame([store.run(run_id)])
+    heatmap = language_variant_figure(scores, "acme/reasoner-3b").data[0]
+    assert list(heatmap.x) == ["native", "code_mixed", "romanized"]
+    assert list(heatmap.y)[:3] == ["Bengali", "Hindi", "Tamil"]  # the Indic languages first, in order
+    expected = evaluated.summary("acme/reasoner-3b")["config_variants"]["Hindi"]
+    assert heatmap.z[1][0] == expected["native"] and heatmap.z[1][2] == expected["romanized"]
+
+
+def test_subdomains_are_named_with_their_domain(store: ResultsStore, table: pd.DataFrame) -> None:
+    ranked = top_n(table, 50)
+    heatmap = subdomain_heatmap(subdomain_frame(store.snapshot().runs), ranked).data[0]
+    assert all(" / " in name for name in heatmap.x)
+    assert len(heatmap.y) == len(ranked)
 
 
 def test_model_labels_are_escaped_for_plotly(table: pd.DataFrame) -> None:
@@ -39,10 +81,18 @@ def test_heatmap_holds_each_language_score_and_gaps_for_uncovered_ones(table: pd
     assert math.isnan(row[configs.index("Bengali")])
 
 
-def test_variant_bars_have_one_trace_per_rendering(table: pd.DataFrame) -> None:
+def test_variant_bars_have_one_trace_per_rendering_as_horizontal_bars(table: pd.DataFrame) -> None:
     figure = variant_bars(table)
     assert [trace.name for trace in figure.data] == ["native", "code_mixed", "romanized"]
-    assert list(figure.data[2].y) == list(table["variant.romanized"])
+    assert {trace.orientation for trace in figure.data} == {"h"}  # names on the y axis: no rotated labels
+    assert list(figure.data[2].x) == list(table["variant.romanized"][::-1])  # best run at the top
+    many = variant_bars(pd.concat([table] * 4, ignore_index=True))
+    assert many.layout.height > figure.layout.height  # the plot area grows with the runs
+
+
+def test_the_radar_leaves_room_for_its_longest_domain_label(table: pd.DataFrame) -> None:
+    figure = domain_radar(table, list(table["label"][:1]))
+    assert figure.layout.margin.l >= 120 and figure.layout.margin.r >= 120
 
 
 def test_radar_shows_the_chosen_models_and_refuses_more_than_five(table: pd.DataFrame) -> None:
@@ -62,6 +112,10 @@ def test_figures_grow_with_the_number_of_models(table: pd.DataFrame) -> None:
 
 def test_empty_inputs_give_a_message_instead_of_an_error(table: pd.DataFrame) -> None:
     empty = table.iloc[0:0]
-    for figure in (overall_figure(empty), language_heatmap(empty), variant_bars(empty), domain_radar(table, [])):
+    figures = (
+        overall_figure(empty), language_heatmap(empty), variant_bars(empty), domain_radar(table, []),
+        language_variant_figure(language_variant_frame([]), ""), subdomain_heatmap(subdomain_frame([]), empty),
+    )
+    for figure in figures:
         assert len(figure.data) == 0 and figure.layout.annotations
     assert error_figure("<b>x</b>").layout.annotations[0].text == "&lt;b&gt;x&lt;/b&gt;"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from eval_backend.submissions import NewRequest, Phase, QueueStore
+from eval_backend.submissions import NewRequest, Phase, SqliteQueueStore
 from leaderboard.queue_view import progress_bar, queue_tables
 
 
@@ -14,7 +14,7 @@ def _request(model: str) -> NewRequest:
 
 
 def test_each_status_has_its_table_with_progress_and_reasons(tmp_path: Path) -> None:
-    store = QueueStore(tmp_path / "queue.sqlite")
+    store = SqliteQueueStore(tmp_path / "queue.sqlite")
     for model in ("org/running", "org/failing", "org/waiting", "org/<script>x</script>"):
         store.add(_request(model))
     running = store.claim("w1")
@@ -31,5 +31,17 @@ def test_each_status_has_its_table_with_progress_and_reasons(tmp_path: Path) -> 
 
 def test_progress_bar() -> None:
     assert progress_bar(0, 0) == "starting…"
-    assert progress_bar(5, 10) == "██████████░░░░░░░░░░ 50% (5/10)"
-    assert progress_bar(12, 10).startswith("█" * 20 + " 100%")
+    assert progress_bar(5, 10) == "█████░░░░░ 50% (5/10)"
+    assert progress_bar(12, 10).startswith("█" * 10 + " 100%")
+
+
+def test_a_commit_revision_is_short_and_what_a_state_adds_comes_first(tmp_path: Path) -> None:
+    store = SqliteQueueStore(tmp_path / "queue.sqlite")
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    store.add(NewRequest(model_id="org/failing", revision=sha, requested_revision="main", precision="bfloat16",
+                         reasoning=False, submitter="tester"))
+    failing = store.claim("w1")
+    store.fail(failing.id, "w1", "out of memory")
+    failed = queue_tables(store.list_requests()).failed
+    assert list(failed.columns[:6]) == ["id", "model", "revision", "status", "finished", "reason"]
+    assert failed["revision"].item() == "0123456"

@@ -4,10 +4,12 @@ It answers both URL shapes the engine uses::
 
     POST /v1/chat/completions                                              (OpenAI, vLLM, ...)
     POST /openai/deployments/{deployment}/chat/completions?api-version=... (Azure OpenAI)
+    POST /v1/completions                      (raw text prompts: the body has `prompt`, not `messages`)
 
 Every request is recorded so tests can assert exactly what was sent. What comes back is decided
 by a pluggable reply function (request body in, :class:`Reply` out); :func:`judge_reply`
-answers the seed's judge prompts, :func:`chat_reply` answers generation requests, and a
+answers the seed's judge prompts (:func:`noisy_judge_reply` with a known noise, for consistency
+checks), :func:`chat_reply` answers generation requests, and a
 :class:`FaultPlan` injects malformed answers and HTTP errors. A requests-per-minute limit and
 a fixed latency model a real endpoint's behaviour under load.
 
@@ -39,7 +41,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -63,6 +65,7 @@ __all__ = [
     "judge_key",
     "judge_reply",
     "message_text",
+    "noisy_judge_reply",
     "parse_judge_prompt",
     "request_key",
     "user_text",
@@ -128,6 +131,12 @@ def user_text(body: dict[str, Any]) -> str:
         if message.get("role") == "user":
             return message_text(message)
     return ""
+
+
+def _prompt_tokens(body: dict[str, Any]) -> int:
+    """The prompt tokens of a chat (or raw completion) request, as the stand-in counts them."""
+    raw = body.get("prompt")
+    return sum(_tokens(message_text(m)) for m in body.get("messages") or []) + _tokens(raw if isinstance(raw, str) else "")
 
 
 def _tokens(text: str) -> int:
@@ -217,6 +226,42 @@ def judge_reply(score_fn: Callable[[dict[str, Any], str], int] = default_score) 
         score = score_fn(prompt.criterion, prompt.response)
         name = str(prompt.criterion.get("name", "the criterion"))
         return Reply(content=judge_answer(score, f"Scored {score} against {name}."))
+
+    return reply
+
+
+def noisy_judge_reply(
+    score_fn: Callable[[dict[str, Any], str], int] = default_score,
+    *,
+    noise: float,
+    seed: int = 0,
+    noisy_models: Collection[str] | None = None,
+) -> ReplyFn:
+    """A judge of known noise: each call moves ``score_fn``'s score by ±1 with probability ``noise``.
+
+    The n-th call of one prompt (by :func:`request_key`) draws from ``seed``, the key and n, so
+    two judgments of the same criterion are independent draws whatever order calls arrive in.
+    Scores stay in 1..10 (a move past either end is clamped: keep true scores in 2..9 for
+    exactly the stated noise). With ``noisy_models``, requests naming another ``model`` get
+    ``score_fn``'s score unchanged, so one server stands in for a noisy and a clean judge.
+    """
+    calls: collections.Counter[str] = collections.Counter()
+    lock = threading.Lock()
+    clean = judge_reply(score_fn)
+
+    def reply(body: dict[str, Any]) -> Reply:
+        prompt = parse_judge_prompt(user_text(body))
+        if prompt is None or (noisy_models is not None and body.get("model") not in noisy_models):
+            return clean(body)
+        key = request_key(body)
+        with lock:
+            calls[key] += 1
+            nth = calls[key]
+        move = 0
+        if _unit_interval(seed, key, nth) < noise:
+            move = 1 if _unit_interval(seed, key, nth, "sign") < 0.5 else -1
+        score = min(10, max(1, score_fn(prompt.criterion, prompt.response) + move))
+        return Reply(content=judge_answer(score, f"Scored {score} (noisy stand-in)."))
 
     return reply
 
@@ -432,7 +477,7 @@ class _SlidingWindowLimiter:
 # --------------------------------------------------------------------------------------------
 
 _AZURE_PATH = re.compile(r"^/openai/deployments/(?P<deployment>[^/]+)/chat/completions$")
-_OPENAI_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
+_OPENAI_PATHS = frozenset({"/v1/chat/completions", "/chat/completions", "/v1/completions", "/completions"})
 
 
 @dataclass(frozen=True)
@@ -507,7 +552,10 @@ class StandInChatServer:
     it; the limit is enforced over sliding windows of ``rate_window_s`` seconds (default a
     minute) as ``rpm * rate_window_s / 60`` requests per window, so a short window lets tests
     and benchmarks reach steady state sooner. ``record=False`` skips recording requests, for
-    long benchmarks. Use as a context manager, or call :meth:`start` and :meth:`stop`.
+    long benchmarks. ``max_model_len`` makes it a vLLM server with that context: ``/v1/models``
+    reports it, ``POST /tokenize`` counts a chat's prompt tokens (four characters a token), and a
+    request whose prompt and ``max_tokens`` exceed it is refused with vLLM's 400. Use as a
+    context manager, or call :meth:`start` and :meth:`stop`.
     """
 
     def __init__(
@@ -520,8 +568,10 @@ class StandInChatServer:
         rate_window_s: float = 60.0,
         port: int = 0,
         record: bool = True,
+        max_model_len: int | None = None,
     ) -> None:
         self.reply = reply or judge_reply()
+        self.max_model_len = max_model_len
         self.faults = faults
         self.latency_s = latency_s
         self.record = record
@@ -631,7 +681,10 @@ class StandInChatServer:
         """Route one request; returns status, extra headers and body."""
         parts = urlsplit(target)
         if method == "GET" and parts.path in ("/v1/models", "/models"):
-            return 200, {}, self._models_body()
+            return 200, {}, self._models_body(self.max_model_len)
+        if method == "POST" and parts.path == "/tokenize" and self.max_model_len:
+            count = _prompt_tokens(_parse_json(raw) or {})
+            return 200, {}, json.dumps({"count": count, "max_model_len": self.max_model_len}).encode()
         azure = _AZURE_PATH.match(parts.path)
         if method != "POST" or not (azure or parts.path in _OPENAI_PATHS):
             return 404, {}, _error_body(404, f"stand-in: no route for {method} {parts.path}")
@@ -640,7 +693,21 @@ class StandInChatServer:
         self._record(method, parts.path, parts.query, headers, body, deployment)
         if not isinstance(body, dict):
             return 400, {}, _error_body(400, "stand-in: request body is not a JSON object")
+        too_long = self._context_exceeded(body)
+        if too_long:
+            return 400, {}, _error_body(400, too_long)
         return self._answer(body, deployment)
+
+    def _context_exceeded(self, body: dict[str, Any]) -> str | None:
+        """vLLM's refusal of a request that does not fit the context, or None."""
+        requested = body.get("max_completion_tokens") or body.get("max_tokens") or 0
+        prompt = _prompt_tokens(body)
+        if not self.max_model_len or prompt + requested <= self.max_model_len:
+            return None
+        return (
+            f"This model's maximum context length is {self.max_model_len} tokens. However, you requested "
+            f"{prompt + requested} tokens ({prompt} in the messages, {requested} in the completion)."
+        )
 
     def _record(
         self,
@@ -700,10 +767,24 @@ class StandInChatServer:
     def _completion(
         self, reply: Reply, body: dict[str, Any], deployment: str | None
     ) -> dict[str, Any]:
-        """A standard ``chat.completion`` object around the reply's content."""
+        """A standard ``chat.completion`` object around the reply's content (a ``text_completion``
+        for a raw ``prompt`` sent to ``/v1/completions``)."""
         content = reply.content
-        prompt_tokens = sum(_tokens(message_text(m)) for m in body.get("messages") or [])
+        prompt_tokens = _prompt_tokens(body)
         completion_tokens = _tokens(content or "")
+        if "prompt" in body:
+            return {
+                "id": f"cmpl-standin-{next(self._ids)}",
+                "object": "text_completion",
+                "created": int(time.time()),
+                "model": body.get("model") or "stand-in",
+                "choices": [{"index": 0, "text": content or "", "finish_reason": reply.finish_reason, "logprobs": None}],
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                },
+            }
         return {
             "id": f"chatcmpl-standin-{next(self._ids)}",
             "object": "chat.completion",
@@ -724,8 +805,10 @@ class StandInChatServer:
         }
 
     @staticmethod
-    def _models_body() -> bytes:
-        model = {"id": "stand-in", "object": "model", "created": 0, "owned_by": "tests"}
+    def _models_body(max_model_len: int | None) -> bytes:
+        model: dict[str, Any] = {"id": "stand-in", "object": "model", "created": 0, "owned_by": "tests"}
+        if max_model_len:
+            model["max_model_len"] = max_model_len
         return json.dumps({"object": "list", "data": [model]}).encode()
 
 
@@ -755,6 +838,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="enforce --rpm over sliding windows of this many seconds (steady state sooner)",
     )
     parser.add_argument("--reply", choices=("judge", "chat"), default="judge")
+    parser.add_argument("--no-record", action="store_true", help="keep no request bodies (long benchmarks)")
     args = parser.parse_args(argv)
 
     reply = judge_reply() if args.reply == "judge" else chat_reply()
@@ -766,6 +850,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rpm=args.rpm,
         rate_window_s=args.rate_window,
         port=args.port,
+        record=not args.no_record,
     )
     with server, contextlib.suppress(KeyboardInterrupt):
         print(f"READY {server.base_url}", flush=True)

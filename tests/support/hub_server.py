@@ -155,9 +155,14 @@ class StandInHub:
 
     # -- endpoints ----------------------------------------------------------------------------
 
+    def find(self, repo_type: str, repo_id: str) -> HubRepo | None:
+        """The repo named `repo_id` in any case: like the Hub, ids are case-insensitive (its info gives the canonical one)."""
+        return next((repo for (kind, name), repo in self.repos.items()
+                     if kind == repo_type and name.lower() == repo_id.lower()), None)
+
     def _readable(self, repo_type: str, repo_id: str, token: str | None) -> tuple[HubRepo | None, HubResponse | None]:
         """The repo if `token` may read it, else the Hub's error for it."""
-        repo = self.repos.get((repo_type, repo_id))
+        repo = self.find(repo_type, repo_id)
         if repo is None or (repo.private and token not in repo.readers):
             return None, HubResponse.error(401 if token is None else 404, "RepoNotFound", "Repository not found")
         if repo.gated and token not in repo.readers:
@@ -169,7 +174,7 @@ class StandInHub:
         return error or HubResponse.json({})
 
     def _model_info(self, method: str, match: re.Match[str], token: str | None) -> HubResponse:
-        repo = self.repos.get(("model", match["repo"]))
+        repo = self.find("model", match["repo"])
         if repo is None or (repo.private and token not in repo.readers):
             return HubResponse.error(401 if token is None else 404, "RepoNotFound", "Repository not found")
         commit = repo.resolve(unquote(match["rev"] or "main"))

@@ -5,12 +5,12 @@ criterion scores, so rankings, language and variant breakdowns differ from model
 known ways. ``build_evaluated_data(root)`` writes::
 
     root/dataset/                 a small Indic WritingBench dataset in Hub layout
-    root/data/runs/<org>__<name>/<revision>/   one run folder per model (prepare, import,
+    root/data/runs/indic_writing_bench/<org>__<name>/<revision>/   one run folder per model (prepare, import,
                                   judge, score: the engine's own phases)
 
-The profiles include a model evaluated on only part of the benchmark, one whose judge calls
-fail for good on some items, one with reasoning before ``</think>``, and one whose model id
-and responses carry ``<script>alert(1)</script>``.
+The profiles include a model evaluated on only part of the benchmark (partial: unranked), one
+whose judge calls fail for good on some items (incomplete: unranked), one with reasoning
+before ``</think>``, and one whose model id and responses carry ``<script>alert(1)</script>``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.pipeline import RunSpec, import_responses, judge_phase, prepare_run, score_phase
-from eval_backend.records import Item, ResponseRecord
+from eval_backend.records import MODEL_ERROR, Item, ResponseRecord
 from eval_backend.run_folder import RunFolder
 from eval_backend.settings import JudgeSettings
 from tests.support.chat_server import FaultPlan, StandInChatServer, judge_key, judge_reply
@@ -45,6 +45,8 @@ JUDGE_MODEL = "stand-in-judge"
 CONFIGS: Mapping[str, int] = {"Hindi": 6, "Tamil": 6, "Bengali": 6, "english_original": 6}
 SCRIPT_MODEL_ID = "evil-org/<script>alert(1)</script>"
 _QUALITY = re.compile(r"\[quality=(\d+)\]")
+UNFIT = "prompt of 9000 tokens does not fit the context of 8192"
+"""The error of an item a profile does not answer: the model's own failure."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,8 @@ class ModelProfile:
 
     ``variant_penalty`` and ``config_penalty`` lower the quality marker for items of that
     variant or config; ``configs`` limits the run to some configs; every ``skip_every``-th item
-    gets no response; the first ``failing_items`` items get a judge that never answers validly.
+    gets no response (its prompt does not fit the model: the floor score); the first
+    ``failing_items`` items get a judge that never answers validly.
     """
 
     model_id: str
@@ -84,7 +87,7 @@ DEFAULT_PROFILES: tuple[ModelProfile, ...] = (
     ),
     ModelProfile(
         "acme/reasoner-3b", 8, variant_penalty={"code_mixed": 2, "romanized": 3}, reasoning=True,
-        request={"params_b": 3.1, "precision": "bfloat16"},
+        request={"params_b": 3.1, "precision": "bfloat16", "reasoning": True},  # as the worker records it
     ),
     ModelProfile(
         "bharat/partial-1b", 6, configs=("Hindi", "Tamil"), skip_every=4,
@@ -112,15 +115,19 @@ class EvaluatedData:
 
     @property
     def runs_dir(self) -> Path:
-        return self.data_dir / "runs"
+        """Indic WritingBench's tree of run folders (one tree per benchmark under `runs/`)."""
+        return self.data_dir / "runs" / DEFAULT_BENCHMARK
 
     def summary(self, model_id: str) -> dict[str, Any]:
         """summary.json as the engine wrote it, read directly: what tests expect to see."""
         return json.loads(self.folders[model_id].summary_path.read_text(encoding="utf-8"))
 
     def ranked_models(self) -> list[str]:
-        """Model ids by overall score in summary.json, best first."""
-        return sorted(self.folders, key=lambda model: -self.summary(model)["overall"])
+        """The complete runs' model ids by Indic average in summary.json, best first."""
+        summaries = {model: self.summary(model) for model in self.folders}
+        ranked = [model for model, summary in summaries.items()
+                  if summary["complete"] and summary["coverage"]["configs"] == summary["coverage"]["dataset_configs"]]
+        return sorted(ranked, key=lambda model: -summaries[model]["config_groups"]["indic"])
 
 
 def quality_score(criterion: Mapping[str, Any], response: str) -> int:
@@ -134,10 +141,10 @@ def quality_score(criterion: Mapping[str, Any], response: str) -> int:
 def build_evaluated_data(
     root: Path, profiles: Sequence[ModelProfile] = DEFAULT_PROFILES, configs: Mapping[str, int] = CONFIGS
 ) -> EvaluatedData:
-    """Write the dataset and evaluate every profile into `root/data/runs` with the real engine."""
+    """Write the dataset and evaluate every profile into `root/data/runs/indic_writing_bench` with the real engine."""
     root = Path(root)
     dataset_dir = write_writing_bench_dataset(root / "dataset", DatasetShape(configs=dict(configs)))
-    runs_dir = root / "data" / "runs"
+    runs_dir = root / "data" / "runs" / DEFAULT_BENCHMARK
     plan = FaultPlan()
     folders = {}
     with StandInChatServer(judge_reply(quality_score), faults=plan, record=False) as server:
@@ -158,7 +165,11 @@ def _evaluate(
     request = {"model": profile.model_id, "revision": profile.revision, **profile.request}
     items = prepare_run(spec, request)
     answered = [item for number, item in enumerate(items) if not _skipped(profile, number)]
-    import_responses(folder, [ResponseRecord(i.config, i.index, profile.response_for(i), id=i.id) for i in answered])
+    unanswered = [item for number, item in enumerate(items) if _skipped(profile, number)]
+    import_responses(folder, [
+        *(ResponseRecord(i.config, i.index, profile.response_for(i), id=i.id) for i in answered),
+        *(ResponseRecord(i.config, i.index, None, id=i.id, error=UNFIT, error_kind=MODEL_ERROR) for i in unanswered),
+    ])
     for item in answered[: profile.failing_items]:
         # Every attempt of the first criterion is unparsable: a final, counted failure.
         key = judge_key(str(item.checklist[0]["name"]), item.query)

@@ -55,17 +55,20 @@ def build_tiny_chat_model(
     max_position_embeddings: int = 512,
     vocab_size: int = 512,
     seed: int = 0,
+    hidden_size: int = 64,
+    num_attention_heads: int = 4,
 ) -> Path:
     """Write a tiny causal LM, its tokenizer and generation config to ``out_dir``; return it.
 
     ``chat_template=None`` leaves the tokenizer without a chat template, for code that must
-    refuse such models. The same ``seed`` gives the same weights.
+    refuse such models. The same ``seed`` gives the same weights. vLLM's CPU attention needs
+    a head size of at least 64: ``hidden_size=128, num_attention_heads=2`` gives one.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     tokenizer = _build_tokenizer(vocab_size, chat_template, max_position_embeddings)
     tokenizer.save_pretrained(out_dir)
-    model = _build_model(tokenizer, max_position_embeddings, seed)
+    model = _build_model(tokenizer, max_position_embeddings, seed, hidden_size, num_attention_heads)
     with _quiet_progress_bars():
         model.save_pretrained(out_dir, safe_serialization=True)
     return out_dir
@@ -115,7 +118,9 @@ def _build_tokenizer(vocab_size: int, chat_template: str | None, model_max_lengt
     return tokenizer
 
 
-def _build_model(tokenizer, max_position_embeddings: int, seed: int):  # noqa: ANN001, ANN202
+def _build_model(  # noqa: ANN202
+    tokenizer, max_position_embeddings: int, seed: int, hidden_size: int, num_attention_heads: int  # noqa: ANN001
+):
     """A randomly initialised 2-layer Llama LM sized to the tokenizer, with its gen config.
 
     Llama rather than Qwen2: transformers 5 loads every ``qwen2`` checkpoint with its own
@@ -130,10 +135,10 @@ def _build_model(tokenizer, max_position_embeddings: int, seed: int):  # noqa: A
     eos_ids = [tokenizer.convert_tokens_to_ids(EOS), tokenizer.convert_tokens_to_ids(IM_END)]
     config = LlamaConfig(
         vocab_size=len(tokenizer),
-        hidden_size=64,
-        intermediate_size=128,
+        hidden_size=hidden_size,
+        intermediate_size=2 * hidden_size,
         num_hidden_layers=2,
-        num_attention_heads=4,
+        num_attention_heads=num_attention_heads,
         num_key_value_heads=2,
         max_position_embeddings=max_position_embeddings,
         tie_word_embeddings=True,

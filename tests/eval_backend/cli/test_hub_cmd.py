@@ -17,7 +17,7 @@ def test_push_then_pull_through_the_cli(hub, data_dir, tmp_path, monkeypatch, ca
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "fresh"))
     assert main(["hub", "pull"]) == 0
     assert "pulled 2 run folders" in capsys.readouterr().err
-    assert len(list((tmp_path / "fresh" / "runs").glob("*/*/summary.json"))) == 2
+    assert len(list((tmp_path / "fresh" / "runs" / "indic_writing_bench").glob("*/*/summary.json"))) == 2
 
 
 def test_without_a_token_the_cli_says_what_to_set(monkeypatch, capsys) -> None:

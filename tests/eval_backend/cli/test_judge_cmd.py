@@ -133,6 +133,30 @@ def test_a_judgment_that_keeps_failing_is_recorded_counted_and_the_run_goes_on(t
     assert summary["configs"][target.config] == pytest.approx(mean(expected_item_score(i, answer(i)) for i in others))
 
 
+def test_retry_failed_re_sends_only_the_failed_judgments_and_completes_the_run(
+    tmp_path, dataset_dir, items, monkeypatch
+) -> None:
+    from tests.support.chat_server import judge_key, parse_judge_prompt, user_text
+
+    target = items[0]
+    plan = FaultPlan().script(judge_key(target.checklist[2]["name"], target.query), "non_json", "non_json", "non_json")
+    with StandInChatServer(faults=plan) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        responses = write_responses(tmp_path / "responses.jsonl", items)
+        assert run_judge(dataset_dir, responses, tmp_path / "run") == 0
+        assert json.loads((tmp_path / "run" / "summary.json").read_text())["complete"] is False
+        sent = len(server.requests)
+        assert run_judge(dataset_dir, responses, tmp_path / "run") == 0
+        assert len(server.requests) == sent  # a plain resume leaves a final failure alone
+        assert run_judge(dataset_dir, responses, tmp_path / "run", "--retry-failed") == 0
+        retried = [parse_judge_prompt(user_text(r.body)) for r in server.requests[sent:]]
+    assert len(retried) == 1
+    assert retried[0].criterion == dict(target.checklist[2]) and retried[0].query == target.query
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["complete"] is True and summary["coverage"]["failed"] == 0
+    assert summary["configs"] == pytest.approx(expected_configs(items))
+
+
 def test_the_model_and_revision_given_are_recorded(tmp_path, dataset_dir, items, judge_env) -> None:
     responses = write_responses(tmp_path / "responses.jsonl", items[:1])
     assert run_judge(dataset_dir, responses, tmp_path / "run", "--model", "org/name", "--revision", "abc123") == 0

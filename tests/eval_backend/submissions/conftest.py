@@ -1,4 +1,4 @@
-"""Fixtures for the submission tests: a queue, a stand-in Hub, settings pointing at both, a tiny model."""
+"""Fixtures for the submission tests: a queue (SQLite and PostgreSQL), a stand-in Hub, settings, a tiny model."""
 
 from __future__ import annotations
 
@@ -9,14 +9,9 @@ import huggingface_hub.constants
 import pytest
 
 from eval_backend.settings import DataSettings, HubSettings, QueueSettings, Settings
-from eval_backend.submissions import QueueStore
 from tests.support.hub_server import StandInHub
+from tests.support.queue_backends import queue_backend, store  # noqa: F401  (fixtures: both backends)
 from tests.support.tiny_model import build_tiny_chat_model
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> QueueStore:
-    return QueueStore(tmp_path / "data" / "queue.sqlite")
 
 
 @pytest.fixture

@@ -1,20 +1,38 @@
-"""The SQLite queue: claim order, worker-held writes, stale requeue, admin transitions, concurrent claims."""
+"""The queue on both backends (SQLite file, PostgreSQL server): claim order, worker-held writes, stale
+requeue, admin transitions, duplicates per benchmark, the per-user limit, migrations, concurrent claims."""
 
 from __future__ import annotations
 
 import multiprocessing
 import sqlite3
 import time
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import psycopg
 import pytest
 
-from eval_backend.submissions import DuplicateRequest, NewRequest, Phase, QueueError, QueueStore, RequestNotFound, Status
+from eval_backend.benchmarks.chat_mode import ChatMode
+from eval_backend.submissions import (
+    DuplicateRequest,
+    LimitReached,
+    NewRequest,
+    Phase,
+    QueueError,
+    QueueStore,
+    RequestNotFound,
+    SqliteQueueStore,
+    Status,
+)
+from eval_backend.submissions.queue_store import SCHEMA_VERSION
+from tests.support.queue_backends import QueueBackend
 
 
-def new(model: str = "org/model", revision: str = "a" * 40, submitter: str = "alice") -> NewRequest:
-    return NewRequest(model, revision, "main", "bfloat16", False, submitter, {"backend": "transformers"})
+def new(
+    model: str = "org/model", revision: str = "a" * 40, submitter: str = "alice", benchmark: str = "indic_writing_bench",
+    chat_mode: ChatMode = ChatMode.CHAT,
+) -> NewRequest:
+    return NewRequest(model, revision, "main", "bfloat16", False, submitter, {"backend": "transformers"},
+                      benchmark=benchmark, chat_mode=chat_mode)
 
 
 def test_requests_are_claimed_oldest_first_and_once(store: QueueStore) -> None:
@@ -101,35 +119,149 @@ def test_submission_times_count_one_submitter_within_the_window(store: QueueStor
     store.add(new("org/one"))
     store.add(new("org/two"))
     store.add(new("org/three", submitter="bob"))
-    hour_ago = datetime.now(timezone.utc) - timedelta(hours=1)
-    assert len(store.submission_times("alice", hour_ago)) == 2
-    assert store.submission_times("alice", datetime.now(timezone.utc) + timedelta(seconds=1)) == []
+    assert len(store.submission_times("alice", 3600)) == 2
+    time.sleep(0.05)
+    assert store.submission_times("alice", 0.01) == []
 
 
-def test_the_status_column_refuses_unknown_states(store: QueueStore) -> None:
+def test_the_status_column_refuses_unknown_states(store: QueueStore, queue_backend: QueueBackend) -> None:
     store.add(new())
-    with sqlite3.connect(store.path) as conn, pytest.raises(sqlite3.IntegrityError, match="CHECK"):
-        conn.execute("UPDATE requests SET status = 'DONE'")
+    with pytest.raises((sqlite3.IntegrityError, psycopg.errors.CheckViolation), match="(?i)check"):
+        queue_backend.execute("UPDATE requests SET status = 'DONE'")
 
 
-def _claim_all(path: Path, worker_id: str, start: multiprocessing.Barrier, results: multiprocessing.Queue) -> None:
-    store, claimed = QueueStore(path), []
-    start.wait()  # every worker begins claiming at once
-    while (request := store.claim(worker_id)) is not None:
-        claimed.append(request.id)
+def test_each_benchmark_of_a_revision_is_its_own_request(store: QueueStore) -> None:
+    writing, qa = store.add_submission([new(), new(benchmark="qa")])
+    assert (writing.benchmark, qa.benchmark) == ("indic_writing_bench", "qa")
+    assert writing.submission_id == qa.submission_id == writing.id
+    assert store.active_duplicate("org/model", "a" * 40, "qa").id == qa.id  # type: ignore[union-attr]
+    assert store.active_duplicate("org/model", "a" * 40, "other") is None
+    with pytest.raises(DuplicateRequest) as raised:
+        store.add_submission([new(benchmark="other"), new(benchmark="qa")])
+    assert raised.value.existing.id == qa.id
+    assert len(store.list_requests()) == 2  # all or nothing: "other" was not queued either
+
+
+def test_a_submission_counts_once_against_the_per_user_limit(store: QueueStore) -> None:
+    store.add_submission([new("org/one"), new("org/one", benchmark="qa")], per_user_limit=2)
+    assert len(store.submission_times("alice")) == 1
+    store.add_submission([new("org/two")], per_user_limit=2)
+    with pytest.raises(LimitReached) as raised:
+        store.add_submission([new("org/three")], per_user_limit=2)
+    assert (raised.value.submitter, raised.value.limit, len(raised.value.times)) == ("alice", 2, 2)
+    assert [r.model_id for r in store.list_requests()] == ["org/one", "org/one", "org/two"]
+
+
+def test_a_submission_is_one_model_revision_by_one_submitter(store: QueueStore) -> None:
+    with pytest.raises(ValueError, match="one model revision by one submitter"):
+        store.add_submission([new("org/one"), new("org/two", benchmark="qa")])
+    with pytest.raises(ValueError):
+        store.add_submission([])
+
+
+def test_times_come_from_the_database_clock(store: QueueStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's own clock plays no part: a host whose clock is a year ahead writes the database's time."""
+    import eval_backend.submissions.queue_store as queue_store
+
+    monkeypatch.setattr(queue_store, "timestamp", lambda moment=None: "2099-01-01T00:00:00.000+00:00")
+    before = store.database_time()
+    request = store.add(new())
+    store.claim("w1")
+    assert store.heartbeat(request.id, "w1")
+    row = store.get(request.id)
+    after = store.database_time()
+    assert before <= row.submitted_at <= row.started_at <= row.heartbeat_at <= after  # type: ignore[operator]
+    assert after < "2099"
+
+
+def test_a_restored_queue_keeps_its_ids_and_numbers_on_after_them(store: QueueStore, queue_backend: QueueBackend) -> None:
+    first = store.add(new("org/one"))
+    second = store.add(new("org/two", submitter="bob"))
+    with queue_backend.open() as other:
+        copy = [other.get(first.id), other.get(second.id)]
+    queue_backend.execute("DELETE FROM requests")
+    assert store.restore(copy) == 2
+    assert store.list_requests() == copy
+    assert store.add(new("org/three")).id == second.id + 1
+
+
+def test_the_chat_mode_chosen_at_submission_is_what_the_worker_claims(store: QueueStore) -> None:
+    raw = store.add(new("org/base", benchmark="saraiki", chat_mode=ChatMode.RAW))
+    chat = store.add(new("org/chat"))
+    claimed = store.claim("w1")
+    assert claimed is not None and (claimed.id, claimed.chat_mode) == (raw.id, ChatMode.RAW)
+    assert store.claim("w1").chat_mode is ChatMode.CHAT == chat.chat_mode  # type: ignore[union-attr]  # the default
+
+
+def test_a_queue_from_before_chat_modes_is_migrated_on_open_and_its_rows_were_asked_in_chat(
+    queue_backend: QueueBackend,
+) -> None:
+    with queue_backend.open() as current:
+        old = current.add(new("org/old"))
+    # Back to the schema before the chat_mode column, with the row still there.
+    queue_backend.execute("ALTER TABLE requests DROP COLUMN chat_mode")
+    queue_backend.execute("UPDATE queue_schema SET version = 2" if queue_backend.url else "PRAGMA user_version = 2")
+    with queue_backend.open() as migrated:
+        assert migrated.get(old.id).chat_mode is ChatMode.CHAT
+        raw = migrated.add(new("org/base", benchmark="saraiki", chat_mode=ChatMode.RAW))
+        assert migrated.get(raw.id).chat_mode is ChatMode.RAW
+
+
+def test_reopening_a_queue_keeps_its_rows(queue_backend: QueueBackend) -> None:
+    with queue_backend.open() as first:
+        request = first.add(new())
+    with queue_backend.open() as again:  # the schema is already current: nothing is recreated
+        assert again.get(request.id) == request
+
+
+_VERSION_1 = """
+CREATE TABLE requests (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, model_id TEXT NOT NULL, revision TEXT NOT NULL,
+    requested_revision TEXT NOT NULL, precision TEXT NOT NULL, reasoning INTEGER NOT NULL DEFAULT 0,
+    backend_params TEXT NOT NULL DEFAULT '{}', submitter TEXT NOT NULL, submitted_at TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'PENDING', phase TEXT, progress_done INTEGER NOT NULL DEFAULT 0,
+    progress_total INTEGER NOT NULL DEFAULT 0, worker_id TEXT, started_at TEXT, finished_at TEXT,
+    heartbeat_at TEXT, attempts INTEGER NOT NULL DEFAULT 0, error TEXT, log_tail TEXT NOT NULL DEFAULT '',
+    run_dir TEXT, parameters INTEGER
+);
+INSERT INTO requests (model_id, revision, requested_revision, precision, submitter, submitted_at, status)
+VALUES ('org/old', 'c', 'main', 'bfloat16', 'alice', '2026-01-01T00:00:00.000+00:00', 'FINISHED');
+PRAGMA user_version = 1;
+"""
+
+
+def test_a_queue_file_of_the_first_schema_is_migrated_on_open(tmp_path: Path) -> None:
+    path = tmp_path / "queue.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(_VERSION_1)
+    store = SqliteQueueStore(path)
+    [old] = store.list_requests()
+    assert (old.model_id, old.benchmark, old.submission_id, old.status) == ("org/old", "indic_writing_bench", 1, "FINISHED")
+    assert old.chat_mode is ChatMode.CHAT
+    with pytest.raises(DuplicateRequest):
+        store.add(NewRequest("ORG/Old", "c", "main", "bfloat16", False, "bob"))
+    assert store.add(NewRequest("org/old", "c", "main", "bfloat16", False, "bob", benchmark="qa")).id == 2
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def _claim_all(backend: QueueBackend, worker_id: str, start: multiprocessing.Barrier, results: multiprocessing.Queue) -> None:
+    claimed = []
+    with backend.open() as store:
+        start.wait()  # every worker begins claiming at once
+        while (request := store.claim(worker_id)) is not None:
+            claimed.append(request.id)
     results.put(claimed)
 
 
-def test_concurrent_processes_never_claim_the_same_request(tmp_path: Path) -> None:
-    path = tmp_path / "queue.sqlite"
-    store = QueueStore(path)
+def test_concurrent_processes_never_claim_the_same_request(store: QueueStore, queue_backend: QueueBackend) -> None:
     ids = {store.add(new(f"org/model-{n}")).id for n in range(200)}
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("spawn")
     results, start = context.Queue(), context.Barrier(4)
-    workers = [context.Process(target=_claim_all, args=(path, f"w{n}", start, results)) for n in range(4)]
+    workers = [context.Process(target=_claim_all, args=(queue_backend, f"w{n}", start, results)) for n in range(4)]
     for worker in workers:
         worker.start()
-    claimed = [results.get(timeout=60) for _ in workers]
+    claimed = [results.get(timeout=120) for _ in workers]
     for worker in workers:
         worker.join(timeout=60)
         assert worker.exitcode == 0

@@ -26,7 +26,7 @@ def test_a_submission_runs_to_finished_with_a_summary(
     settings = make_settings(tmp_path / "data", dataset=dataset_dir, **queue)
     # A request that cannot run (max_tokens 0), queued first: its failure must not stop the scheduler.
     broken = store.add(NewRequest("org/broken", "c" * 40, "main", "float32", False, "admin", {"max_tokens": 0}))
-    request = submit(SubmissionForm(str(tiny_model), precision="float32"), "alice", store=store, settings=settings)
+    [request] = submit(SubmissionForm(str(tiny_model), precision="float32"), "alice", store=store, settings=settings)
 
     scheduler = start_scheduler(settings, store)
     assert scheduler is not None
@@ -41,7 +41,7 @@ def test_a_submission_runs_to_finished_with_a_summary(
     finished = store.get(request.id)
     assert finished.status is Status.FINISHED, finished.log_tail
     assert (finished.phase, finished.progress_done, finished.progress_total) == (Phase.SCORING, 1, 1)
-    folder = RunFolder.for_model(settings.data.runs_dir, finished.model_id, finished.revision)
+    folder = RunFolder.for_model(settings.data.benchmark_runs_dir(finished.benchmark), finished.model_id, finished.revision)
     assert finished.run_dir == str(folder.path)
     summary = json.loads(folder.summary_path.read_text())
     assert summary["counts"]["scored_items"] == 3 and summary["overall"] is not None

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from eval_backend.benchmarks.chat_mode import ChatMode
 from eval_backend.run_folder import RunFolder
 from eval_backend.submissions import QueueStore, Status, SubmissionForm, SubmissionRejected
-from eval_backend.submissions.service import submit
+from eval_backend.submissions.service import queue_submission, submit
 from tests.eval_backend.submissions.conftest import make_settings
 from tests.support.hub_server import StandInHub, chat_model_files
 
@@ -67,8 +68,8 @@ def test_branch_and_tag_names_are_resolved_to_the_commit(store: QueueStore, hub:
     hub.tag(MODEL, "v1", first)
     second = hub.add_model(MODEL, chat_model_files(template_file=True), parameters=BILLION)
     settings = make_settings(tmp_path, hub)
-    on_main = submit(SubmissionForm(MODEL), "alice", store=store, settings=settings)
-    tagged = submit(SubmissionForm(MODEL, "v1"), "alice", store=store, settings=settings)
+    [on_main] = submit(SubmissionForm(MODEL), "alice", store=store, settings=settings)
+    [tagged] = submit(SubmissionForm(MODEL, "v1"), "alice", store=store, settings=settings)
     assert (on_main.revision, on_main.requested_revision) == (second, "main")
     assert (tagged.revision, tagged.requested_revision) == (first, "v1")
     assert on_main.status is Status.PENDING and on_main.submitter == "alice"
@@ -104,23 +105,101 @@ def test_private_and_gated_models_need_access_for_the_leaderboard_token(
     assert len(store.list_requests()) == 2
     assert {request.token for request in hub.recorded} == {"hf_leaderboard_secret"}
     assert "hf_leaderboard_secret" not in caplog.text
-    assert "hf_leaderboard_secret" not in store.path.read_bytes().decode("utf-8", "replace")
+    assert "hf_leaderboard_secret" not in repr(store.list_requests())  # no column of any row holds it
 
 
-def test_a_model_without_a_chat_template_is_refused(store: QueueStore, hub: StandInHub, tmp_path: Path) -> None:
+def no_template(sha: str, model: str = "org/base") -> str:
+    return (f"model {model!r} at {sha[:12]} has no chat template (no 'chat_template' in tokenizer_config.json "
+            "and no chat_template.jinja)")
+
+
+def test_a_model_without_a_chat_template_is_refused_by_the_benchmarks_that_ask_in_chat(
+    store: QueueStore, hub: StandInHub, tmp_path: Path
+) -> None:
     sha = hub.add_model("org/base", chat_model_files(chat_template=None), parameters=BILLION)
-    message = refuse(store, make_settings(tmp_path, hub), SubmissionForm("org/base"))
-    assert message == (
-        f"model 'org/base' at {sha[:12]} has no chat template (no 'chat_template' in tokenizer_config.json "
-        "and no chat_template.jinja); the benchmark prompts it as a chat model"
+    settings = make_settings(tmp_path, hub)
+    assert refuse(store, settings, SubmissionForm("org/base")) == (
+        f"{no_template(sha)}; it cannot be evaluated on indic_writing_bench, which asks prompts as chat turns "
+        "(without a chat template a model can be evaluated on saraiki, with raw prompts)"
     )
+    both = SubmissionForm("org/base", benchmarks=("indic_writing_bench", "indic_qa"))
+    assert refuse(store, settings, both).startswith(
+        f"{no_template(sha)}; it cannot be evaluated on indic_writing_bench, indic_qa, which ask prompts as chat turns"
+    )
+
+
+def test_a_model_without_a_chat_template_is_queued_raw_on_saraiki_and_the_message_says_what_was_left_out(
+    store: QueueStore, hub: StandInHub, tmp_path: Path
+) -> None:
+    sha = hub.add_model("org/base", chat_model_files(chat_template=None), parameters=BILLION)
+    form = SubmissionForm("org/base", benchmarks=("indic_writing_bench", "indic_qa", "saraiki"))
+    submitted = queue_submission(form, "alice", store=store, settings=make_settings(tmp_path, hub))
+    assert [(row.benchmark, row.chat_mode) for row in submitted.requests] == [("saraiki", ChatMode.RAW)]
+    assert submitted.left_out == (
+        f"{no_template(sha)}; it cannot be evaluated on indic_writing_bench, indic_qa, which ask prompts as chat turns",
+    )
+    assert store.get(submitted.requests[0].id).chat_mode is ChatMode.RAW  # as stored, not only as returned
+
+
+def test_chat_mode_for_a_model_without_a_chat_template_is_refused(store: QueueStore, hub: StandInHub, tmp_path: Path) -> None:
+    sha = hub.add_model("org/base", chat_model_files(chat_template=None), parameters=BILLION)
+    form = SubmissionForm("org/base", benchmarks=("saraiki", "indic_qa"), chat_mode="chat")
+    assert refuse(store, make_settings(tmp_path, hub), form) == (
+        f"{no_template(sha)}, so it cannot be asked in chat mode on saraiki; choose raw prompts "
+        "(or auto, which asks a model without a chat template in raw text)"
+    )
+
+
+def test_auto_asks_a_chat_model_in_chat_and_raw_is_the_submitter_s_choice(
+    store: QueueStore, hub: StandInHub, tmp_path: Path
+) -> None:
+    hub.add_model("org/chat", chat_model_files(), parameters=BILLION)
+    hub.add_model("org/chat-raw", chat_model_files(), parameters=BILLION)
+    settings = make_settings(tmp_path, hub)
+    every = ("indic_writing_bench", "saraiki")
+    auto = submit(SubmissionForm("org/chat", benchmarks=every), "alice", store=store, settings=settings)
+    raw = submit(SubmissionForm("org/chat-raw", benchmarks=every, chat_mode="raw"), "alice", store=store, settings=settings)
+    assert {row.benchmark: row.chat_mode for row in auto} == {"indic_writing_bench": "chat", "saraiki": "chat"}
+    # Raw applies to the benchmark that offers it; Indic WritingBench still asks in chat.
+    assert {row.benchmark: row.chat_mode for row in raw} == {"indic_writing_bench": "chat", "saraiki": "raw"}
+
+
+@pytest.mark.parametrize(
+    ("form", "expected"),
+    [
+        (SubmissionForm(MODEL, chat_mode="Chat"), "chat mode 'Chat' is not one of auto, chat, raw"),
+        (SubmissionForm(MODEL, benchmarks=("indic_writing_bench", "indic_qa"), chat_mode="raw"),
+         "raw prompts are offered by saraiki only; indic_writing_bench, indic_qa ask prompts as chat turns"),
+    ],
+)
+def test_a_chat_mode_that_cannot_apply_is_refused_before_the_hub_is_asked(
+    store: QueueStore, hub: StandInHub, tmp_path: Path, form: SubmissionForm, expected: str
+) -> None:
+    assert refuse(store, make_settings(tmp_path, hub), form) == expected
+    assert hub.recorded == []
 
 
 def test_a_chat_template_file_is_enough(store: QueueStore, hub: StandInHub, tmp_path: Path) -> None:
     hub.add_model("org/jinja", chat_model_files(template_file=True), parameters=BILLION)
-    queued = submit(SubmissionForm("org/jinja"), None, store=store, settings=make_settings(tmp_path, hub))
+    [queued] = submit(SubmissionForm("org/jinja"), None, store=store, settings=make_settings(tmp_path, hub))
     assert queued.submitter == "local"
     assert queued.parameters == BILLION  # kept for the board's size column
+
+
+@pytest.mark.parametrize(
+    "content, reason",
+    [(b"[" * 100_000 + b"]" * 100_000, "nested too deeply"), (b'{"n": ' + b"9" * 5000 + b"}", "unreadable JSON"),
+     (b"\xff\xfe{}", "not valid UTF-8")],
+    ids=["deep", "huge-number", "not-utf8"],
+)
+def test_a_hostile_tokenizer_config_is_refused_with_a_clear_message(
+    store: QueueStore, hub: StandInHub, tmp_path: Path, content: bytes, reason: str
+) -> None:
+    model = f"org/hostile-{len(content)}"
+    hub.add_model(model, {**chat_model_files(), "tokenizer_config.json": content}, parameters=BILLION)
+    message = refuse(store, make_settings(tmp_path, hub), SubmissionForm(model))
+    assert "tokenizer_config.json of the model" in message and reason in message
+    assert store.list_requests() == []
 
 
 def test_models_over_the_size_cap_or_without_safetensors_are_refused(
@@ -132,7 +211,7 @@ def test_models_over_the_size_cap_or_without_safetensors_are_refused(
     assert "model 'org/huge' has 125.0B parameters; this leaderboard evaluates models up to 70B" in refuse(
         store, settings, SubmissionForm("org/huge")
     )
-    assert "has no safetensors weights, so its size cannot be checked" in refuse(
+    assert "has no safetensors weights with a valid parameter count, so its size cannot be checked" in refuse(
         store, settings, SubmissionForm("org/pickled")
     )
 
@@ -141,15 +220,17 @@ def test_a_revision_already_queued_or_evaluated_is_refused_with_where_it_is(
     store: QueueStore, hub: StandInHub, hub_model: str, tmp_path: Path
 ) -> None:
     settings = make_settings(tmp_path, hub)
-    queued = submit(SubmissionForm(MODEL), "alice", store=store, settings=settings)
+    [queued] = submit(SubmissionForm(MODEL), "alice", store=store, settings=settings)
     message = refuse(store, settings, SubmissionForm(MODEL, hub_model), user="bob")
     assert f"model {MODEL!r} at {hub_model[:12]} is already in the queue as request #{queued.id} (PENDING" in message
 
     store.cancel(queued.id)  # no longer queued, but results exist on disk (say, from the CLI)
-    folder = RunFolder.for_model(settings.data.runs_dir, MODEL, hub_model)
+    folder = RunFolder.for_model(settings.data.benchmark_runs_dir("indic_writing_bench"), MODEL, hub_model)
     folder.write_summary({"overall": 7.0})
     message = refuse(store, settings, SubmissionForm(MODEL), user="bob")
-    assert message == f"model {MODEL!r} at {hub_model[:12]} is already evaluated; its results are in {folder.path}"
+    assert message == (
+        f"model {MODEL!r} at {hub_model[:12]} is already evaluated on indic_writing_bench; its results are in {folder.path}"
+    )
 
 
 def test_the_per_user_limit_counts_the_last_seven_days(store: QueueStore, hub: StandInHub, tmp_path: Path) -> None:
@@ -160,7 +241,7 @@ def test_the_per_user_limit_counts_the_last_seven_days(store: QueueStore, hub: S
     submit(SubmissionForm("org/two"), "alice", store=store, settings=settings)
     message = refuse(store, settings, SubmissionForm("org/three"), user="alice")
     assert message.startswith("'alice' has made 2 submissions in the last 7 days and the limit is 2; the next one is possible after ")
-    assert submit(SubmissionForm("org/three"), "bob", store=store, settings=settings).submitter == "bob"
+    assert submit(SubmissionForm("org/three"), "bob", store=store, settings=settings)[0].submitter == "bob"
 
 
 def test_an_unreachable_hub_is_named_as_the_reason(store: QueueStore, hub: StandInHub, tmp_path: Path) -> None:
@@ -186,7 +267,7 @@ def test_local_folders_only_when_allowed(store: QueueStore, tiny_model: Path, tm
     refused = refuse(store, make_settings(tmp_path), SubmissionForm(str(tiny_model)))
     assert refused == f"{str(tiny_model)!r} is a local path; this leaderboard only accepts Hub model ids like 'org/name'"
     settings = make_settings(tmp_path, allow_local_models=True)
-    queued = submit(SubmissionForm(str(tiny_model)), None, store=store, settings=settings)
+    [queued] = submit(SubmissionForm(str(tiny_model)), None, store=store, settings=settings)
     assert queued.model_id == str(tiny_model.resolve())
     assert queued.revision.startswith("local-") and queued.requested_revision == "local"
     assert "already in the queue" in refuse(store, settings, SubmissionForm(str(tiny_model)))

@@ -15,15 +15,22 @@ from typing import Any, Callable
 
 import pytest
 
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.chat_mode import ChatMode
 from eval_backend.pipeline import PhaseProgress
+from eval_backend.records import ItemMeta, ResponseRecord, Usage
+from eval_backend.scoring import Counts, Coverage, item_results, summarize
 from eval_backend.run_folder import RunFolder
-from eval_backend.settings import Settings
+from eval_backend.settings import DataSettings, QueueSettings, Settings
 from eval_backend.submissions import NewRequest, Phase, QueueRequest, QueueStore, Status, SubmissionForm
 from eval_backend.submissions.service import submit
 from eval_backend.submissions.worker import poll_once
 from eval_backend.submissions.worker import worker_loop
 from tests.eval_backend.submissions.conftest import make_settings
+from tests.support.queue_backends import QueueBackend
 from tests.support.chat_server import StandInChatServer
+from tests.support.saraiki_dataset import saraiki_rows, write_split
+from tests.support.tiny_model import build_tiny_chat_model
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 BACKEND = {"backend": "transformers", "max_tokens": 8}
@@ -34,6 +41,12 @@ Progress = Callable[[PhaseProgress], None]
 
 def queued(store: QueueStore, model: str = "org/model") -> QueueRequest:
     return store.add(NewRequest(model, "b" * 40, "main", "float32", False, "alice", BACKEND))
+
+
+def finished_summary(overall: float | None) -> SimpleNamespace:
+    """What a runner returns for a complete run: every expected item scored."""
+    return SimpleNamespace(overall=overall, complete=True, coverage=Coverage(expected=1, scored=1),
+                           counts=Counts(items=1, scored_items=1))
 
 
 def wait_for(condition: Callable[[], Any], what: str, timeout_s: float = 120.0) -> Any:
@@ -61,15 +74,36 @@ def test_a_successful_run_records_progress_log_and_finish(store: QueueStore, tmp
         on_progress(PhaseProgress("judging", 4, 10))
         seen.append(store.get(row.id))
         on_progress(PhaseProgress("scoring", 1, 1))
-        return SimpleNamespace(overall=7.5)
+        return finished_summary(7.5)
 
     ended = poll_once(store, settings, worker_id="w", runner=runner)
     assert ended is not None and ended.id == request.id
     assert (ended.status, ended.phase, ended.progress_done, ended.progress_total) == (Status.FINISHED, Phase.SCORING, 1, 1)
     assert (seen[0].phase, seen[0].progress_done, seen[0].progress_total) == (Phase.JUDGING, 4, 10)
-    assert ended.run_dir == str(RunFolder.for_model(settings.data.runs_dir, "org/model", "b" * 40).path)
-    assert "generating for org/model" in ended.log_tail and "request #1 finished: overall 7.5" in ended.log_tail
+    runs_dir = settings.data.benchmark_runs_dir("indic_writing_bench")
+    assert ended.run_dir == str(RunFolder.for_model(runs_dir, "org/model", "b" * 40).path)
+    assert "generating for org/model" in ended.log_tail and "request #1 finished -> " in ended.log_tail
     assert ended.error is None and ended.finished_at is not None
+
+
+def test_a_run_with_pending_or_failed_items_is_not_finished_and_says_what_is_missing(
+    store: QueueStore, tmp_path: Path
+) -> None:
+    request = queued(store)
+    items = [ItemMeta("Hindi", n, f"Hindi-{n}", "Hindi", "native", "d", "s", "p", ()) for n in range(3)]
+    answered = {items[0].key: ResponseRecord("Hindi", 0, None, error="prompt too long")}  # the floor
+    benchmark = BENCHMARKS[DEFAULT_BENCHMARK]
+    results = item_results(benchmark, items, answered, [], "j")
+    incomplete = summarize(benchmark, results, Usage(), {}, expected={"Hindi": 3})
+
+    def runner(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
+        return incomplete
+
+    ended = poll_once(store, make_settings(tmp_path), worker_id="w", runner=runner)
+    assert (ended.id, ended.status) == (request.id, Status.FAILED)
+    assert ended.error == (
+        "incomplete run: 1 of 3 items scored (0 with a failed judgment, 2 pending, 1 without an answer)"
+    )
 
 
 def test_a_failing_run_is_failed_with_its_error_and_the_worker_goes_on(store: QueueStore, tmp_path: Path) -> None:
@@ -78,7 +112,7 @@ def test_a_failing_run_is_failed_with_its_error_and_the_worker_goes_on(store: Qu
     def runner(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
         if row.model_id == "org/broken":
             raise RuntimeError("CUDA out of memory")
-        return SimpleNamespace(overall=None)
+        return finished_summary(None)
 
     handled = worker_loop(store, make_settings(tmp_path, poll_interval_s=0.01), once=False, runner=runner,
                           stop=_stop_when_empty(store))
@@ -107,7 +141,7 @@ def test_the_heartbeat_beats_while_the_run_works(store: QueueStore, tmp_path: Pa
     def runner(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
         claimed_beat = store.get(row.id).heartbeat_at
         wait_for(lambda: store.get(row.id).heartbeat_at != claimed_beat, "a heartbeat", timeout_s=30)
-        return SimpleNamespace(overall=None)
+        return finished_summary(None)
 
     ended = poll_once(store, make_settings(tmp_path, heartbeat_interval_s=0.05), worker_id="w", runner=runner)
     assert ended is not None and ended.status is Status.FINISHED and ended.id == request.id
@@ -118,7 +152,7 @@ def test_a_request_cancelled_while_running_stays_cancelled(store: QueueStore, tm
 
     def runner(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
         store.cancel(row.id)
-        return SimpleNamespace(overall=None)
+        return finished_summary(None)
 
     ended = poll_once(store, make_settings(tmp_path), worker_id="w", runner=runner)
     assert ended is not None and ended.id == request.id and ended.status is Status.CANCELLED
@@ -132,7 +166,7 @@ def test_a_stalled_request_is_taken_again_by_the_next_poll(store: QueueStore, tm
 
     def runner(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
         ran.append(row.attempts)
-        return SimpleNamespace(overall=None)
+        return finished_summary(None)
 
     ended = poll_once(store, make_settings(tmp_path, stale_after_s=0.001), worker_id="w", runner=runner)
     assert ended is not None and ended.id == request.id and ended.status is Status.FINISHED
@@ -144,23 +178,24 @@ def _keys(path: Path, fields: tuple[str, ...]) -> list[tuple[Any, ...]]:
 
 
 def test_a_killed_worker_request_is_resumed_without_redoing_finished_work(
-    store: QueueStore, tmp_path: Path, tiny_model: Path, dataset_dir: Path, judge_env: StandInChatServer,
-    monkeypatch: pytest.MonkeyPatch,
+    store: QueueStore, queue_backend: QueueBackend, tmp_path: Path, tiny_model: Path, dataset_dir: Path,
+    judge_env: StandInChatServer, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     judge_env.latency_s = 0.2  # slow enough to kill the worker between two judgments
     monkeypatch.setenv("JUDGE_CONCURRENCY", "1")
     queue = {"allow_local_models": True, "backend_params": BACKEND, "run_limit": 1, "heartbeat_interval_s": 0.2,
              "stale_after_s": 2.0}
     settings = make_settings(tmp_path / "data", dataset=dataset_dir, **queue)
-    request = submit(SubmissionForm(str(tiny_model), precision="float32"), None, store=store, settings=settings)
+    [request] = submit(SubmissionForm(str(tiny_model), precision="float32"), None, store=store, settings=settings)
     env = {
         **os.environ, "DATA_DIR": str(tmp_path / "data"), "WB_DATASET": str(dataset_dir), "ALLOW_LOCAL_MODELS": "true",
         "WORKER_BACKEND_PARAMS": json.dumps(BACKEND), "WORKER_RUN_LIMIT": "1", "WORKER_HEARTBEAT_S": "0.2",
+        **queue_backend.env(),
     }
     worker = subprocess.Popen([sys.executable, "-m", "eval_backend", "worker", "--once"], cwd=REPO_ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        folder = RunFolder.for_model(settings.data.runs_dir, request.model_id, request.revision)
+        folder = RunFolder.for_model(settings.data.benchmark_runs_dir(request.benchmark), request.model_id, request.revision)
         wait_for(lambda: folder.judgments_path.exists() and folder.judgments_path.read_text().count("\n") >= 2,
                  "the first judgments", timeout_s=180)
     finally:
@@ -181,3 +216,46 @@ def test_a_killed_worker_request_is_resumed_without_redoing_finished_work(
     assert len(judgments) == len(set(judgments)) == 15  # 3 items x 5 criteria, none judged twice
     assert len(judge_env.requests) <= 15 + 1  # at most the one call in flight at the kill was lost
     assert json.loads(folder.summary_path.read_text())["counts"]["scored_items"] == 3
+
+
+@pytest.fixture(scope="module")
+def saraiki_knowledge(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Saraiki benchmark with one task, `knowledge`: two items, each with its five shots from `dev`."""
+    root = tmp_path_factory.mktemp("saraiki")
+    write_split(root, "knowledge", "test", saraiki_rows("knowledge", "test", 2))
+    write_split(root, "knowledge", "dev", saraiki_rows("knowledge", "dev", 5))
+    return root
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A chat model and a base model (no chat template), with room for five shots of Saraiki text."""
+    root = tmp_path_factory.mktemp("models")
+    return {kind: build_tiny_chat_model(root / kind, max_position_embeddings=4096, **template)
+            for kind, template in (("chat", {}), ("base", {"chat_template": None}))}
+
+
+@pytest.mark.parametrize(
+    ("model", "choice", "mode"),
+    [("base", "auto", ChatMode.RAW), ("chat", "auto", ChatMode.CHAT), ("chat", "raw", ChatMode.RAW)],
+)
+def test_the_submitted_chat_mode_is_the_mode_the_saraiki_run_asks_in_and_records(
+    store: QueueStore, tmp_path: Path, saraiki_knowledge: Path, models: dict[str, Path], judge_env: StandInChatServer,
+    model: str, choice: str, mode: ChatMode,
+) -> None:
+    settings = Settings(
+        data=DataSettings(data_dir=tmp_path / "data", saraiki_dataset=str(saraiki_knowledge)),
+        queue=QueueSettings(allow_local_models=True, backend_params={"backend": "transformers"}),
+    )
+    form = SubmissionForm(str(models[model]), precision="float32", benchmarks=("saraiki",), chat_mode=choice)
+    [request] = submit(form, None, store=store, settings=settings)
+    assert request.chat_mode is mode
+
+    ended = poll_once(store, settings, worker_id="w")
+    assert ended is not None and ended.status is Status.FINISHED, ended and ended.error
+    folder = RunFolder(Path(str(ended.run_dir)))
+    chat = mode is ChatMode.CHAT
+    assert json.loads(folder.request_path.read_text(encoding="utf-8"))["generation"]["chat"] is chat
+    items = [json.loads(line) for line in (folder.path / "items.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(items) == 2 and {item["chat"] for item in items} == {chat}
+    assert json.loads(folder.summary_path.read_text(encoding="utf-8"))["chat"] is chat  # the board's Mode column

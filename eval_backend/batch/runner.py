@@ -1,0 +1,251 @@
+"""Judging a run folder through batches, in rounds, until nothing is owed.
+
+A round collects every batch in flight (polling until each is done), then submits what is
+still owed: new judge calls, follow-ups of invalid answers and failed requests (or sends the
+follow-ups live, with `JUDGE_BATCH_RETRY=live`), and what an expired or cancelled batch never
+ran. Resuming is the same loop: a batch the ledger holds is polled, never submitted again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+from openai.types import Batch
+
+from eval_backend.batch.api import TERMINAL, BatchAPI
+from eval_backend.batch.input_files import BatchRequest, custom_id_of, parse_custom_id, request_line, write_input_files
+from eval_backend.batch.ledger import BatchLedger, Carry, LedgerState, SubmittedFile
+from eval_backend.batch.outcomes import batch_failed, settle
+from eval_backend.batch.results import LineResult, read_results
+from eval_backend.benchmarks import Benchmark
+from eval_backend.judge_client import JudgeClient, JudgeOutcome
+from eval_backend.judging import JudgeTask, JudgingProgress, ProgressCallback, build_judgment, plan_judge_tasks
+from eval_backend.memory import trim_heap
+from eval_backend.records import Item, Judgment, sha256_text, to_json_dict
+from eval_backend.run_folder import RunFolder
+from eval_backend.settings import JudgeSettings
+from eval_backend.verdict import Verdict
+
+logger = logging.getLogger(__name__)
+
+
+def judge_in_batches(
+    benchmark: Benchmark,
+    folder: RunFolder,
+    configs: Sequence[str],
+    load_config: Callable[[str], Sequence[Item]],
+    settings: JudgeSettings,
+    on_progress: ProgressCallback | None = None,
+    retry_failed: bool = False,
+) -> JudgingProgress:
+    """Judge what `folder` owes for `configs` through the Batch API; returns the totals.
+
+    `load_config` gives one config's items: only one config's queries are held at a time.
+    Blocks until every batch is done (up to the provider's 24 h window), polling every
+    `JUDGE_BATCH_POLL_S` seconds; killed, it resumes from the ledger in the run folder.
+    """
+    judging = _BatchJudging(benchmark, folder, configs, load_config, settings, on_progress, retry_failed)
+    return asyncio.run(judging.run())
+
+
+class _BatchJudging:
+    def __init__(
+        self,
+        benchmark: Benchmark,
+        folder: RunFolder,
+        configs: Sequence[str],
+        load_config: Callable[[str], Sequence[Item]],
+        settings: JudgeSettings,
+        on_progress: ProgressCallback | None,
+        retry_failed: bool,
+    ) -> None:
+        self.benchmark, self.folder, self.configs, self.load_config = benchmark, folder, configs, load_config
+        self.settings, self.on_progress, self.retry_failed = settings, on_progress, retry_failed
+        self.ledger = BatchLedger(folder)
+        self.metas = {meta.key: meta for meta in folder.read_items()}
+        self.progress = JudgingProgress(total=0)
+        self.written: set[str] = set()  # custom_ids judged for good in this call: never planned again
+        self.counted: set[str] = set()  # custom_ids in the progress total: a follow-up is the same judgment
+
+    async def run(self) -> JudgingProgress:
+        self.api = BatchAPI(self.settings)
+        self.judge = JudgeClient(self.settings)  # the request bodies, and the live path for follow-ups
+        try:
+            with self.folder.judgment_appender() as appender:
+                self.appender = appender
+                state = self.ledger.read()
+                self._count(cid for entry in state.in_flight() for cid, _ in entry.requests)
+                while True:
+                    await self._finish_in_flight(state)
+                    if not await self._submit_owed(self.ledger.read()):
+                        break
+                    state = self.ledger.read()
+        finally:
+            await self.api.close()
+            await self.judge.close()
+        return self.progress
+
+    # -- collecting ------------------------------------------------------------------------
+
+    async def _finish_in_flight(self, state: LedgerState) -> None:
+        """Poll every batch in flight until it is done, collecting each as it finishes."""
+        waiting: dict[str, SubmittedFile] = {}
+        for entry in state.in_flight():
+            if entry.batch_id is None:  # uploaded, then killed before the batch id was recorded
+                entry.batch_id = await self.api.find(entry.file_id) or await self.api.create(entry.file_id)
+                self.ledger.created(entry.file_id, entry.batch_id)
+            waiting[entry.batch_id] = entry
+        while waiting:
+            for batch_id, entry in list(waiting.items()):
+                batch = await self.api.retrieve(batch_id)
+                if batch.status in TERMINAL:
+                    await self._collect(entry, batch, state.carry)
+                    del waiting[batch_id]
+                else:
+                    counts = batch.request_counts
+                    logger.info("batch %s: %s (%s of %d requests done)", batch_id, batch.status,
+                                counts.completed + counts.failed if counts else "?", len(entry.requests))
+            if waiting:
+                await asyncio.sleep(self.settings.batch_poll_s)
+
+    async def _collect(self, entry: SubmittedFile, batch: Batch, carried: dict[tuple[str, str], Carry]) -> None:
+        """Turn a finished batch's results into judgments or carries, then record it collected."""
+        logger.info("batch %s %s; collecting its results", entry.batch_id, batch.status)
+        prompt_shas = dict(entry.requests)
+        already = self._judged_since(entry)  # a collection interrupted after writing some of them
+        final: list[str] = []
+        carry: dict[str, Carry] = {}
+        with tempfile.TemporaryDirectory(prefix="wb-batch-results-") as tmp:
+            for result in await self._results(batch, entry, Path(tmp)):
+                previous = carried.get((entry.judge_model, result.custom_id), Carry())
+                outcome = settle(result, previous, self.settings.invalid_answer_attempts)
+                if isinstance(outcome, Carry):
+                    carry[result.custom_id] = outcome
+                    continue
+                final.append(result.custom_id)
+                if result.custom_id not in already:
+                    self._write(result.custom_id, entry.judge_model, outcome, prompt_shas[result.custom_id])
+        self.ledger.collected(entry.file_id, batch.status, final, carry)
+
+    async def _results(self, batch: Batch, entry: SubmittedFile, tmp: Path) -> Iterator[LineResult]:
+        """Each request's result, once: from the output and error files, else never run (or the batch failed)."""
+        expected = dict(entry.requests)
+        paths = []
+        for name, file_id in (("output", batch.output_file_id), ("error", batch.error_file_id)):
+            if file_id:
+                paths.append(tmp / f"{name}.jsonl")
+                await self.api.download(file_id, paths[-1])
+        return self._each_once(paths, expected, batch)
+
+    def _each_once(self, paths: list[Path], expected: dict[str, str], batch: Batch) -> Iterator[LineResult]:
+        seen: set[str] = set()
+        for path in paths:
+            for result in read_results(path):
+                if result.custom_id in expected and result.custom_id not in seen:
+                    seen.add(result.custom_id)
+                    yield result
+        failed = batch.status == "failed"
+        reason = _batch_errors(batch)
+        for custom_id in expected:
+            if custom_id not in seen:
+                yield batch_failed(custom_id, reason) if failed else LineResult(custom_id, unfinished=True)
+
+    def _judged_since(self, entry: SubmittedFile) -> set[str]:
+        return {
+            custom_id_of(j.config, j.index, j.criterion_index, j.response_sha256)
+            for j in self.folder.read_judgments()
+            if j.judge_model == entry.judge_model and j.created_at >= entry.uploaded_at
+        }
+
+    def _write(self, custom_id: str, judge_model: str, outcome: JudgeOutcome[Verdict], prompt_sha256: str) -> None:
+        config, index, criterion, response_sha = parse_custom_id(custom_id)
+        meta = self.metas.get((config, index))
+        if meta is None:
+            logger.warning("batch answer for %s has no item in %s; not recorded", custom_id, self.folder.items_path)
+            return
+        self._record(build_judgment(meta, criterion, response_sha, judge_model, outcome, prompt_sha256), custom_id)
+
+    def _record(self, judgment: Judgment, custom_id: str) -> None:
+        self.appender.append(to_json_dict(judgment))
+        self.written.add(custom_id)
+        self.progress.record(judgment)
+        if self.on_progress:
+            self.on_progress(self.progress)
+
+    def _count(self, custom_ids: Iterable[str]) -> None:
+        fresh = set(custom_ids) - self.counted
+        self.counted |= fresh
+        self.progress.total += len(fresh)
+
+    # -- submitting ------------------------------------------------------------------------
+
+    async def _submit_owed(self, state: LedgerState) -> int:
+        """Upload and start batches for everything still owed; returns how many calls were sent."""
+        model = self.settings.model
+        in_flight = state.in_flight_ids(model)
+        carry = {cid: value for (owner, cid), value in state.carry.items() if owner == model}
+        live: list[tuple[JudgeTask, Carry]] = []
+        sent = 0
+        with tempfile.TemporaryDirectory(prefix="wb-batch-input-") as tmp:
+            requests = self._requests(in_flight, carry, live)
+            for input_file in write_input_files(requests, self.api.route, Path(tmp)):
+                file_id = await self.api.upload(input_file.path)
+                self.ledger.uploaded(file_id, model, input_file.requests)
+                input_file.path.unlink()
+                batch_id = await self.api.create(file_id)
+                self.ledger.created(file_id, batch_id)
+                logger.info("batch %s: %d judge calls submitted", batch_id, len(input_file.requests))
+                sent += len(input_file.requests)
+                self._count(cid for cid, _ in input_file.requests)
+        self.retry_failed = False  # asked of the judgments on disk at the start, not of this run's own
+        if live:
+            self._count(_task_id(task) for task, _ in live)
+            await self._judge_live(live)
+        return sent + len(live)
+
+    def _requests(self, in_flight: set[str], carry: dict[str, Carry], live: list[tuple[JudgeTask, Carry]]) -> Iterator[BatchRequest]:
+        """The batch lines of the calls owed, config by config; follow-ups go to `live` when asked."""
+        responses, existing = self.folder.read_responses(), self.folder.read_judgments()
+        for config in self.configs:
+            trim_heap()  # the previous config's queries go back to the OS before the next is loaded
+            tasks = plan_judge_tasks(self.benchmark, self.load_config(config), responses, existing, self.settings.model,
+                                     retry_failed=self.retry_failed)
+            for task in tasks:
+                custom_id = _task_id(task)
+                if custom_id in in_flight or custom_id in self.written:
+                    continue
+                previous = carry.get(custom_id, Carry())
+                if previous.attempts and self.settings.batch_retry == "live":
+                    live.append((task, previous))
+                    continue
+                messages = self.benchmark.judge_messages(task.item, task.criterion_index, task.judged_text)
+                line = request_line(custom_id, self.api.route.url, self.judge.request_body(messages))
+                yield BatchRequest(custom_id, sha256_text(messages[-1]["content"]), line)
+
+    async def _judge_live(self, follow_ups: list[tuple[JudgeTask, Carry]]) -> None:
+        """Send follow-ups as live calls with the attempts they have left (the client bounds calls in flight)."""
+        async def one(task: JudgeTask, carry: Carry) -> None:
+            messages = self.benchmark.judge_messages(task.item, task.criterion_index, task.judged_text)
+            outcome = await self.judge.judge(messages, attempts_used=carry.attempts)
+            combined = JudgeOutcome(outcome.verdict, outcome.attempts, carry.usage + outcome.usage,
+                                    outcome.raw_text if outcome.raw_text is not None else carry.raw_text,
+                                    outcome.error, outcome.error_kind)
+            judgment = build_judgment(task.item, task.criterion_index, task.response_sha256, self.judge.model,
+                                      combined, sha256_text(messages[-1]["content"]))
+            self._record(judgment, _task_id(task))
+
+        await asyncio.gather(*(one(task, carry) for task, carry in follow_ups))
+
+
+def _task_id(task: JudgeTask) -> str:
+    return custom_id_of(task.item.config, task.item.index, task.criterion_index, task.response_sha256)
+
+
+def _batch_errors(batch: Batch) -> str:
+    errors = (batch.errors.data if batch.errors else None) or []
+    described = "; ".join(f"{e.code}: {e.message}" if e.code else str(e.message) for e in errors)
+    return described or f"status {batch.status}"

@@ -1,0 +1,154 @@
+"""The plug-in shape of a benchmark scored per response by rules and judges (QA, Saraiki, …).
+
+Modelled on inspect_ai's dataset / solver / scorer split and lighteval's per-sample metric
+with a corpus aggregation. A benchmark module builds one `ScoredBenchmark` and registers it
+in `eval_backend.benchmarks.BENCHMARKS`; the engine does the rest (loading, generation, the
+judge transport with its retries, run folders, resume, the queue, the CLI's `--benchmark`):
+
+    items      record_to_item(config, row) -> its own frozen item type (`SuiteItem`);
+               item_from_meta(dict) reads items.jsonl back
+    prompt     prompt(item) -> Prompt (chat messages or raw text, few-shot or not)
+    generation sampling: SamplingDefaults (greedy = temperature 0, max tokens, stop strings)
+    scorers    rules: pure (item, judged text) -> values, recomputed at every scoring;
+               judges: (item, judged text) -> judge messages, parse(answer) -> verdict,
+               sent through the shared JudgeClient, one line each in scores.jsonl;
+               ruled(item, judged text) -> values when a rule decides, without a call
+    metrics    Metric(name, label, unit, higher_is_better); one is the headline
+    aggregate  pure: [ScoredItem] -> summary body with "metrics": {name: value} (the corpus level)
+
+Indic WritingBench is the other kind: a rubric-judged `Benchmark` (base.py) on its own path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
+from eval_backend.records import ItemKey, ResponseRecord
+from eval_backend.scores import ScoreRecord
+
+
+class SuiteItem(Protocol):
+    """What the engine needs of any benchmark's item; its other fields are the benchmark's own."""
+
+    config: str
+    index: int
+    id: str
+
+    @property
+    def key(self) -> ItemKey: ...
+
+    @property
+    def query_sha256(self) -> str:
+        """Identifies what the model is asked: a response to another prompt is generated again."""
+
+    def meta(self) -> Any:
+        """The frozen dataclass written as this item's line of items.jsonl."""
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One number a summary reports: its key in `summary["metrics"]`, label, unit and direction."""
+
+    name: str
+    label: str
+    unit: str
+    higher_is_better: bool = True
+
+
+@dataclass(frozen=True)
+class RuleScorer:
+    """A deterministic per-sample scorer: pure, so it is recomputed whenever the run is scored."""
+
+    name: str
+    score: Callable[[Any, str], Mapping[str, Any]]
+    """(item, judged text) -> the values this scorer adds to the item's details row."""
+
+
+def _never_ruled(item: Any, text: str) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class JudgeScorer:
+    """A per-sample LLM judge: its prompt, its strict verdict parser and its decoding.
+
+    `parse` raises `eval_backend.verdict.VerdictError` on an invalid answer (asked again, up
+    to the judge's attempts) and returns the verdict as a dataclass or mapping; `temperature`
+    is sent when not None, and dropped (and recorded as dropped) for a judge model that
+    refuses it. `ruled` gives the verdict's values without a call when a rule decides (a blank
+    answer is wrong without asking), else None.
+    """
+
+    name: str
+    messages: Callable[[Any, str], list[dict[str, str]]]
+    parse: Callable[[str | None], Any]
+    temperature: float | None = 0.0
+    ruled: Callable[[Any, str], Mapping[str, Any] | None] = _never_ruled
+
+
+@dataclass(frozen=True)
+class ScoredItem:
+    """One item with its response (None: not answered), its rule scores and its judges' records.
+
+    `judges` holds each judge scorer's current record for this response; a verdict a rule
+    decided has `judge_model` "rule" and no call behind it.
+    """
+
+    item: Any
+    response: ResponseRecord | None
+    judged_text: str | None
+    rules: Mapping[str, Mapping[str, Any]]
+    judges: Mapping[str, ScoreRecord]
+
+
+@dataclass(frozen=True)
+class ScoredBenchmark:
+    """A benchmark of the scorer kind: everything specific to it, reached through this record."""
+
+    name: str
+    title: str
+    description: str
+    default_dataset: str | None
+    dataset_setting: str
+    """The environment variable naming its dataset (Hub id or local folder), e.g. QA_DATASET."""
+    split: str | None
+    """The dataset split to read; None: the config's only split."""
+    known_configs: tuple[str, ...]
+    row_fields: tuple[str, ...]
+    record_to_item: Callable[[str, Mapping[str, Any]], Any]
+    item_from_meta: Callable[[Mapping[str, Any]], Any]
+    prompt: Callable[[Any], Prompt]
+    judged_text: Callable[[str], str]
+    sampling: SamplingDefaults
+    rules: tuple[RuleScorer, ...]
+    judges: tuple[JudgeScorer, ...]
+    metrics: tuple[Metric, ...]
+    headline: str
+    """The metric shown for this benchmark on the landing view."""
+    aggregate: Callable[[Sequence[ScoredItem]], Mapping[str, Any]]
+    index_from_position: bool = True
+    """Rows carry no `index` column: an item's index is its row's position in its config."""
+    shots_split: str | None = None
+    """The split few-shot examples come from (Saraiki's `dev`); None: the benchmark has none."""
+    shot_counts: Mapping[str, int] = field(default_factory=dict)
+    """How many first rows of `shots_split` each config's items get (configs not listed: none).
+    Each row given to `record_to_item` then carries them, as loaded, under the key `shots`."""
+    in_mode: Callable[[bool], ScoredBenchmark] | None = None
+    """This benchmark asked in chat (True) or with raw text (False), for one whose submitter may
+    choose (Saraiki, the script's `CHAT`); None: its prompts are chat turns, so a model needs a
+    chat template (see `eval_backend.benchmarks.chat_mode`)."""
+    kind: str = "scored"
+
+    def judge(self, name: str) -> JudgeScorer:
+        return next(judge for judge in self.judges if judge.name == name)
+
+    def headline_metric(self) -> Metric:
+        return next(metric for metric in self.metrics if metric.name == self.headline)
+
+    def headline_value(self, summary: Mapping[str, Any]) -> float | None:
+        """The headline of a summary.json: its headline metric, None when absent or not a number."""
+        metrics = summary.get("metrics")
+        value = metrics.get(self.headline) if isinstance(metrics, Mapping) else None
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None

@@ -1,0 +1,310 @@
+"""Scoring a run of a scorer-kind benchmark (QA, Saraiki, …): judge calls owed, then the summary.
+
+The same durability rules as WritingBench's judging: each judge verdict is appended to
+scores.jsonl as soon as it is known, a re-run sends only what is owed (a response whose
+judged text changed is judged again), and a failed judgment is recorded, counted and shown.
+Rule scorers are pure and recomputed at every scoring; the benchmark's `aggregate` turns the
+per-item results into the summary body.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from eval_backend.benchmarks.plugin import JudgeScorer, ScoredBenchmark, ScoredItem
+from eval_backend.details import write_details
+from eval_backend.jsonl import JsonlAppender, read_jsonl
+from eval_backend.judge_client import JudgeClient
+from eval_backend.judging import JudgingProgress, ProgressCallback
+from eval_backend.records import ItemKey, ResponseRecord, Usage, sha256_text, to_json_dict
+# One provenance for every benchmark's summary (the rubric path's, kept in reporting.py).
+from eval_backend.reporting import run_provenance
+from eval_backend.run_folder import RunFolder, RunFolderError
+from eval_backend.scores import ScoreRecord, current_scores, score_from_dict
+from eval_backend.settings import JudgeSettings
+
+logger = logging.getLogger(__name__)
+
+SCORES_FILE = "scores.jsonl"
+
+
+def scores_path(folder: RunFolder) -> Path:
+    return folder.path / SCORES_FILE
+
+
+def read_scores(folder: RunFolder) -> list[ScoreRecord]:
+    """Every scores.jsonl line, in the order written."""
+    return _read_records(scores_path(folder), score_from_dict, "score record")
+
+
+def read_suite_items(benchmark: ScoredBenchmark, folder: RunFolder) -> list[Any]:
+    """The run's items from items.jsonl, as the benchmark's own item type."""
+    return _read_records(folder.items_path, benchmark.item_from_meta, "item")
+
+
+def _read_records(path: Path, build: Callable[[Mapping[str, Any]], Any], what: str) -> list[Any]:
+    """Each line of a JSONL file built into a record; RunFolderError names the file and line at fault."""
+    try:
+        lines = list(read_jsonl(path))
+    except ValueError as exc:  # a line that is not JSON
+        raise RunFolderError(str(exc)) from exc
+    records = []
+    for number, data in lines:
+        try:
+            records.append(build(data))
+        except (TypeError, ValueError, KeyError) as exc:
+            raise RunFolderError(f"{path}:{number}: not a valid {what} ({exc})") from exc
+    return records
+
+
+@dataclass(frozen=True)
+class ScorerCall:
+    """One judge call owed: a judge scorer on the judged text of one item's response."""
+
+    item: Any
+    scorer: JudgeScorer
+    judged_text: str
+    response_sha256: str
+
+
+def plan_scorer_calls(
+    benchmark: ScoredBenchmark,
+    items: Sequence[Any],
+    responses: Mapping[ItemKey, ResponseRecord],
+    existing: Sequence[ScoreRecord],
+    judge_model: str,
+    retry_failed: bool = False,
+) -> list[ScorerCall]:
+    """Every judge call not yet made for good for the current response of each item.
+
+    With `retry_failed`, a judgment that failed for good is owed again too.
+    """
+    done = {
+        key for key, record in current_scores(existing, judge_model).items()
+        if record.final and not (retry_failed and record.failed)
+    }
+    calls = []
+    for item in items:
+        response = responses.get(item.key)
+        if response is None or response.response is None:
+            continue
+        text = benchmark.judged_text(response.response)
+        sha = sha256_text(text)
+        for scorer in benchmark.judges:
+            if scorer.ruled(item, text) is None and (item.config, item.index, scorer.name, sha) not in done:
+                calls.append(ScorerCall(item, scorer, text, sha))
+    return calls
+
+
+def judge_scored_run(
+    benchmark: ScoredBenchmark,
+    folder: RunFolder,
+    items: Sequence[Any],
+    settings: JudgeSettings,
+    on_progress: ProgressCallback | None = None,
+    retry_failed: bool = False,
+) -> JudgingProgress:
+    """Send every judge call the folder still owes and append each verdict to scores.jsonl."""
+    calls = plan_scorer_calls(
+        benchmark, items, folder.read_responses(), read_scores(folder), settings.model, retry_failed
+    )
+    logger.info("%d judge calls to make in %s", len(calls), folder.path)
+    if not calls:
+        return JudgingProgress(total=0)
+    return asyncio.run(_judge_calls(calls, folder, settings, on_progress))
+
+
+async def _judge_calls(
+    calls: Sequence[ScorerCall], folder: RunFolder, settings: JudgeSettings, on_progress: ProgressCallback | None
+) -> JudgingProgress:
+    # One client per judge temperature: each keeps its own record of a refused temperature.
+    clients = {temperature: JudgeClient(settings, temperature=temperature)
+               for temperature in {call.scorer.temperature for call in calls}}
+    progress = JudgingProgress(total=len(calls))
+    pending: Iterator[ScorerCall] = iter(calls)
+
+    async def worker(appender: JsonlAppender) -> None:
+        for call in pending:
+            record = await _judge_one(call, clients[call.scorer.temperature])
+            appender.append(to_json_dict(record))
+            progress.record(record)  # type: ignore[arg-type]  # same counters as a Judgment
+            if on_progress:
+                on_progress(progress)
+
+    try:
+        with JsonlAppender(scores_path(folder)) as appender:
+            async with asyncio.TaskGroup() as group:  # one worker's fatal error stops the others
+                for _ in range(min(settings.concurrency, len(calls))):
+                    group.create_task(worker(appender))
+    except ExceptionGroup as errors:
+        raise errors.exceptions[0] from None
+    finally:
+        for client in clients.values():
+            await client.close()
+    return progress
+
+
+async def _judge_one(call: ScorerCall, client: JudgeClient) -> ScoreRecord:
+    item = call.item
+    outcome = await client.judge(call.scorer.messages(item, call.judged_text), call.scorer.parse)
+    verdict = outcome.verdict
+    return ScoreRecord(
+        config=item.config,
+        index=item.index,
+        id=item.id,
+        scorer=call.scorer.name,
+        values=_values(verdict) if verdict is not None else None,
+        response_sha256=call.response_sha256,
+        judge_model=client.model,
+        attempts=outcome.attempts,
+        usage=outcome.usage,
+        temperature=None if client.temperature_refused else client.temperature,
+        error=outcome.error,
+        error_kind=outcome.error_kind,
+        raw_text=None if verdict is not None else outcome.raw_text,
+    )
+
+
+def _values(verdict: Any) -> dict[str, Any]:
+    return to_json_dict(verdict) if dataclasses.is_dataclass(verdict) else dict(verdict)
+
+
+def scored_items(
+    benchmark: ScoredBenchmark,
+    items: Sequence[Any],
+    responses: Mapping[ItemKey, ResponseRecord],
+    records: Sequence[ScoreRecord],
+    judge_model: str,
+) -> list[ScoredItem]:
+    """Each item with its response, its rule scores and its judges' current records (pure)."""
+    current = current_scores(records, judge_model)
+    scored = []
+    for item in items:
+        response = responses.get(item.key)
+        text = benchmark.judged_text(response.response) if response and response.response is not None else None
+        rules = {rule.name: dict(rule.score(item, text)) for rule in benchmark.rules} if text is not None else {}
+        judges = _judge_records(benchmark, item, text, current) if text is not None else {}
+        scored.append(ScoredItem(item, response, text, rules, judges))
+    return scored
+
+
+RULE_JUDGE = "rule"
+"""`judge_model` of a verdict a scorer's rule decided without a call."""
+
+
+def _judge_records(
+    benchmark: ScoredBenchmark, item: Any, text: str, current: Mapping[tuple[str, int, str, str], ScoreRecord]
+) -> dict[str, ScoreRecord]:
+    sha = sha256_text(text)
+    records = {}
+    for scorer in benchmark.judges:
+        ruled = scorer.ruled(item, text)
+        if ruled is not None:
+            records[scorer.name] = ScoreRecord(
+                item.config, item.index, item.id, scorer.name, dict(ruled), sha, RULE_JUDGE
+            )
+        elif (item.config, item.index, scorer.name, sha) in current:
+            records[scorer.name] = current[(item.config, item.index, scorer.name, sha)]
+    return records
+
+
+def score_scored_run(benchmark: ScoredBenchmark, folder: RunFolder, judge_model: str | None = None) -> dict[str, Any]:
+    """Recompute summary.json and details.parquet from the folder's files alone; returns the summary.
+
+    `judge_model` defaults to the judge of the latest scores.jsonl line.
+    """
+    items = read_suite_items(benchmark, folder)
+    if not items:
+        raise RunFolderError(f"{folder.items_path}: no items; generate or run the model first")
+    records = read_scores(folder)
+    judge_model = judge_model or (records[-1].judge_model if records else "")
+    request = folder.read_request() if folder.request_path.exists() else {}
+    scored = scored_items(benchmark, items, folder.read_responses(), records, judge_model)
+    provenance = run_provenance(request, judge_model)
+    summary = {
+        "benchmark": benchmark.name,
+        "kind": benchmark.kind,
+        **benchmark.aggregate(scored),
+        "counts": _counts(benchmark, scored),
+        "usage": to_json_dict(sum((r.usage for r in records if r.judge_model == judge_model), Usage())),
+        "provenance": provenance,
+    }
+    folder.write_summary(summary)
+    write_details(details_frame(scored, provenance), folder.details_path)
+    return summary
+
+
+def _counts(benchmark: ScoredBenchmark, scored: Sequence[ScoredItem]) -> dict[str, int]:
+    answered = [entry for entry in scored if entry.judged_text is not None]
+    records = [record for entry in scored for record in entry.judges.values()]
+    return {
+        "items": len(scored),
+        "responses": len(answered),
+        "missing_responses": len(scored) - len(answered),
+        "judgments": sum(record.judge_model != RULE_JUDGE for record in records),
+        "ruled_judgments": sum(record.judge_model == RULE_JUDGE for record in records),
+        "failed_judgments": sum(record.failed for record in records),
+        "pending_judgments": len(answered) * len(benchmark.judges) - len(records),
+    }
+
+
+def details_frame(scored: Sequence[ScoredItem], run_meta: Mapping[str, Any]) -> Any:
+    """One row per item: run metadata, the item's own fields, the response, each scorer's values."""
+    import pandas as pd
+
+    return pd.DataFrame([_details_row(entry, run_meta) for entry in scored])
+
+
+def _details_row(entry: ScoredItem, run_meta: Mapping[str, Any]) -> dict[str, Any]:
+    response, judged = entry.response, entry.judged_text
+    raw = response.response if response else None
+    row: dict[str, Any] = {
+        "model": run_meta.get("model"),
+        "revision": run_meta.get("revision"),
+        "judge_model": run_meta.get("judge_model"),
+        **to_json_dict(entry.item.meta()),
+        "response": judged,
+        "reasoning": raw[: len(raw) - len(judged)] if raw is not None and judged is not None else None,
+        "finish_reason": response.finish_reason if response else None,
+        "response_error": response.error if response else None,
+    }
+    for values in entry.rules.values():
+        row.update(values)
+    for name, record in entry.judges.items():
+        for key, value in (record.values or {}).items():
+            row[f"{name}_{key}"] = value
+        row[f"{name}_error"] = record.error
+    return row
+
+
+def describe_summary(benchmark: ScoredBenchmark, summary: Mapping[str, Any]) -> str:
+    """One line for the CLI: each metric of the summary, and what is missing or failed."""
+    metrics = summary.get("metrics") or {}
+    shown = []
+    for metric in benchmark.metrics:
+        value = metrics.get(metric.name)
+        text = "n/a" if value is None else (f"{value:.1f} %" if metric.unit == "%" else f"{value:g}")
+        shown.append(f"{metric.label.lower()} {text}")
+    counts = summary.get("counts") or {}
+    return (
+        f"{'; '.join(shown)} over {counts.get('responses', 0)}/{counts.get('items', 0)} answered items "
+        f"({counts.get('failed_judgments', 0)} failed, {counts.get('pending_judgments', 0)} pending judgments)"
+    )
+
+
+def unfinished_scored_reason(summary: Mapping[str, Any]) -> str | None:
+    """Why a scorer-kind run may not be published as finished (answers or judgments missing), or None."""
+    counts = summary.get("counts") or {}
+    missing = counts.get("missing_responses", 0)
+    failed, pending = counts.get("failed_judgments", 0), counts.get("pending_judgments", 0)
+    if not (missing or failed or pending):
+        return None
+    return (
+        f"incomplete run: {counts.get('responses', 0)} of {counts.get('items', 0)} items answered, "
+        f"{failed} failed and {pending} pending judgments"
+    )

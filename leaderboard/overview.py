@@ -1,0 +1,52 @@
+"""The landing view: each model revision's headline on every benchmark, side by side.
+
+Scores of different kinds (a 1–10 rubric mean, an accuracy in %) are never averaged into one
+number: each benchmark keeps its own column, labelled with its metric and unit, and a model
+not evaluated on a benchmark shows a blank there. Pure: runs in, DataFrame out.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import pandas as pd
+
+from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
+from leaderboard.results import RunResult
+from leaderboard.tables import RANKED, standing_frame
+
+
+def headline_column(benchmark: AnyBenchmark) -> str:
+    """The column of a benchmark on the landing view: its title, metric and unit."""
+    metric = benchmark.headline_metric()
+    return f"{benchmark.title}: {metric.label} ({metric.unit})"
+
+
+def overview_frame(runs_by_benchmark: Mapping[str, Sequence[RunResult]]) -> pd.DataFrame:
+    """One row per (model, revision) with one headline column per benchmark (blank where not evaluated).
+
+    Rows are in the order of the first benchmark's headline, best first, then the next
+    benchmark's for models only it has; the header sorts by any other column.
+    """
+    columns = [headline_column(BENCHMARKS[name]) for name in runs_by_benchmark]
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for name, runs in runs_by_benchmark.items():
+        benchmark = BENCHMARKS[name]
+        for run in _shown_runs(benchmark, runs):
+            row = rows.setdefault((run.model.lower(), run.revision), {"model": run.model, "revision": run.revision})
+            row[headline_column(benchmark)] = benchmark.headline_value(run.summary)
+    frame = pd.DataFrame(list(rows.values()), columns=["model", "revision", *columns])
+    return frame.sort_values(columns, ascending=False, na_position="last", kind="stable").reset_index(drop=True)
+
+
+def _shown_runs(benchmark: AnyBenchmark, runs: Sequence[RunResult]) -> Sequence[RunResult]:
+    """A rubric benchmark's runs that its own board ranks (complete, every config); other kinds' runs as they are.
+
+    A partial or incomplete WritingBench run has a headline taken from part of the evidence;
+    its own tab lists it apart, and here it stays blank rather than sit beside ranked ones.
+    """
+    if benchmark.kind != "rubric":
+        return runs
+    standings = standing_frame(runs)
+    ranked = set(standings.loc[standings["standing"] == RANKED, "run_id"])
+    return [run for run in runs if run.run_id in ranked]

@@ -1,0 +1,70 @@
+"""The app's own CSS: the board's first two columns stay in view, and it reads at phone width.
+
+Gradio 6.31's `pinned_columns` leaves pinned cells `position: static`, so the board pins Rank
+and Model itself (the cells carry `data-heading` / `data-col` indices), at fixed widths so the
+second column knows where the first ends; a long model id wraps inside its cell. Sorting is
+the "Sort by" control (the CSV follows it), so the header cells' own sort menu is hidden.
+"""
+
+from __future__ import annotations
+
+RANK_WIDTH_PX = 56
+MODEL_WIDTH_PX = 260
+PHONE_MODEL_WIDTH_PX = 120
+PHONE_MAX_WIDTH_PX = 640
+BOARDS = ("#leaderboard-table", "#unranked-table")
+WIDE_PLOTS = ("#plot-heatmap", "#plot-subdomains", "#plot-radar")
+WIDE_PLOT_MIN_WIDTH_PX = 760
+
+
+def _cells(table: str, index: int) -> str:
+    return f'{table} [data-heading="{index}"], {table} [data-col="{index}"]'
+
+
+def _width(table: str, index: int, px: int) -> str:
+    return (f"{_cells(table, index)} {{ width: {px}px !important; min-width: {px}px !important;"
+            f" max-width: {px}px !important; flex: 0 0 {px}px !important; box-sizing: border-box; }}\n")
+
+
+def _pinned(table: str, index: int, left_px: int) -> str:
+    cells = _cells(table, index)
+    inner = ", ".join(f"{cell} *" for cell in cells.split(", "))
+    return (
+        f"{cells} {{ position: sticky !important; left: {left_px}px; z-index: 2;"
+        " background: var(--background-fill-primary); box-shadow: 1px 0 0 var(--border-color-primary); }\n"
+        f'{table} [data-heading="{index}"] {{ z-index: 4; }}\n'
+        f"{inner} {{ white-space: normal !important; overflow-wrap: anywhere; }}\n"
+    )
+
+
+def board_css() -> str:
+    """Pinned Rank and Model on the ranked board (Model alone on the unranked one), narrower on a phone."""
+    ranked, unranked = BOARDS
+    wide = (_width(ranked, 0, RANK_WIDTH_PX) + _width(ranked, 1, MODEL_WIDTH_PX) + _width(unranked, 0, MODEL_WIDTH_PX))
+    phone = (_width(ranked, 1, PHONE_MODEL_WIDTH_PX) + _width(unranked, 0, PHONE_MODEL_WIDTH_PX)
+             + _width("#overview-table", 0, PHONE_MODEL_WIDTH_PX))
+    # The header row is its own <table>, sized by Gradio to the measured widths: fixed layout makes it
+    # take the widths above, so headers stay over their columns.
+    headers = "".join(f"{table} table.header-table {{ table-layout: fixed; }}\n"
+                      for table in (*BOARDS, "#overview-table"))
+    # A queued request and a refusal must not look alike (the label says which, the colour too).
+    outcome = (".submit-queued textarea { border-left: 6px solid #2e8540 !important; }\n"
+               ".submit-refused textarea { border-left: 6px solid #c0392b !important; }\n")
+    return (
+        wide + headers + outcome
+        + _pinned(ranked, 0, 0) + _pinned(ranked, 1, RANK_WIDTH_PX) + _pinned(unranked, 0, 0)
+        + "".join(f"{board} .cell-menu-button {{ display: none !important; }}\n" for board in BOARDS)
+        + f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"
+        # A phone's first screen is for the rankings: the title stays, the introduction's paragraph
+        # goes, and model columns are narrow so the first score shows beside them.
+        + "#intro p { display: none; }\n"
+        + phone
+        # Heatmaps and the radar keep a readable width and scroll sideways instead of squeezing into the screen.
+        + "".join(f"{plot} {{ overflow-x: auto; }}\n"
+                  f"{plot} .js-plotly-plot {{ min-width: {WIDE_PLOT_MIN_WIDTH_PX}px; }}\n" for plot in WIDE_PLOTS)
+        + '#overview-table [data-col="0"] * { white-space: normal !important; overflow-wrap: anywhere; }\n'
+        + "}\n"
+    )
+
+
+APP_CSS = board_css()

@@ -1,0 +1,153 @@
+"""Indic QA: rankings by scorer, per-language and per-domain breakdowns, plots, the item browser, downloads."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from leaderboard.context import AppContext, as_updates
+from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
+from leaderboard.qa_figures import accuracy_bars, language_heatmap
+from leaderboard.qa_tables import (
+    BREAKDOWN_GROUPS,
+    VERDICT_FILTERS,
+    breakdown_frame,
+    items_frame,
+    language_matrix,
+    ranking_frame,
+)
+from leaderboard.results import ResultsStore, UnknownRunError
+from leaderboard.tabs.plots_tab import failsafe
+
+ALL = "all"
+DECIMALS = 1
+INTRO = (
+    "Short factual questions, one per chat turn, answered greedily. Each answer (the text after "
+    "`</think>`) is scored three ways: **exact substring** (the golden answer inside the response, "
+    "case-insensitive), **word overlap** (every golden word present) and an **LLM judge** of equivalence. "
+    "Accuracies are micro-averages in %. *Overlap only* counts answers whose words match but not as a "
+    "phrase: they need review. Blank answers count as wrong and are counted."
+)
+LABELS = {
+    "model": "Model", "revision": "Revision", "judge": "Judge %", "exact": "Exact %", "overlap": "Overlap %",
+    "blank_responses": "Blanks", "overlap_only": "Overlap only", "n": "Questions", "failed_judgments": "Judge failures",
+    "judge_model": "Judge", "created_at": "Scored at", "language": "Language", "domain": "Domain",
+}
+
+
+@dataclass(frozen=True)
+class QaBoard:
+    """One render of the tab's results: tables, figures, the CSV of the rankings, the model choices."""
+
+    table: Any
+    download: Any
+    breakdown: Any
+    accuracy: Any
+    languages: Any
+    model: Any
+
+
+@dataclass(frozen=True)
+class QaItems:
+    """The item browser for one model: its items with each verdict and reason, filters and downloads."""
+
+    items: Any
+    language: Any
+    jsonl: Any
+    csv: Any
+    parquet: Any
+
+
+def store_of(context: AppContext) -> ResultsStore:
+    return context.stores[INDIC_QA.name]
+
+
+def build(context: AppContext) -> None:
+    """Lay out the tab and wire it to the results and its own controls."""
+    gr.Markdown(INTRO)
+    table = gr.Dataframe(label="Rankings (click a column header to sort)", interactive=False, elem_id="qa-table")
+    download = gr.DownloadButton("Download this table (CSV)", elem_id="qa-download-view", visible=False)
+    group = gr.Radio(list(BREAKDOWN_GROUPS), value="language", label="Break down by", elem_id="qa-breakdown-group")
+    breakdown = gr.Dataframe(label="Per language / domain", interactive=False, elem_id="qa-breakdown")
+    with gr.Row():
+        accuracy = gr.Plot(label="Accuracy by scorer", elem_id="qa-plot-accuracy")
+        languages = gr.Plot(label="Judge accuracy per language", elem_id="qa-plot-languages")
+    gr.Markdown("### Items: each answer with its three verdicts and the judge's reason")
+    with gr.Row():
+        model = gr.Dropdown(label="Model", elem_id="qa-model", scale=2)
+        language = gr.Dropdown([ALL], value=ALL, label="Language", elem_id="qa-language")
+        verdict = gr.Dropdown(list(VERDICT_FILTERS), value=ALL, label="Show", elem_id="qa-verdict")
+    items = gr.Dataframe(label="Items", interactive=False, elem_id="qa-items", max_height=480, wrap=True)
+    with gr.Row():
+        files = {fmt: gr.DownloadButton(f"All items ({fmt.upper()})", elem_id=f"qa-download-{fmt}", visible=False)
+                 for fmt in EXPORT_FORMATS}
+    board = {"table": table, "download": download, "breakdown": breakdown, "accuracy": accuracy,
+             "languages": languages, "model": model}
+    browser = {"items": items, "language": language, **files}
+
+    def render(chosen_group: str) -> dict[Any, Any]:
+        return as_updates(render_board(context, chosen_group), board)
+
+    def browse(run_id: str | None, lang: str, show: str) -> dict[Any, Any]:
+        return as_updates(render_items(context, run_id, lang, show), browser)
+
+    context.results_version.change(render, [group], list(board.values()), show_progress="hidden")
+    group.change(render, [group], list(board.values()))
+    model.change(lambda run_id: browse(run_id, ALL, ALL), [model], list(browser.values()))
+    for control in (language, verdict):
+        control.input(browse, [model, language, verdict], list(browser.values()))
+
+
+def render_board(context: AppContext, group: str) -> QaBoard:
+    """Every QA run's rankings, the chosen breakdown, the figures and a CSV of the rankings."""
+    snapshot = store_of(context).snapshot()
+    runs = snapshot.runs
+    ranking = ranking_frame(runs)
+    version = hashlib.sha256(repr(snapshot.signature).encode()).hexdigest()[:16]
+    csv = export_view_csv(ranking.drop(columns=["run_id"]), context.downloads_dir, f"qa-{version}",
+                          file_name="indic-qa-leaderboard.csv") if runs else None
+    choices = [(f"{model} @ {str(revision)[:12]}", run_id)
+               for run_id, model, revision in zip(ranking["run_id"], ranking["model"], ranking["revision"])]
+    return QaBoard(
+        table=_shown(ranking.drop(columns=["run_id"])),
+        download=gr.update(value=str(csv) if csv else None, visible=csv is not None),
+        breakdown=_shown(breakdown_frame(runs, group)),
+        accuracy=failsafe(accuracy_bars)(ranking),
+        languages=failsafe(language_heatmap)(language_matrix(runs)),
+        model=gr.update(choices=choices, value=choices[0][1] if choices else None),
+    )
+
+
+def render_items(context: AppContext, run_id: str | None, language: str, verdict: str) -> QaItems:
+    """The chosen run's items under the filters, the language choices and the run's downloads."""
+    if not run_id:
+        hidden = gr.update(value=None, visible=False)
+        return QaItems(gr.update(value=None), gr.update(choices=[ALL], value=ALL), hidden, hidden, hidden)
+    store = store_of(context)
+    try:
+        details = store.details(run_id)
+    except UnknownRunError:
+        raise gr.Error(f"No evaluated QA run {run_id!r}: choose one from the list.") from None
+    version = store.details_version(run_id)
+    name = f"{INDIC_QA.name}-{run_id}"
+    exports = {fmt: gr.update(value=str(export_judgments(details, fmt, context.downloads_dir, name, version)),
+                              visible=True) for fmt in EXPORT_FORMATS}
+    languages = [ALL, *dict.fromkeys(details["config"])] if "config" in details else [ALL]
+    shown = items_frame(details, language, verdict)
+    return QaItems(
+        items=gr.update(value=shown, datatype=["str"] * len(shown.columns)),
+        language=gr.update(choices=languages, value=language if language in languages else ALL),
+        **exports,
+    )
+
+
+def _shown(frame: pd.DataFrame) -> Any:
+    """Numbers rounded for reading (the CSV keeps full precision), headers labelled, text shown as text."""
+    shown = frame.round(DECIMALS).rename(columns=lambda column: LABELS.get(column, column))
+    return gr.update(value=shown, datatype=["number" if pd.api.types.is_numeric_dtype(shown[c]) else "str"
+                                            for c in shown.columns])

@@ -1,0 +1,162 @@
+"""A scorer-kind benchmark (the QA plug-in) through the engine's real phases, against stand-in servers.
+
+Generation runs on the openai backend and the QA judge over HTTP; both are stand-ins on
+127.0.0.1. The answers are chosen so that every verdict is known in advance.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.dataset_loader import DatasetSpec
+from eval_backend.generation.options import GenerationOptions
+from eval_backend.jsonl import read_jsonl
+from eval_backend.pipeline import RunSpec, run_pipeline, score_folder
+from eval_backend.run_folder import RunFolder, RunFolderError
+from eval_backend.scorer_runs import read_scores, scores_path
+from tests.support.chat_server import FaultPlan, StandInChatServer, user_text
+from tests.support.qa_dataset import QA_ROWS, write_qa_dataset
+from tests.support.qa_judge import qa_judge_reply
+from tests.support.qa_runs import QaProfile, qa_judge_settings, qa_model_reply
+
+QUESTIONS = sum(len(rows) for rows in QA_ROWS.values())
+# The seed's own cases: a reordered answer passes word overlap only; a rejected mention passes
+# exact substring but not the judge; a blank answer is wrong everywhere without a judge call.
+SEED_CASES = {
+    "Ruru Jataka": "Jataka Ruru",
+    "Narmada valley": "the Narmada river valley",
+    "amalak": "Amalaka",
+    "Calcutta": "Calcutta is not the answer; it's Delhi",
+    "गंगा": "गंगा नदी",
+    "आगरा": "   ",
+}
+
+
+def seed_answer(question: str, golden: str) -> str:
+    return SEED_CASES.get(golden, f"<think>Let me think.</think>\n\n{golden}")
+
+
+def run_qa(folder: RunFolder, dataset: Path, model: StandInChatServer, judge: StandInChatServer, **judge_overrides):
+    options = GenerationOptions.for_benchmark(INDIC_QA, "acme/qa-7b", backend="openai", base_url=model.base_url)
+    spec = RunSpec(INDIC_QA, DatasetSpec(str(dataset)), folder)
+    return run_pipeline(spec, {"model": "acme/qa-7b", "revision": "main"}, options,
+                        qa_judge_settings(judge.base_url, **judge_overrides))
+
+
+@pytest.fixture
+def dataset(tmp_path: Path) -> Path:
+    return write_qa_dataset(tmp_path / "qa-dataset")
+
+
+@pytest.fixture
+def model() -> StandInChatServer:
+    with StandInChatServer(qa_model_reply([QaProfile("acme/qa-7b", seed_answer)])) as server:
+        yield server
+
+
+def test_each_question_is_asked_once_greedily_in_one_chat_turn(tmp_path, dataset, model) -> None:
+    with StandInChatServer(qa_judge_reply()) as judge:
+        run_qa(RunFolder(tmp_path / "run"), dataset, model, judge)
+    asked = [request.body for request in model.requests]
+    assert len(asked) == QUESTIONS
+    for body in asked:
+        assert body["messages"] == [{"role": "user", "content": body["messages"][0]["content"]}]
+        assert body["temperature"] == 0.0 and "extra_body" not in body and "top_k" not in body
+        assert body["max_tokens"] == INDIC_QA.sampling.max_tokens
+
+
+def test_the_summary_has_the_seeds_verdicts_per_language_and_domain(tmp_path, dataset, model) -> None:
+    folder = RunFolder(tmp_path / "run")
+    with StandInChatServer(qa_judge_reply()) as judge:
+        summary = run_qa(folder, dataset, model, judge)
+        # The judge saw the text after </think>, and was never asked about the blank answer.
+        assert len(judge.requests) == QUESTIONS - 1
+        assert all(request.body["temperature"] == 0.0 for request in judge.requests)
+
+    details = pd.read_parquet(folder.details_path).set_index("answer")
+    assert list(details.loc["Ruru Jataka", ["exact_correct", "overlap_correct", "agreement"]]) == [
+        False, True, "overlap_only"]
+    assert list(details.loc["amalak", ["exact_correct", "overlap_correct"]]) == [True, False]
+    assert list(details.loc["Calcutta", ["exact_correct", "judge_correct"]]) == [True, False]
+    assert details.loc["आगरा", "blank_response"] and not details.loc["आगरा", "judge_correct"]
+    assert details.loc["आगरा", "judge_reason"] == "blank response"
+    assert details.loc["देवनागरी", "reasoning"] == "<think>Let me think.</think>\n\n"
+    assert details.loc["देवनागरी", "response"] == "देवनागरी"
+
+    english = summary["by_language"]["english"]["metrics"]
+    assert (english["exact"], english["overlap"], english["judge"]) == (50.0, 75.0, 25.0)
+    assert english["overlap_only"] == 2  # the reordered and the inserted-word answers
+    hindi = summary["by_language"]["hindi"]["metrics"]
+    assert hindi["blank_responses"] == 1 and hindi["exact"] == pytest.approx(200 / 3)
+    assert summary["by_domain"]["Art"]["metrics"]["exact"] == 50.0  # Ruru Jataka wrong, amalak right
+    pooled = summary["metrics"]
+    # Combined accuracy is the micro-average over every question, not a mean of languages.
+    assert pooled["exact"] == pytest.approx(100 * 6 / QUESTIONS)
+    assert pooled["judge"] == pytest.approx(100 * 5 / QUESTIONS)
+    assert summary["combined"]["agreement"] == {"both": 5, "exact_only": 1, "overlap_only": 2, "neither": 1}
+    assert summary["combined"]["judge"]["temperature"] == 0.0
+    assert summary["counts"]["ruled_judgments"] == 1 and summary["counts"]["failed_judgments"] == 0
+
+
+def test_a_finished_run_resumes_with_no_call_and_rescoring_needs_no_judge(tmp_path, dataset, model) -> None:
+    folder = RunFolder(tmp_path / "run")
+    with StandInChatServer(qa_judge_reply()) as judge:
+        first = run_qa(folder, dataset, model, judge)
+        model.clear(), judge.clear()
+        again = run_qa(folder, dataset, model, judge)
+        assert model.requests == [] and judge.requests == []
+    assert again["metrics"] == first["metrics"]
+    lines = [line for _, line in read_jsonl(scores_path(folder))]
+    assert len(lines) == QUESTIONS - 1
+    assert score_folder(INDIC_QA, folder)["metrics"] == first["metrics"]
+
+
+def test_a_failed_judgment_is_recorded_counted_and_sent_again_on_request(tmp_path, dataset, model) -> None:
+    folder = RunFolder(tmp_path / "run")
+    # Every attempt at judging the reordered answer is unparsable: a final, counted failure.
+    faults = FaultPlan(key_fn=lambda body: "reordered" if "Jataka Ruru" in user_text(body) else "other")
+    faults.script("reordered", *["non_json"] * 3)
+    with StandInChatServer(qa_judge_reply(), faults=faults) as judge:
+        summary = run_qa(folder, dataset, model, judge)
+        failed = [record for record in read_scores(folder) if record.failed]
+        assert len(failed) == 1 and failed[0].error_kind == "invalid_answer" and failed[0].raw_text
+        assert summary["counts"]["failed_judgments"] == 1
+        assert summary["combined"]["judge"]["failed"] == 1
+        assert summary["metrics"]["judge"] == pytest.approx(100 * 5 / (QUESTIONS - 1))  # left out, not wrong
+
+        judge.clear()
+        assert run_qa(folder, dataset, model, judge)["counts"]["failed_judgments"] == 1
+        assert judge.requests == []  # a final failure is not owed again on a plain resume
+        spec = RunSpec(INDIC_QA, DatasetSpec(str(dataset)), folder)
+        options = GenerationOptions.for_benchmark(INDIC_QA, "acme/qa-7b", backend="openai", base_url=model.base_url)
+        retried = run_pipeline(spec, {"model": "acme/qa-7b"}, options, qa_judge_settings(judge.base_url),
+                               retry_failed=True)
+        assert len(judge.requests) == 1
+    assert retried["counts"]["failed_judgments"] == 0
+
+
+def test_a_judge_that_refuses_temperature_zero_is_asked_without_and_the_summary_says_so(
+    tmp_path, dataset, model
+) -> None:
+    folder = RunFolder(tmp_path / "run")
+    with StandInChatServer(qa_judge_reply(refuse_temperature=True)) as judge:
+        summary = run_qa(folder, dataset, model, judge)
+    assert summary["counts"]["failed_judgments"] == 0
+    assert summary["combined"]["judge"]["temperature"] is None
+    assert "refused" in summary["combined"]["judge"]["temperature_refused"]
+    assert all(record.temperature is None for record in read_scores(folder))
+
+
+def test_a_damaged_scores_file_is_named_with_its_line(tmp_path, dataset, model) -> None:
+    folder = RunFolder(tmp_path / "run")
+    with StandInChatServer(qa_judge_reply()) as judge:
+        run_qa(folder, dataset, model, judge)
+    path = scores_path(folder)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join([lines[0], '{"config": "english"}', *lines[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(RunFolderError, match=rf"{path}:2: not a valid score record"):
+        score_folder(INDIC_QA, folder)

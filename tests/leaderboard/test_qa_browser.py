@@ -1,0 +1,128 @@
+"""The suite in a real browser: the landing view, the QA tab, and the submit form's benchmarks.
+
+The app starts on a data folder in the one-benchmark layout (WritingBench runs directly under
+`runs/`) plus QA runs in their own tree: the app moves the old folders into their tree at start,
+and both boards show them.
+"""
+
+from __future__ import annotations
+
+import shutil
+from typing import Iterator
+
+import pandas as pd
+import pytest
+from playwright.sync_api import Browser, expect
+
+from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from tests.leaderboard.test_browser import browser  # noqa: F401 - the module's Chromium, a fixture
+from tests.leaderboard.test_browser import UI_TIMEOUT_MS, BrowserPage, board_rows, cells, headers, shot
+from tests.support.app_server import AppServer, running_app
+from tests.support.qa_runs import QaData, build_qa_runs
+from tests.support.run_folders import EvaluatedData
+
+SCRIPT_MODEL = "evil-org/<script>alert(1)</script>"
+
+
+@pytest.fixture(scope="module")
+def qa(tmp_path_factory: pytest.TempPathFactory) -> QaData:
+    return build_qa_runs(tmp_path_factory.mktemp("qa"))
+
+
+@pytest.fixture(scope="module")
+def app(evaluated: EvaluatedData, qa: QaData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    root = tmp_path_factory.mktemp("suite-browser")
+    runs = root / "data" / "runs"
+    shutil.copytree(evaluated.runs_dir, runs)  # the old layout: runs/<org>__<name>/<revision>/
+    shutil.copytree(qa.runs_dir, runs / INDIC_QA.name)
+    env = {"LEADERBOARD_REFRESH_S": "2", "QA_DATASET": str(qa.dataset_dir)}
+    with running_app(root / "data", root / "app.log", **env) as server:
+        yield server
+
+
+@pytest.fixture
+def ui(app: AppServer, browser: Browser) -> Iterator[BrowserPage]:  # noqa: F811
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    opened = BrowserPage(page)
+    page.on("dialog", lambda dialog: (opened.dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(app.url)
+    yield opened
+    context.close()
+    assert opened.dialogs == [], f"a JavaScript dialog opened: {opened.dialogs}"
+
+
+def test_the_landing_view_shows_each_benchmark_side_by_side_and_old_runs_still_load(
+    ui: BrowserPage, app: AppServer, evaluated: EvaluatedData
+) -> None:
+    page = ui.page
+    # The 3 ranked WritingBench runs (partial and incomplete ones are not headlined) + weak-1b, QA only.
+    expect(board_rows(page, "overview-table")).to_have_count(4)
+    columns = headers(page, "overview-table")
+    assert columns[:2] == ["Model", "Revision"]
+    assert any(column.startswith("Indic WritingBench v1: Indic average") for column in columns)
+    assert any(column.startswith("Indic QA: Judge accuracy") for column in columns)
+    rows = {row[0]: row for row in cells(board_rows(page, "overview-table"))}
+    assert rows["acme/strong-7b"][3] == "100.0"  # a percentage, one decimal
+    assert rows["acme/strong-7b"][2] == f"{evaluated.summary('acme/strong-7b')['config_groups']['indic']:.2f}"
+    assert rows["acme/weak-1b"][2] == ""  # not evaluated on WritingBench: blank, never zero
+    assert "bharat/partial-1b" not in rows
+    assert page.locator("#overview-table script").count() == 0 and SCRIPT_MODEL in rows
+    # The WritingBench board reads the migrated folders as before.
+    expect(board_rows(page)).to_have_count(3)
+    assert not list((app.data_dir / "runs").glob("acme__*"))
+    assert list((app.data_dir / "runs" / "indic_writing_bench").glob("acme__*/main/summary.json"))
+    shot(page, "suite-landing")
+
+
+def test_the_qa_tab_has_rankings_breakdowns_plots_items_and_downloads(ui: BrowserPage, qa: QaData, tmp_path) -> None:
+    page = ui.page
+    page.get_by_role("tab", name="Indic QA").click()
+    expect(board_rows(page, "qa-table")).to_have_count(len(qa.folders))
+    columns = headers(page, "qa-table")
+    for label in ("Judge %", "Exact %", "Overlap %", "Blanks", "Overlap only"):
+        assert label in columns
+    weak = next(row for row in cells(board_rows(page, "qa-table")) if row[0] == "acme/weak-1b")
+    assert weak[columns.index("Blanks")] == "4" and weak[columns.index("Exact %")] == "55.6"
+
+    expect(board_rows(page, "qa-breakdown")).to_have_count(len(qa.folders) * 3)  # three languages each
+    page.locator("#qa-breakdown-group").get_by_label("domain").check()
+    expect(board_rows(page, "qa-breakdown")).to_have_count(len(qa.folders) * 5)
+    for plot in ("qa-plot-accuracy", "qa-plot-languages"):
+        expect(page.locator(f"#{plot} .main-svg").first).to_be_visible(timeout=UI_TIMEOUT_MS)
+
+    items = board_rows(page, "qa-items")
+    expect(items).to_have_count(9)  # the best model's items, chosen by default
+    item_columns = headers(page, "qa-items")
+    assert {"judge_correct", "judge_reason", "exact_correct", "overlap_correct"} <= set(item_columns)
+    reasons = [row[item_columns.index("judge_reason")] for row in cells(items)]
+    assert all(reason.startswith("States ") for reason in reasons)
+
+    page.locator("#qa-model input").click()
+    page.get_by_role("option", name=f"{SCRIPT_MODEL} @ main", exact=True).click()
+    expect(items.first).to_contain_text("<script>alert(1)</script>")  # the chosen model's items replace the others
+    expect(items).to_have_count(9)
+    responses = [row[item_columns.index("response")] for row in cells(items)]
+    assert set(responses) == {"<script>alert(1)</script>"}  # shown as text, never run
+    assert page.locator("#qa-items script").count() == 0
+
+    with page.expect_download() as info:
+        page.locator("#qa-download-csv").click()
+    saved = tmp_path / "items.csv"
+    info.value.save_as(saved)
+    assert len(pd.read_csv(saved, encoding="utf-8-sig")) == 9
+    with page.expect_download() as info:
+        page.locator("#qa-download-view").click()
+    assert info.value.suggested_filename == "indic-qa-leaderboard.csv"
+    shot(page, "qa-tab")
+
+
+def test_the_submit_form_ticks_every_benchmark_with_a_dataset(ui: BrowserPage) -> None:
+    page = ui.page
+    page.get_by_role("tab", name="Submit").click()
+    boxes = page.locator("#submit-benchmarks input[type=checkbox]")
+    expect(boxes).to_have_count(len(BENCHMARKS))  # QA_DATASET is set; the others have a default
+    assert all(boxes.nth(i).is_checked() for i in range(len(BENCHMARKS)))
+    expect(page.locator("#submit-benchmarks")).to_contain_text("Indic QA")

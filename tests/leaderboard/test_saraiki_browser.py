@@ -1,0 +1,57 @@
+"""The Saraiki tab in a real browser: the rankings with each task apart, and the item browser."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.leaderboard.test_browser import BrowserPage, board_rows, browser, cells, choose, headers, shot  # noqa: F401
+from tests.leaderboard.test_qa_browser import ui  # noqa: F401 - the page fixture, over this module's `app`
+from tests.support.app_server import AppServer, running_app
+from tests.support.saraiki_runs import SaraikiData, build_saraiki_runs
+
+RAW_MODEL = "acme/base-<b>1b</b>"
+
+
+@pytest.fixture(scope="module")
+def saraiki(tmp_path_factory: pytest.TempPathFactory) -> SaraikiData:
+    return build_saraiki_runs(tmp_path_factory.mktemp("saraiki-board"))
+
+
+@pytest.fixture(scope="module")
+def app(saraiki: SaraikiData) -> Iterator[AppServer]:
+    with running_app(saraiki.data_dir, saraiki.data_dir.parent / "app.log", LEADERBOARD_REFRESH_S="2") as server:
+        yield server
+
+
+def test_the_saraiki_tab_ranks_each_task_apart_and_browses_items(
+    ui: BrowserPage, saraiki: SaraikiData  # noqa: F811 - `ui` is the imported fixture
+) -> None:
+    page = ui.page
+    page.get_by_role("tab", name="Saraiki").click()
+    expect(board_rows(page, "saraiki-table")).to_have_count(len(saraiki.folders))
+    columns = headers(page, "saraiki-table")
+    for label in ("Mode", "Knowledge %", "Knowledge hard %", "Commonsense %", "Reading %", "Math %",
+                  "Instruction following %", "Truthfulness %", "Refusal rate % ↑", "Over-refusal rate % ↓"):
+        assert label in columns
+    rows = {row[0]: row for row in cells(board_rows(page, "saraiki-table"))}
+    assert rows[RAW_MODEL][columns.index("Mode")] == "raw" and rows[RAW_MODEL][columns.index("Math %")] == "50"
+    assert page.locator("#saraiki-table b").count() == 0  # a model id's markup stays text
+
+    items = board_rows(page, "saraiki-items")
+    expect(items.first).to_be_visible()  # the first model's items, chosen by default
+    choose(page, "saraiki-task", "math")
+    expect(items).to_have_count(4)
+    position = cells(items)[1][0]
+    page.locator("#saraiki-position input").fill(position)
+    page.locator("#saraiki-position input").press("Enter")
+    expect(page.locator("#saraiki-verdict textarea")).to_have_value("answer read: 18 (wrong; expected 17)")
+    expect(page.locator("#saraiki-question textarea")).to_have_value(re.compile(r"\nAnswer:$"))
+    expect(page.locator("#saraiki-shots textarea")).to_be_hidden()  # the few-shot examples are folded away
+    page.locator("#saraiki-shots-panel").get_by_text("Few-shot examples of this item's prompt").click()
+    expect(page.locator("#saraiki-shots textarea")).to_be_visible()
+    assert page.locator("#saraiki-shots textarea").input_value().count("\nAnswer: ") == 8
+    shot(page, "saraiki-tab")
