@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
-import pandas as pd
 
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from leaderboard.context import AppContext, as_updates
-from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
+from leaderboard.exports import EXPORT_FORMATS
 from leaderboard.qa_figures import accuracy_bars, language_heatmap
 from leaderboard.qa_tables import (
     BREAKDOWN_GROUPS,
@@ -23,9 +21,9 @@ from leaderboard.qa_tables import (
 )
 from leaderboard.results import ResultsStore, UnknownRunError
 from leaderboard.tabs.plots_tab import failsafe
+from leaderboard.tabs.scored_tab_parts import rankings_download, rounded_table, run_downloads
 
 ALL = "all"
-DECIMALS = 1
 INTRO = (
     "Short factual questions, one per chat turn, answered greedily. Each answer (the text after "
     "`</think>`) is scored three ways: **exact substring** (the golden answer inside the response, "
@@ -108,15 +106,12 @@ def render_board(context: AppContext, group: str) -> QaBoard:
     snapshot = store_of(context).snapshot()
     runs = snapshot.runs
     ranking = ranking_frame(runs)
-    version = hashlib.sha256(repr(snapshot.signature).encode()).hexdigest()[:16]
-    csv = export_view_csv(ranking.drop(columns=["run_id"]), context.downloads_dir, f"qa-{version}",
-                          file_name="indic-qa-leaderboard.csv") if runs else None
     choices = [(f"{model} @ {str(revision)[:12]}", run_id)
                for run_id, model, revision in zip(ranking["run_id"], ranking["model"], ranking["revision"])]
     return QaBoard(
-        table=_shown(ranking.drop(columns=["run_id"])),
-        download=gr.update(value=str(csv) if csv else None, visible=csv is not None),
-        breakdown=_shown(breakdown_frame(runs, group)),
+        table=rounded_table(ranking.drop(columns=["run_id"]), LABELS),
+        download=rankings_download(snapshot, ranking, context.downloads_dir, "qa", "indic-qa-leaderboard.csv"),
+        breakdown=rounded_table(breakdown_frame(runs, group), LABELS),
         accuracy=failsafe(accuracy_bars)(ranking),
         languages=failsafe(language_heatmap)(language_matrix(runs)),
         model=gr.update(choices=choices, value=choices[0][1] if choices else None),
@@ -135,8 +130,7 @@ def render_items(context: AppContext, run_id: str | None, language: str, verdict
         raise gr.Error(f"No evaluated QA run {run_id!r}: choose one from the list.") from None
     version = store.details_version(run_id)
     name = f"{INDIC_QA.name}-{run_id}"
-    exports = {fmt: gr.update(value=str(export_judgments(details, fmt, context.downloads_dir, name, version)),
-                              visible=True) for fmt in EXPORT_FORMATS}
+    exports = run_downloads(details, context.downloads_dir, name, version)
     languages = [ALL, *dict.fromkeys(details["config"])] if "config" in details else [ALL]
     shown = items_frame(details, language, verdict)
     return QaItems(
@@ -145,9 +139,3 @@ def render_items(context: AppContext, run_id: str | None, language: str, verdict
         **exports,
     )
 
-
-def _shown(frame: pd.DataFrame) -> Any:
-    """Numbers rounded for reading (the CSV keeps full precision), headers labelled, text shown as text."""
-    shown = frame.round(DECIMALS).rename(columns=lambda column: LABELS.get(column, column))
-    return gr.update(value=shown, datatype=["number" if pd.api.types.is_numeric_dtype(shown[c]) else "str"
-                                            for c in shown.columns])

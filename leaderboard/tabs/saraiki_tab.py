@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,12 +11,12 @@ import pandas as pd
 from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.benchmarks.saraiki.tasks import TASKS
 from leaderboard.context import AppContext, as_updates
-from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
+from leaderboard.exports import EXPORT_FORMATS
 from leaderboard.results import ResultsStore, UnknownRunError
 from leaderboard.saraiki_tables import SHOW_FILTERS, item_view, items_frame, ranking_frame, tasks_frame
+from leaderboard.tabs.scored_tab_parts import rankings_download, rounded_table, run_downloads
 
 ALL = "all"
-DECIMALS = 1  # as the seed's script prints them
 INTRO = (
     "The [Saraiki LLM Benchmark](https://huggingface.co/datasets/themohal/saraiki-llm-bench) (gated): seven "
     "tasks in Saraiki, each reported on its own, exactly as its reference script scores them. Multiple choice "
@@ -118,15 +117,12 @@ def render_board(context: AppContext) -> SaraikiBoard:
     snapshot = store_of(context).snapshot()
     runs = snapshot.runs
     ranking = ranking_frame(runs)
-    version = hashlib.sha256(repr(snapshot.signature).encode()).hexdigest()[:16]
-    csv = export_view_csv(ranking.drop(columns=["run_id"]), context.downloads_dir, f"saraiki-{version}",
-                          file_name="saraiki-leaderboard.csv") if runs else None
     choices = [(f"{model} @ {str(revision)[:12]} ({mode})", run_id) for run_id, model, revision, mode
                in zip(ranking["run_id"], ranking["model"], ranking["revision"], ranking["mode"])]
     return SaraikiBoard(
-        table=_shown(ranking.drop(columns=["run_id"])),
-        download=gr.update(value=str(csv) if csv else None, visible=csv is not None),
-        tasks=_shown(tasks_frame(runs)),
+        table=rounded_table(ranking.drop(columns=["run_id"]), LABELS),
+        download=rankings_download(snapshot, ranking, context.downloads_dir, "saraiki", "saraiki-leaderboard.csv"),
+        tasks=rounded_table(tasks_frame(runs), LABELS),
         model=gr.update(choices=choices, value=choices[0][1] if choices else None),
     )
 
@@ -140,8 +136,7 @@ def render_items(context: AppContext, run_id: str | None, task: str, show: str) 
     store = store_of(context)
     version = store.details_version(run_id)
     name = f"{SARAIKI.name}-{run_id}"
-    exports = {fmt: gr.update(value=str(export_judgments(details, fmt, context.downloads_dir, name, version)),
-                              visible=True) for fmt in EXPORT_FORMATS}
+    exports = run_downloads(details, context.downloads_dir, name, version)
     shown = items_frame(details, task, show)
     return SaraikiItems(items=gr.update(value=shown, datatype=["str"] * len(shown.columns)), **exports)
 
@@ -162,10 +157,3 @@ def _details(context: AppContext, run_id: str) -> pd.DataFrame:
         return store_of(context).details(run_id)
     except UnknownRunError:
         raise gr.Error(f"No evaluated Saraiki run {run_id!r}: choose one from the list.") from None
-
-
-def _shown(frame: pd.DataFrame) -> Any:
-    """Numbers rounded to one decimal as the script prints them (the CSV keeps full precision)."""
-    shown = frame.round(DECIMALS).rename(columns=lambda column: LABELS.get(column, column))
-    return gr.update(value=shown, datatype=["number" if pd.api.types.is_numeric_dtype(shown[c]) else "str"
-                                            for c in shown.columns])

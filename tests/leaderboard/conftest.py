@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Iterator
 
 import pandas as pd
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
 from leaderboard.results import ResultsStore
 from leaderboard.tables import table_for_runs
 from tests.support.run_folders import EvaluatedData, build_evaluated_data
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="session")
@@ -36,3 +42,13 @@ def store(evaluated: EvaluatedData) -> ResultsStore:
 def table(store: ResultsStore) -> pd.DataFrame:
     return table_for_runs(store.snapshot().runs)
 
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium for one browser-test module (never a downloaded build)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (`make browser`)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

@@ -15,13 +15,11 @@ from urllib.parse import parse_qs, urlparse
 
 import pandas as pd
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from leaderboard.submit_messages import REFUSED_LABEL
 from tests.leaderboard.test_browser import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     UI_TIMEOUT_MS,
     board_rows,
     cells,
@@ -61,16 +59,6 @@ def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> I
     shutil.copytree(evaluated.data_dir, root / "data")
     with running_app(root / "data", root / "app.log", LOCAL_USER="board-tester") as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (`make browser`)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])

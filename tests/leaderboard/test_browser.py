@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -16,7 +17,7 @@ from typing import Iterator
 import httpx
 import pandas as pd
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from eval_backend.consistency import ConsistencyReport, ScoredPair, write_report
 from eval_backend.details import read_details
@@ -31,9 +32,6 @@ from tests.support.viewer_load import call_endpoint
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 UI_TIMEOUT_MS = 20_000
 DOWNLOAD_TRIES = 20
 
@@ -55,30 +53,27 @@ def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> I
         yield server
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (`make browser`)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def ui(app: AppServer, browser: Browser) -> Iterator[BrowserPage]:
+@contextmanager
+def open_ui(browser: Browser, url: str) -> Iterator[BrowserPage]:
+    """The app at `url` in a fresh 1400×1000 page; fails afterwards if any JavaScript dialog opened."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     page = context.new_page()
     page.set_default_timeout(UI_TIMEOUT_MS)
     opened = BrowserPage(page)
     page.on("dialog", lambda dialog: (opened.dialogs.append(dialog.message), dialog.dismiss()))
-    page.goto(app.url)
-    # The complete runs; the partial and incomplete ones are in a table apart.
-    expect(board_rows(page)).to_have_count(3, timeout=UI_TIMEOUT_MS)
-    expect(board_rows(page, "unranked-table")).to_have_count(2, timeout=UI_TIMEOUT_MS)
+    page.goto(url)
     yield opened
     context.close()
     assert opened.dialogs == [], f"a JavaScript dialog opened: {opened.dialogs}"
+
+
+@pytest.fixture
+def ui(app: AppServer, browser: Browser) -> Iterator[BrowserPage]:
+    with open_ui(browser, app.url) as opened:
+        # The complete runs; the partial and incomplete ones are in a table apart.
+        expect(board_rows(opened.page)).to_have_count(3, timeout=UI_TIMEOUT_MS)
+        expect(board_rows(opened.page, "unranked-table")).to_have_count(2, timeout=UI_TIMEOUT_MS)
+        yield opened
 
 
 def board_rows(page: Page, elem_id: str = "leaderboard-table"):

@@ -16,8 +16,7 @@ from playwright.sync_api import Browser, expect
 
 from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
-from tests.leaderboard.test_browser import browser  # noqa: F401 - the module's Chromium, a fixture
-from tests.leaderboard.test_browser import UI_TIMEOUT_MS, BrowserPage, board_rows, cells, headers, shot
+from tests.leaderboard.test_browser import UI_TIMEOUT_MS, BrowserPage, board_rows, cells, headers, open_ui, shot
 from tests.support.app_server import AppServer, running_app
 from tests.support.qa_runs import QaData, build_qa_runs
 from tests.support.run_folders import EvaluatedData
@@ -42,16 +41,9 @@ def app(evaluated: EvaluatedData, qa: QaData, tmp_path_factory: pytest.TempPathF
 
 
 @pytest.fixture
-def ui(app: AppServer, browser: Browser) -> Iterator[BrowserPage]:  # noqa: F811
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    page = context.new_page()
-    page.set_default_timeout(UI_TIMEOUT_MS)
-    opened = BrowserPage(page)
-    page.on("dialog", lambda dialog: (opened.dialogs.append(dialog.message), dialog.dismiss()))
-    page.goto(app.url)
-    yield opened
-    context.close()
-    assert opened.dialogs == [], f"a JavaScript dialog opened: {opened.dialogs}"
+def ui(app: AppServer, browser: Browser) -> Iterator[BrowserPage]:
+    with open_ui(browser, app.url) as opened:
+        yield opened
 
 
 def test_the_landing_view_shows_each_benchmark_side_by_side_and_old_runs_still_load(

@@ -8,7 +8,7 @@ from typing import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from tests.leaderboard.test_browser import BrowserPage, board_rows, browser, cells, choose, headers, shot  # noqa: F401
+from tests.leaderboard.test_browser import BrowserPage, board_rows, cells, choose, headers, shot
 from tests.leaderboard.test_qa_browser import ui  # noqa: F401 - the page fixture, over this module's `app`
 from tests.support.app_server import AppServer, running_app
 from tests.support.saraiki_runs import SaraikiData, build_saraiki_runs
