@@ -25,11 +25,11 @@ def main() -> None:
     install_log_redaction(secrets_of(settings))  # no key or URL credential in any log line or log tail
     _restore_queue(settings)
     migrate_legacy_runs(settings.data.runs_dir)  # run folders of the one-benchmark layout join their tree
-    demo = build_app(settings)
+    app = build_app(settings)
     start_scheduler(settings)
-    demo.queue(default_concurrency_limit=8).launch(
+    app.demo.queue(default_concurrency_limit=8).launch(
         server_name=settings.app.server_name, server_port=settings.app.server_port, footer_links=["api"],
-        css=APP_CSS,
+        css=APP_CSS, **app.launch_options(settings.app.refresh_s),
     )
 
 

@@ -33,10 +33,13 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import median
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.record import publish  # noqa: E402
+from bench.reference import extract_revision  # noqa: E402
 from eval_backend.benchmarks import BENCHMARKS  # noqa: E402
 from eval_backend.dataset_loader import DatasetSpec  # noqa: E402
 from eval_backend import pipeline  # noqa: E402
@@ -154,8 +157,8 @@ class Rung:
 
     measurement: Measurement  # while the calls were in flight (`run_judge_tasks`)
     phase: Measurement  # the whole judge phase, loading the config's queries included
-    peak_mb: float  # the process's, preparing the run (reading every item) included
-    judging_peak_mb: float  # while the calls were in flight
+    peak_mb: float  # the process's, preparing the run and loading the config's queries included
+    judging_peak_mb: float  # from the first call on
     server_cpu_s: float
 
 
@@ -164,7 +167,7 @@ def ladder(args: argparse.Namespace) -> int:
     rates = [int(rate) for rate in args.rates.split(",")]
     most_calls = max(rates) * args.seconds_per_rung
     items = math.ceil(most_calls / BENCHMARK.criteria_per_item)
-    results: dict[tuple[int, str], Rung] = {}
+    results: dict[tuple[int, str], list[Rung]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-judge-") as tmp:
         root = Path(tmp)
         trees = {"reference": reference_tree(root / "reference", args.reference), "current": ROOT}
@@ -174,13 +177,15 @@ def ladder(args: argparse.Namespace) -> int:
         with server as base_url:
             for rate in rates:
                 concurrency = max(1, round(rate * args.latency))
-                for name, tree in trees.items():
-                    out = root / f"{name}-{rate}"
-                    cpu0 = server.cpu_s()
-                    figures = run_child(tree, dataset, out, base_url, concurrency, rate * args.seconds_per_rung)
-                    results[rate, name] = Rung(Measurement(**figures["judging"]), Measurement(**figures["phase"]),
-                                               figures["peak_mb"], figures["judging_peak_mb"], server.cpu_s() - cpu0)
-                    shutil.rmtree(out)
+                for repeat in range(args.repeats):  # the engines take turns going first
+                    for name, tree in list(trees.items())[:: -1 if repeat % 2 else 1]:
+                        out = root / f"{name}-{rate}"
+                        cpu0 = server.cpu_s()
+                        figures = run_child(tree, dataset, out, base_url, concurrency, rate * args.seconds_per_rung)
+                        results.setdefault((rate, name), []).append(Rung(
+                            Measurement(**figures["judging"]), Measurement(**figures["phase"]), figures["peak_mb"],
+                            figures["judging_peak_mb"], server.cpu_s() - cpu0))
+                        shutil.rmtree(out)
     report_ladder(args, rates, results)
     return 0
 
@@ -188,9 +193,7 @@ def ladder(args: argparse.Namespace) -> int:
 def reference_tree(root: Path, revision: str) -> Path:
     """The engine of `revision` (extracted with `git archive`: the working tree is never checked
     out) beside this bench, which drives either engine through the same pipeline functions."""
-    root.mkdir()
-    archive = subprocess.run(["git", "archive", revision, "eval_backend"], cwd=ROOT, check=True, capture_output=True)
-    subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+    extract_revision(root, revision, ["eval_backend"])
     shutil.copytree(ROOT / "bench", root / "bench", ignore=shutil.ignore_patterns("__pycache__"))
     return root
 
@@ -208,10 +211,13 @@ def child_run(dataset: str, out: str, base_url: str, concurrency: str, calls: st
     the whole phase's, and those of the time the calls were in flight (timed around the
     pipeline's `run_judge_tasks`, which it calls unchanged)."""
     judging = {"wall_s": 0.0, "cpu_s": 0.0}
+    peaks = {"before_judging_mb": 0.0}
     send_tasks = pipeline.run_judge_tasks
 
     async def timed(*args: object, **kwargs: object) -> JudgingProgress:
         if not judging["wall_s"]:  # the peak from here on is the judging's (the config's queries held)
+            # Resetting the high-water mark resets ru_maxrss too: the peak so far is read first.
+            peaks["before_judging_mb"] = peak_rss_mb()
             Path("/proc/self/clear_refs").write_text("5")
         cpu0, wall0 = time.process_time(), time.perf_counter()
         try:
@@ -222,36 +228,44 @@ def child_run(dataset: str, out: str, base_url: str, concurrency: str, calls: st
 
     pipeline.run_judge_tasks = timed
     phase = judge_run(Path(dataset), Path(out), base_url, int(concurrency), calls=int(calls))
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    judging_peak_kb = re.search(r"VmHWM:\s+(\d+) kB", Path("/proc/self/status").read_text()).group(1)
+    judging_peak_mb = peak_rss_mb()
     in_flight = Measurement(phase.calls, judging["wall_s"], judging["cpu_s"], phase.throttled)
-    print(json.dumps({"judging": in_flight.__dict__, "phase": phase.__dict__, "peak_mb": peak_mb,
-                      "judging_peak_mb": int(judging_peak_kb) / 1024}))
+    print(json.dumps({"judging": in_flight.__dict__, "phase": phase.__dict__,
+                      "peak_mb": max(peaks["before_judging_mb"], judging_peak_mb), "judging_peak_mb": judging_peak_mb}))
     return 0
 
 
-def report_ladder(args: argparse.Namespace, rates: list[int], results: dict[tuple[int, str], Rung]) -> None:
-    """Per rung, the reference client's figure -> the current client's."""
+def peak_rss_mb() -> float:
+    """The process's peak resident memory (VmHWM) since it started or since the mark was last reset."""
+    return int(re.search(r"VmHWM:\s+(\d+) kB", Path("/proc/self/status").read_text()).group(1)) / 1024
+
+
+def report_ladder(args: argparse.Namespace, rates: list[int], results: dict[tuple[int, str], list[Rung]]) -> None:
+    """Per rung, the reference client's figure -> the current client's (each the median of the repeats)."""
     rows = {
         "engines compared": f"commit {args.reference} (the judge client on the SDK's HTTP stack) -> working tree",
         "latency / calls per rung": f"{args.latency} s / ideal rate x {args.seconds_per_rung} s, one config",
         "share and client CPU": "while the calls are in flight (the phase adds one load of the config's queries)",
+        "runs per engine and rung": f"{args.repeats} (each figure their median)",
     }
     for rate in rates:
-        old, new = results[rate, "reference"], results[rate, "current"]
         concurrency = max(1, round(rate * args.latency))
-        share = (100 * rung.measurement.calls_per_s / rate for rung in (old, new))
-        client_cpu = (rung.measurement.cpu_ms_per_call for rung in (old, new))
-        server_cpu = (1000 * rung.server_cpu_s / rung.measurement.calls for rung in (old, new))
+
+        def both(figure: Callable[[Rung], float]) -> tuple[float, float]:
+            return tuple(median(map(figure, results[rate, name])) for name in ("reference", "current"))
+
+        share = both(lambda rung: 100 * rung.measurement.calls_per_s / rate)
         rows[f"{rate}/s ideal ({concurrency} in flight): share of ideal"] = "{:.1f} % -> {:.1f} %".format(*share)
-        phase_cpu = (rung.phase.cpu_ms_per_call for rung in (old, new))
+        client_cpu = both(lambda rung: rung.measurement.cpu_ms_per_call)
         rows[f"{rate}/s: client CPU per call"] = "{:.2f} ms -> {:.2f} ms".format(*client_cpu)
         rows[f"{rate}/s: judge phase CPU per call (with loading the queries)"] = "{:.2f} ms -> {:.2f} ms".format(
-            *phase_cpu)
-        rows[f"{rate}/s: stand-in judge CPU per call"] = "{:.2f} ms -> {:.2f} ms".format(*server_cpu)
-        rows[f"{rate}/s: client peak memory (RSS) while judging"] = (
-            f"{old.judging_peak_mb:.0f} MB -> {new.judging_peak_mb:.0f} MB")
-        rows[f"{rate}/s: client peak memory (RSS), whole process"] = f"{old.peak_mb:.0f} MB -> {new.peak_mb:.0f} MB"
+            *both(lambda rung: rung.phase.cpu_ms_per_call))
+        rows[f"{rate}/s: stand-in judge CPU per call"] = "{:.2f} ms -> {:.2f} ms".format(
+            *both(lambda rung: 1000 * rung.server_cpu_s / rung.measurement.calls))
+        rows[f"{rate}/s: client peak memory (RSS) while judging"] = "{:.0f} MB -> {:.0f} MB".format(
+            *both(lambda rung: rung.judging_peak_mb))
+        rows[f"{rate}/s: client peak memory (RSS), whole process (preparing and loading included)"] = (
+            "{:.0f} MB -> {:.0f} MB".format(*both(lambda rung: rung.peak_mb)))
     rows["machine load while measured"] = "load average {:.1f} / {:.1f} / {:.1f} on {} cores".format(
         *os.getloadavg(), os.cpu_count())
     publish("Judge throughput ladder, reference engine -> current", rows, args.record)
@@ -288,6 +302,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--ladder", action="store_true", help="compare the reference and current clients per rate")
     parser.add_argument("--rates", default="50,150,300,500", help="the ladder's ideal calls/s, comma-separated")
     parser.add_argument("--seconds-per-rung", type=int, default=20, help="ideal seconds of judging per rung")
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="runs of each engine per rung, taking turns (figures: their median; the peaks vary by "
+                             "~10 MB between runs of one engine)")
     parser.add_argument("--reference", default="6042c75", help="commit whose engine is the reference")
     parser.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     return parser.parse_args()

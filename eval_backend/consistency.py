@@ -249,9 +249,10 @@ def _key(task: JudgeTask) -> CriterionKey:
 
 
 async def _rejudge(
-    benchmark: Benchmark, tasks: Sequence[JudgeTask], settings: JudgeSettings, path: Path,
+    benchmark: Benchmark, tasks: list[JudgeTask], settings: JudgeSettings, path: Path,
     on_progress: ProgressCallback | None,
 ) -> JudgingProgress:
+    """Re-judge `tasks` (the list is taken over: emptied as the calls go, as `run_judge_tasks` does)."""
     client = JudgeClient(settings)
     try:
         with JsonlAppender(path) as appender:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Generic, TypeVar
 from urllib.parse import quote, urlsplit
 
@@ -22,7 +22,7 @@ from tenacity import RetryCallState
 
 from eval_backend.concurrency import AdaptiveLimiter
 from eval_backend.judge_transport import JudgeTransport, encode_body
-from eval_backend.records import INVALID_ANSWER, REJECTED, TRANSPORT_ERROR, Usage
+from eval_backend.records import INVALID_ANSWER, REJECTED, TRANSPORT_ERROR, Usage, sha256_text
 from eval_backend.redaction import redact
 from eval_backend.settings import JudgeSettings
 from eval_backend.verdict import VerdictError, parse_verdict
@@ -59,6 +59,7 @@ class JudgeOutcome(Generic[V]):
     raw_text: str | None = None
     error: str | None = None
     error_kind: str | None = None
+    prompt_sha256: str | None = None  # of the last message's text, when a call sent it (see `ChatAnswer`)
 
 
 def build_openai_client(settings: JudgeSettings) -> openai.AsyncOpenAI:
@@ -141,27 +142,28 @@ class JudgeClient:
         batch), so the attempts left are the rest of the same bound. Raises JudgeConfigError
         when the endpoint refuses us outright (auth, unknown model, quota).
         """
-        usage, raw_text, error = Usage(), None, "no attempt made"
+        usage, raw_text, error, prompt_sha = Usage(), None, "no attempt made", None
         attempts = self.settings.invalid_answer_attempts
         for attempt in range(attempts_used + 1, attempts + 1):
             try:
                 completion = await self._complete_at_temperature(messages)
             except openai.BadRequestError as exc:
                 error = redact(f"judge refused the request: {exc}")
-                return JudgeOutcome(None, attempt, usage, raw_text, error, REJECTED)
+                return JudgeOutcome(None, attempt, usage, raw_text, error, REJECTED, prompt_sha)
             except (openai.APIStatusError, openai.APIConnectionError, openai.APITimeoutError) as exc:
                 if not is_retryable(exc):
                     raise JudgeConfigError(redact(f"judge endpoint {self.endpoint} refused the call: {exc}")) from exc
                 error = redact(f"judge {self.endpoint} unreachable: {exc}")
-                return JudgeOutcome(None, attempt, usage, raw_text, error, TRANSPORT_ERROR)
+                return JudgeOutcome(None, attempt, usage, raw_text, error, TRANSPORT_ERROR, prompt_sha)
             usage = usage + Usage.from_api(completion.usage)
-            raw_text = completion.text
+            raw_text, prompt_sha = completion.text, completion.prompt_sha256
             try:
-                return JudgeOutcome(parse(raw_text), attempt, usage, raw_text)
+                return JudgeOutcome(parse(raw_text), attempt, usage, raw_text, prompt_sha256=prompt_sha)
             except VerdictError as exc:
                 error = f"invalid judge answer on attempt {attempt}: {exc}"
                 logger.debug(error)
-        return JudgeOutcome(None, attempts, usage, raw_text, f"{error} (gave up after {attempts} attempts)", INVALID_ANSWER)
+        return JudgeOutcome(None, attempts, usage, raw_text, f"{error} (gave up after {attempts} attempts)", INVALID_ANSWER,
+                            prompt_sha)
 
     async def close(self) -> None:
         await self._transport.close()
@@ -206,7 +208,7 @@ class JudgeClient:
         # Not `chat.completions.create`: it walks and deep-copies every 30 KB prompt through its
         # typed transform (~3 ms of CPU a call) and sends an Indic prompt ASCII-escaped, twice the
         # bytes of UTF-8. The transport posts the bytes encoded here.
-        content = encode_body(self.request_body(messages))
+        content, prompt_sha256 = self._encode(messages)
         async with self.limiter.slot() as generation:
             try:
                 response = await self._post_within_deadline(content)
@@ -214,7 +216,23 @@ class JudgeClient:
                 self.limiter.throttled(generation)
                 raise
         self.limiter.succeeded()
-        return ChatAnswer.from_bytes(response)
+        return replace(ChatAnswer.from_bytes(response), prompt_sha256=prompt_sha256)
+
+    def _encode(self, messages: list[dict[str, str]]) -> tuple[bytes, str | None]:
+        """The request body, and the SHA-256 of the last message's text (which the judgment records).
+
+        orjson leaves a non-ASCII text it encodes holding a UTF-8 copy of itself (CPython's cache,
+        ~45 KB for a prompt) for as long as the text lives, and the caller holds the prompt for the
+        whole call: 100 calls in flight held ~5 MB of such copies. So a throwaway copy of the text is
+        encoded, and hashed from the UTF-8 the encoder cached on it, with no second transcoding.
+        """
+        last = messages[-1] if messages else {}
+        text = last.get("content")
+        if not isinstance(text, str):
+            return encode_body(self.request_body(messages)), None
+        text = "".join((text, ""))  # a new string: `str(text)`, `text[:]` and `text + ""` return `text` itself
+        content = encode_body(self.request_body([*messages[:-1], {**last, "content": text}]))
+        return content, sha256_text(text)
 
     async def _post_within_deadline(self, content: bytes) -> bytes:
         """One HTTP call, ended after `timeout_s` in all; counts connection failures in a row."""
@@ -262,6 +280,7 @@ class ChatAnswer:
 
     text: str | None
     usage: dict[str, Any] | None
+    prompt_sha256: str | None = None  # of the prompt this client sent for it (the last message's text)
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> ChatAnswer:

@@ -40,9 +40,14 @@ def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
 def encode_body(body: dict[str, Any]) -> bytes:
     """The JSON bytes of a request body, non-ASCII text as raw UTF-8 (an Indic prompt escaped
     as `\\uXXXX` would be twice the bytes). orjson encodes a 30 KB prompt ~30x faster than the
-    standard library; it refuses a lone surrogate, which `to_json` writes as its escape."""
+    standard library; it refuses a lone surrogate, which `to_json` writes as its escape.
+
+    orjson's bytes keep the buffer it grew while encoding (4 bytes a character, rounded up to a
+    power of two: 1 MB for a 90 KB body), and a body lives as long as its call: 100 calls in
+    flight held ~56 MB of such buffers. A copy of the exact size (~1 µs) is what the call keeps;
+    orjson's buffer is freed at once."""
     try:
-        return orjson.dumps(body)
+        return bytes(memoryview(orjson.dumps(body)))
     except orjson.JSONEncodeError:
         return to_json(body).encode("utf-8")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -110,7 +111,7 @@ def _settled(
 
 async def run_judge_tasks(
     benchmark: Benchmark,
-    tasks: Sequence[JudgeTask],
+    tasks: list[JudgeTask],
     client: JudgeClient,
     appender: JsonlAppender,
     on_progress: ProgressCallback | None = None,
@@ -121,9 +122,14 @@ async def run_judge_tasks(
     As many workers as the client's concurrency bound pull tasks in order; prompts are
     built lazily, one per call in flight, since each carries a long query. `progress`, when
     given, is added to (a phase judged config by config keeps one running total).
+
+    The tasks are taken over: `tasks` is emptied at once and each task let go when its call
+    is done, so an item, and its 20 KB query, is freed with its last criterion instead of at
+    the end of the config (the heap it leaves serves the calls still to come).
     """
-    progress = progress or JudgingProgress(total=len(tasks))
-    pending: Iterator[JudgeTask] = iter(tasks)
+    count = len(tasks)
+    progress = progress or JudgingProgress(total=count)
+    pending = _taken_in_order(tasks)
     report = _at_most_every(PROGRESS_INTERVAL_S, on_progress) if on_progress else None
 
     async def worker() -> None:
@@ -134,7 +140,7 @@ async def run_judge_tasks(
             if report:
                 report(progress)
 
-    workers = min(client.limiter.max_limit, len(tasks))
+    workers = min(client.limiter.max_limit, count)
     try:
         async with asyncio.TaskGroup() as group:  # one worker's fatal error stops the others
             for _ in range(workers):
@@ -146,6 +152,13 @@ async def run_judge_tasks(
     if on_progress:
         on_progress(progress)  # the final totals, whatever the interval held back
     return progress
+
+
+def _taken_in_order(tasks: list[JudgeTask]) -> Iterator[JudgeTask]:
+    """The tasks in order, each held only by this iterator until taken; `tasks` is emptied now."""
+    queue = deque(tasks)
+    tasks.clear()
+    return (queue.popleft() for _ in range(len(queue)))
 
 
 def _at_most_every(interval_s: float, callback: ProgressCallback) -> ProgressCallback:
@@ -165,8 +178,9 @@ def _at_most_every(interval_s: float, callback: ProgressCallback) -> ProgressCal
 async def _judge_one(benchmark: Benchmark, task: JudgeTask, client: JudgeClient) -> Judgment:
     messages = benchmark.judge_messages(task.item, task.criterion_index, task.judged_text)
     outcome = await client.judge(messages)
+    prompt_sha256 = outcome.prompt_sha256 or sha256_text(messages[-1]["content"])  # the client's, when it sent it
     return build_judgment(task.item, task.criterion_index, task.response_sha256, client.model, outcome,
-                          sha256_text(messages[-1]["content"]), task.item_sha256)
+                          prompt_sha256, task.item_sha256)
 
 
 def build_judgment(

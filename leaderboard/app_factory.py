@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.settings import Settings
 from leaderboard.context import AppContext
+from leaderboard.first_view import FirstView
+from leaderboard.page_cache import PageCache
 from leaderboard.results import ResultsStore
 from leaderboard.tab_links import link_tabs
 from leaderboard.tables import TableCache
@@ -38,15 +43,48 @@ INTRO = (
 )
 
 
-def build_app(settings: Settings, store: ResultsStore | None = None, downloads_dir: Path | None = None) -> gr.Blocks:
-    """The whole app; nothing is read or written until a page loads or a button is pressed."""
+FIRST_VIEW_REFRESH_S = 10.0
+"""How often the prerendered first view looks for new results (and re-renders the queue tables)."""
+PAGE_LINK_SCRIPT = "() => window.location.search"
+"""Runs in the browser when the page opens: a plain address leaves `page_link` empty, so nothing is sent."""
+
+
+@dataclass(frozen=True)
+class LeaderboardApp:
+    """The Gradio Blocks and its prerendered first view, which `launch_options` wires into the server."""
+
+    demo: gr.Blocks
+    first_view: FirstView
+
+    def launch_options(self, page_refresh_s: float) -> dict[str, Any]:
+        """`launch` keywords: the page cache in front of Gradio's page, the first view rendered at start.
+
+        The first view looks for new results at least as often as open pages do (`page_refresh_s`).
+        Server-side rendering is off: the page must be the one Python prerenders and caches.
+        """
+        period = min(page_refresh_s, FIRST_VIEW_REFRESH_S)
+        middleware = [Middleware(PageCache, first_view=self.first_view)]
+        return {"app_kwargs": {"middleware": middleware, "lifespan": self.first_view.lifespan(period)},
+                "ssr_mode": False}
+
+
+def build_app(settings: Settings, store: ResultsStore | None = None, downloads_dir: Path | None = None
+              ) -> LeaderboardApp:
+    """The whole app; nothing is read or written until the server starts or a button is pressed."""
     stores = benchmark_stores(settings, store)
     store = stores[DEFAULT_BENCHMARK]
     downloads_dir = downloads_dir or Path(tempfile.gettempdir()) / "indic-wb-downloads"
+    # Each download is written once under a name of its content's version (`exports.py`): served
+    # from where it lies, Gradio no longer hashes and copies it into its cache on every click and
+    # every model chosen, a third of the Judgments tab's time per call.
+    gr.set_static_paths([downloads_dir])
     with gr.Blocks(title=TITLE, analytics_enabled=settings.app.analytics) as demo:
         gr.Markdown(INTRO, elem_id="intro")
-        version = gr.State(None)
-        context = AppContext(settings, store, downloads_dir, demo, version, TableCache(), stores)
+        version = gr.Textbox(visible=False, elem_id="results-version")
+        page_link = gr.Textbox("", visible=False, elem_id="page-link")
+        first_view = FirstView(demo, version, lambda: results_version(*stores.values()))
+        context = AppContext(settings, store, downloads_dir, demo, version, TableCache(), stores, page_link,
+                             first_view)
         overview_tab.build(context)
         with gr.Tabs() as tabs:
             # Indic WritingBench's tabs (Leaderboard, Plots, Judgments); every other benchmark has one tab.
@@ -64,11 +102,12 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
                 submit_tab.build(context)
             with gr.Tab("About", id="about"):
                 about_tab.build(context)
-        link_tabs(demo, tabs)  # `?tab=<id>` opens a tab; choosing one writes it in the address
-        timer = gr.Timer(settings.app.refresh_s)
-        demo.load(lambda: results_version(*stores.values()), outputs=version)
-        timer.tick(lambda: results_version(*stores.values()), outputs=version, show_progress="hidden")
-    return demo
+        link_tabs(page_link, tabs)  # `?tab=<id>` opens a tab; choosing one writes it in the address
+        demo.load(None, None, page_link, js=PAGE_LINK_SCRIPT)
+        # Open pages learn of new results from the first view's last render: no disk scan per visitor.
+        gr.Timer(settings.app.refresh_s).tick(lambda: first_view.rendered_version, outputs=version,
+                                              show_progress="hidden")
+    return LeaderboardApp(demo, first_view)
 
 
 def benchmark_stores(settings: Settings, writing_bench: ResultsStore | None = None) -> dict[str, ResultsStore]:

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 import gradio as gr
 
 from eval_backend.settings import Settings
+from leaderboard.first_view import FirstView
 from leaderboard.results import ResultsStore
 from leaderboard.tables import TableCache
 
@@ -19,6 +20,10 @@ class AppContext:
 
     `results_version` holds a digest of the run folders' stamps: it changes (and fires
     its change event) when a run is added or re-scored, which is how open pages refresh.
+    The page arrives with the current digest and every first-view value already in it
+    (`leaderboard.first_view`), so a plain first visit sends no event to the server.
+    `page_link` holds the page address's query string (`?tab=qa&q=…`), set in the browser
+    when the page opens with one: its change event is how a shared link restores a view.
     `store` reads Indic WritingBench's runs; `stores` every benchmark's, by benchmark name.
     """
 
@@ -26,9 +31,11 @@ class AppContext:
     store: ResultsStore
     downloads_dir: Path
     demo: gr.Blocks
-    results_version: gr.State
+    results_version: gr.Textbox
     tables: TableCache
     stores: Mapping[str, ResultsStore] = field(default_factory=dict)
+    page_link: gr.Textbox | None = None
+    first_view: FirstView | None = None
 
 
 def as_updates(record: Any, components: Mapping[str, gr.components.Component]) -> dict[Any, Any]:

@@ -29,7 +29,7 @@ LABELS = {
     "rank": "Rank",
     "rank_range": "Rank range",
     "model": "Model",
-    "subset_average": "Chosen languages average",
+    "subset_average": "Chosen subset average",
     "revision": "Revision",
     "indic_average": "Indic average",
     "indic_ci": "95% CI",
@@ -51,11 +51,15 @@ LABELS = {
     "params_b": "Params (B)",
     "precision": "Precision",
     "model_type": "Model type",
+    "license": "License",
+    "open_weights": "Open weights",
 }
 LEAD_COLUMNS = ["rank", "model", "subset_average", "indic_average", "rank_range", "indic_ci", "revision"]
 """What a reader needs first (a phone's first screen): rank, model, the headline score, its rank range."""
 PERCENT_COLUMNS = {"drop_code_mixed", "drop_romanized"}
 COUNT_COLUMNS = {"rank", "no_response_items", "failed_items", "pending_items", "unclosed_thinking"}
+UNKNOWN_WHEN_MISSING = {"open_weights"}
+"""Facts a run may not have recorded: a blank cell reads "unknown" (the license column holds the word already)."""
 REVISION_CHARS = 7
 _COMMIT = re.compile(r"^[0-9a-f]{8,64}$")
 _ASCII_PUNCTUATION = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
@@ -158,7 +162,7 @@ def scores_as_read(frame: pd.DataFrame, score_columns: list[str]) -> dict[str, A
 def _cell_text(column: str, value: object) -> str:
     """How one cell reads: fixed decimals by the column's kind, a short revision, "" for nothing."""
     if _missing(value):
-        return ""
+        return "unknown" if column in UNKNOWN_WHEN_MISSING else ""
     if column == "revision":
         return short_revision(value)
     if isinstance(value, (bool, np.bool_)):

@@ -1,7 +1,9 @@
 """The submission queue as tables people read: pending, running with progress, finished, failed.
 
-What a state adds (phase and progress, failure reason) comes right after the model and its
-revision (a commit hash cut to 7 characters), so it is on screen without scrolling sideways.
+What a state adds (phase and progress, failure reason) comes right after the model, its
+revision (a commit hash cut to 7 characters) and the benchmark (one submission is a row per
+benchmark), so it is on screen without scrolling sideways. How the prompts are sent (`chat`
+or `raw`: a submission's `auto` is resolved when it is queued) sits with the precision.
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ from typing import Sequence
 
 import pandas as pd
 
+from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.submissions import QueueRequest, Status
 from leaderboard.display import short_revision
 
 BAR_CELLS = 10
-_LEAD = ["id", "model", "revision"]
-_REST = ["precision", "submitter", "submitted"]
+_LEAD = ["id", "model", "revision", "benchmark"]
+_REST = ["mode", "precision", "submitter", "submitted"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,8 @@ def _row(request: QueueRequest) -> dict[str, object]:
         "id": request.id,
         "model": request.model_id,
         "revision": short_revision(request.revision),
+        "benchmark": _benchmark_title(request.benchmark),
+        "mode": str(request.chat_mode),
         "precision": request.precision,
         "submitter": request.submitter,
         "submitted": request.submitted_at[:19],
@@ -70,3 +75,9 @@ def _row(request: QueueRequest) -> dict[str, object]:
         "status": str(request.status),
         "reason": request.error or "",
     }
+
+
+def _benchmark_title(name: str) -> str:
+    """The benchmark's short title (`Indic QA`); a name no longer registered is shown as stored."""
+    benchmark = BENCHMARKS.get(name)
+    return benchmark.title if benchmark else name

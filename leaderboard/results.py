@@ -20,6 +20,7 @@ from typing import Any, Callable, Generic, Hashable, Mapping, Sequence, TypeVar
 import pandas as pd
 
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark, ItemValidationError
+from eval_backend.consistency import CONSISTENCY_FILE
 from eval_backend.dataset_loader import DatasetLoadError, DatasetSpec, load_items
 from eval_backend.details import read_details
 from eval_backend.run_folder import RunFolder, RunFolderError, iter_run_folders, run_folder_of_id
@@ -30,6 +31,9 @@ logger = logging.getLogger(__name__)
 BREAKDOWN_GROUPS = ("config", "variant", "domain", "subdomain")
 """The groups a summary breaks scores down by; `config` is the language config."""
 _SUMMARY_GROUPS = {"config": "configs", "variant": "variants", "domain": "domains", "subdomain": "subdomains"}
+
+UNKNOWN_LICENSE = "unknown"
+"""The license of a run whose request recorded none (judged from the CLI, or queued before licenses were recorded)."""
 
 V = TypeVar("V")
 
@@ -99,11 +103,23 @@ class LruCache(Generic[V]):
                 self._entries.move_to_end(key)
                 return self._entries[key]
         value = load()  # outside the lock: a slow read must not block every other caller
+        self.put(key, value)
+        return value
+
+    def get(self, key: Hashable) -> V | None:
+        """The value kept for `key`, or None."""
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return self._entries[key]
+        return None
+
+    def put(self, key: Hashable, value: V) -> None:
+        """Keep `value` for `key`, dropping the least recently used entry past `size`."""
         with self._lock:
             self._entries[key] = value
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
-        return value
 
 
 class ResultsStore:
@@ -136,7 +152,7 @@ class ResultsStore:
         for folder in iter_run_folders(self.runs_dir):
             run_id = folder.path.relative_to(self.runs_dir).as_posix()
             try:
-                stamp = _stamp(folder.summary_path, folder.request_path)
+                stamp = _board_stamp(folder)
                 seen[run_id] = (stamp, self._cached_run(run_id, folder, stamp))
             except UNREADABLE as exc:
                 logger.warning("skipping run folder %s: %s", folder.path, exc)
@@ -159,7 +175,7 @@ class ResultsStore:
         if folder is None or not folder.summary_path.is_file():
             raise UnknownRunError(run_id)
         try:
-            return self._cached_run(run_id, folder, _stamp(folder.summary_path, folder.request_path))
+            return self._cached_run(run_id, folder, _board_stamp(folder))
         except UNREADABLE as exc:
             raise UnknownRunError(f"{run_id}: {exc}") from exc
 
@@ -208,9 +224,9 @@ def runs_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
 
 
 RUN_COLUMNS = [
-    "run_id", "model", "revision", "benchmark", "judge_model", "created_at", "params_b", "precision",
-    "overall", "overall_ci_low", "overall_ci_high", "indic_average", "items", "scored_items", "failed_items",
-    "pending_items", "missing_responses", "failed_judgments",
+    "run_id", "model", "revision", "benchmark", "judge_model", "created_at", "params_b", "precision", "license",
+    "open_weights", "overall", "overall_ci_low", "overall_ci_high", "indic_average", "items", "scored_items",
+    "failed_items", "pending_items", "missing_responses", "failed_judgments",
 ]
 
 
@@ -239,6 +255,8 @@ def _run_row(run: RunResult) -> dict[str, Any]:
         "created_at": run.provenance.get("created_at"),
         "params_b": _params_b(run.request),
         "precision": run.request.get("precision"),
+        "license": _license(run.request),
+        "open_weights": run.request.get("open_weights") if isinstance(run.request.get("open_weights"), bool) else None,
         "overall": run.summary.get("overall"),
         "indic_average": (run.summary.get("config_groups") or {}).get("indic"),
         "overall_ci_low": low,
@@ -258,6 +276,20 @@ def _params_b(request: Mapping[str, Any]) -> float | None:
         except (TypeError, ValueError):
             continue  # a malformed size is shown as unknown, not as an error
     return None
+
+
+def _license(request: Mapping[str, Any]) -> str:
+    """The license the request recorded; "unknown" when none is (a malformed one too: it is shown, never an error)."""
+    declared = request.get("license")
+    return declared if isinstance(declared, str) and declared.strip() else UNKNOWN_LICENSE
+
+
+def _board_stamp(folder: RunFolder) -> tuple[tuple[int, int] | None, ...]:
+    """The stamp of every file of a run that the board shows: a new stamp is new results to render.
+
+    The consistency report counts: it changes the About tab without changing the scores.
+    """
+    return _stamp(folder.summary_path, folder.request_path, folder.path / CONSISTENCY_FILE)
 
 
 def _stamp(*paths: Path) -> tuple[tuple[int, int] | None, ...]:

@@ -4,6 +4,8 @@ Gradio 6.31's `pinned_columns` leaves pinned cells `position: static`, so the bo
 and Model itself (the cells carry `data-heading` / `data-col` indices), at fixed widths so the
 second column knows where the first ends; a long model id wraps inside its cell. Sorting is
 the "Sort by" control (the CSV follows it), so the header cells' own sort menu is hidden.
+On a phone the queue's tables pin their id and model the same way: what follows (revision,
+benchmark, prompt mode, progress, failure reason) scrolls sideways beside them.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ MODEL_WIDTH_PX = 260
 PHONE_MODEL_WIDTH_PX = 120
 PHONE_MAX_WIDTH_PX = 640
 BOARDS = ("#leaderboard-table", "#unranked-table")
+QUEUES = ("#queue-running", "#queue-pending", "#queue-finished", "#queue-failed")
+QUEUE_ID_WIDTH_PX = 48
 WIDE_PLOTS = ("#plot-heatmap", "#plot-subdomains", "#plot-radar")
 WIDE_PLOT_MIN_WIDTH_PX = 760
 
@@ -47,6 +51,9 @@ def board_css() -> str:
     # take the widths above, so headers stay over their columns.
     headers = "".join(f"{table} table.header-table {{ table-layout: fixed; }}\n"
                       for table in (*BOARDS, "#overview-table"))
+    queues = "".join(_width(queue, 0, QUEUE_ID_WIDTH_PX) + _width(queue, 1, PHONE_MODEL_WIDTH_PX)
+                     + _pinned(queue, 0, 0) + _pinned(queue, 1, QUEUE_ID_WIDTH_PX)
+                     + f"{queue} table.header-table {{ table-layout: fixed; }}\n" for queue in QUEUES)
     # A queued request and a refusal must not look alike (the label says which, the colour too).
     outcome = (".submit-queued textarea { border-left: 6px solid #2e8540 !important; }\n"
                ".submit-refused textarea { border-left: 6px solid #c0392b !important; }\n")
@@ -59,6 +66,7 @@ def board_css() -> str:
         # goes, and model columns are narrow so the first score shows beside them.
         + "#intro p { display: none; }\n"
         + phone
+        + queues
         # Heatmaps and the radar keep a readable width and scroll sideways instead of squeezing into the screen.
         + "".join(f"{plot} {{ overflow-x: auto; }}\n"
                   f"{plot} .js-plotly-plot {{ min-width: {WIDE_PLOT_MIN_WIDTH_PX}px; }}\n" for plot in WIDE_PLOTS)

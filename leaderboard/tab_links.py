@@ -7,6 +7,7 @@ the view on screen. Only known tab ids are honoured; anything else opens the fir
 from __future__ import annotations
 
 from typing import Any, Sequence
+from urllib.parse import parse_qs
 
 import gradio as gr
 
@@ -19,20 +20,25 @@ WRITE_TAB_SCRIPT = f"""(tab) => {{
 }}"""
 
 
-def link_tabs(demo: gr.Blocks, tabs: gr.Tabs) -> None:
-    """Open the tab a link names when the page loads; keep the address in step with the tab chosen."""
+def link_tabs(page_link: gr.Textbox, tabs: gr.Tabs) -> None:
+    """Open the tab a link names when the page opens with one; keep the address in step with the tab chosen."""
     known = tab_ids(tabs)
 
-    def open_linked(request: gr.Request) -> Any:
-        return gr.Tabs(selected=linked_tab(dict(request.query_params) if request else {}, known))
+    def open_linked(query: str) -> Any:
+        return gr.Tabs(selected=linked_tab(link_params(query), known))
 
     def chosen(evt: gr.SelectData) -> str:
         return known[evt.index] if isinstance(evt.index, int) and 0 <= evt.index < len(known) else ""
 
     # The tab's id comes from the server (on a phone the tab is picked from a menu, not a tab button).
     chosen_id = gr.Textbox(visible=False)
-    demo.load(open_linked, None, tabs, show_progress="hidden")
+    page_link.change(open_linked, page_link, tabs, show_progress="hidden")
     tabs.select(chosen, None, chosen_id, show_progress="hidden").then(None, chosen_id, None, js=WRITE_TAB_SCRIPT)
+
+
+def link_params(query: str | None) -> dict[str, str]:
+    """A page address's query string (`?tab=qa&q=x`) as {name: last value}; malformed parts are dropped."""
+    return {name: values[-1] for name, values in parse_qs((query or "").lstrip("?")).items()}
 
 
 def tab_ids(tabs: gr.Tabs) -> tuple[str, ...]:

@@ -2,7 +2,9 @@
 
 Fixed columns are snake_case. Each member of a breakdown group gets a column named
 `<group>.<name>` ("config.Hindi", "variant.native", "domain.Literature & Arts"), so a
-name is never mangled; `display.py` turns both kinds into labels.
+name is never mangled; `display.py` turns both kinds into labels. Each language x variant
+score (summary.json `config_variants`) is a hidden `cell.<config>|<variant>` column: no column
+group shows it, ranking on chosen languages and variants averages it.
 
 The ranking rule (`RANKING_RULE`): only complete runs are ranked, by their Indic average;
 each ranked run also gets a rank range from the bootstrap intervals, as Chatbot Arena does.
@@ -22,7 +24,7 @@ import pandas as pd
 
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
 from eval_backend.scoring import SUBDOMAIN_SEPARATOR
-from leaderboard.results import RunResult, Snapshot, breakdown_frame, runs_frame
+from leaderboard.results import UNKNOWN_LICENSE, RunResult, Snapshot, breakdown_frame, runs_frame
 
 RANKING_RULE = (
     "Ranked by the Indic average (the mean of the 11 Indic language scores), complete runs only; "
@@ -43,22 +45,25 @@ _STANDING_COLUMNS = [
     "no_response_items", "failed_items", "pending_items", "unclosed_thinking", "dataset_revision", "dataset_outdated",
     "model_type",
 ]
+METADATA_COLUMNS = ["license", "open_weights"]
+"""What the model's Hub card said at submission (`unknown` / empty when it was not recorded)."""
 DROP_COLUMNS = ["drop_code_mixed", "drop_romanized"]
-COLUMN_GROUPS = ("languages", "variants", "domains", "details")
+COLUMN_GROUPS = ("languages", "variants", "domains", "details", "metadata")
 DEFAULT_GROUPS = ("languages", "variants", "details")
 _PIVOTED = ("config", "variant", "domain")
 _MEMBER_ORDER = {"config": INDIC_CONFIGS, "variant": VARIANTS}
 
 
 def leaderboard_table(
-    runs: pd.DataFrame, breakdowns: pd.DataFrame, standings: pd.DataFrame | None = None
+    runs: pd.DataFrame, breakdowns: pd.DataFrame, standings: pd.DataFrame | None = None,
+    cells: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """One row per run: the ranked runs by Indic average (best first), then the unranked ones.
 
     `indic_average` is the engine's (summary.json `config_groups.indic`). `standings`
     (`standing_frame`) says which runs are ranked; without it none is. The robustness
     drops are the percentage by which the code_mixed and romanized scores fall short of
-    the native score.
+    the native score. `cells` (`language_variant_frame`) become the hidden `cell.` columns.
     """
     table = runs.drop(columns=["failed_items", "pending_items"], errors="ignore")
     table = table.merge(standing_frame([]) if standings is None else standings, how="left", on="run_id")
@@ -66,6 +71,10 @@ def leaderboard_table(
     for group in _PIVOTED:
         table = table.merge(_pivot(breakdowns, group), how="left", left_on="run_id", right_index=True)
     table = table.merge(_config_intervals(breakdowns), how="left", left_on="run_id", right_index=True)
+    if cells is not None and not cells.empty:
+        wide = cells.pivot_table(index="run_id", columns=["config", "variant"], values="score", aggfunc="first")
+        wide.columns = [cell_column(config, variant) for config, variant in wide.columns]
+        table = table.merge(wide, how="left", left_on="run_id", right_index=True)
     for variant, column in zip(("code_mixed", "romanized"), DROP_COLUMNS):
         table[column] = _drop_percent(table, variant)
     table["label"] = [run_label(m, r) for m, r in zip(table["model"], table["revision"])]
@@ -83,7 +92,14 @@ def leaderboard_table(
 
 def table_for_runs(runs: Sequence[RunResult]) -> pd.DataFrame:
     """The leaderboard table of these runs, from their summaries as the engine wrote them."""
-    return leaderboard_table(runs_frame(runs), breakdown_frame(runs), standing_frame(runs))
+    return leaderboard_table(
+        runs_frame(runs), breakdown_frame(runs), standing_frame(runs), language_variant_frame(runs)
+    )
+
+
+def cell_column(config: str, variant: str) -> str:
+    """The hidden column of one language x variant score."""
+    return f"cell.{config}|{variant}"
 
 
 def rank_ranges(low: pd.Series, high: pd.Series) -> tuple[list[int], list[int]]:
@@ -144,9 +160,11 @@ class TableCache:
 
 @dataclass(frozen=True)
 class BoardQuery:
-    """What a viewer chose: rows (search, size range, model type, hide unranked), ranking languages, sort column.
+    """What a viewer chose: rows (search, size range, model type, hide unranked, licenses, open weights only),
+    ranking languages and variants, sort column.
 
-    `languages` empty means all Indic languages (the standard ranking); `sort_by` empty means by rank.
+    `languages` and `variants` empty mean all Indic languages and every variant (the standard ranking);
+    `licenses` empty means any license; `sort_by` empty means by rank.
     """
 
     search: str = ""
@@ -156,6 +174,9 @@ class BoardQuery:
     hide_unranked: bool = False
     languages: tuple[str, ...] = ()
     sort_by: str = ""
+    licenses: tuple[str, ...] = ()
+    open_weights_only: bool = False
+    variants: tuple[str, ...] = ()
 
 
 MODEL_TYPES = ("all", "base", "chat", "reasoning")
@@ -171,7 +192,11 @@ def model_type(request: Mapping[str, Any]) -> str:
 
 
 def query_rows(table: pd.DataFrame, query: BoardQuery) -> pd.DataFrame:
-    """The rows the query keeps, re-ranked on its languages and sorted by its column."""
+    """The rows the query keeps, re-ranked on its languages and variants and sorted by its column.
+
+    A license filter keeps only the licenses chosen ("unknown" among them, or runs without a recorded
+    license go); open weights only keeps the runs known to have them.
+    """
     keep = model_matches(table["model"], query.search)
     sizes = table["params_b"] if "params_b" in table else pd.Series(float("nan"), index=table.index)
     if query.min_params_b is not None:
@@ -182,21 +207,45 @@ def query_rows(table: pd.DataFrame, query: BoardQuery) -> pd.DataFrame:
         keep &= table["model_type"] == query.model_type
     if query.hide_unranked:
         keep &= table["standing"] == RANKED
+    if query.licenses and "license" in table:
+        keep &= table["license"].isin(query.licenses)
+    if query.open_weights_only:
+        keep &= table["open_weights"].eq(True) if "open_weights" in table else False
     chosen = table.loc[keep].reset_index(drop=True)
-    if query.languages:
-        chosen = rank_on_languages(chosen, query.languages)
+    variants = chosen_variants(query.variants)
+    if query.languages or variants:
+        chosen = rank_on_subset(chosen, query.languages, variants)
     return sort_rows(chosen, query.sort_by)
 
 
-def rank_on_languages(table: pd.DataFrame, languages: Sequence[str]) -> pd.DataFrame:
-    """The ranked runs re-ranked by the mean of these languages' scores (`subset_average`), as MTEB does for tasks.
+def chosen_variants(variants: Sequence[str]) -> tuple[str, ...]:
+    """The variants a ranking is restricted to: () when none or every one is chosen (then the language scores,
+    which pool every variant's items, are what is averaged)."""
+    known = tuple(name for name in VARIANTS if name in variants)
+    return () if len(known) == len(VARIANTS) else known
 
+
+def license_choices(table: pd.DataFrame) -> list[str]:
+    """The licenses of the runs on the board, A to Z, with "unknown" (none recorded) last."""
+    present = set(table["license"].dropna()) if "license" in table else set()
+    return sorted(present - {UNKNOWN_LICENSE}) + [UNKNOWN_LICENSE] * (UNKNOWN_LICENSE in present)
+
+
+def rank_on_subset(table: pd.DataFrame, languages: Sequence[str], variants: Sequence[str] = ()) -> pd.DataFrame:
+    """The ranked runs re-ranked by the mean over a chosen subset (`subset_average`), as MTEB does for tasks.
+
+    With languages only: the mean of those languages' scores. With variants: the mean of the chosen
+    languages' (none chosen: every Indic language's) scores in those variants, one cell per language x
+    variant (summary.json `config_variants`); a run missing a cell has no subset average.
     The rank range is dropped: the bootstrap intervals are the Indic average's, not the subset's.
     Unranked runs stay apart and keep their order.
     """
-    columns = [f"config.{name}" for name in languages if f"config.{name}" in table]
+    names = languages or INDIC_CONFIGS
+    wanted = ([cell_column(name, variant) for name in names for variant in variants] if variants
+              else [f"config.{name}" for name in names])
+    columns = [column for column in wanted if column in table]
     if not columns:
-        raise ValueError(f"none of the languages {list(languages)} is on the board")
+        raise ValueError(f"none of the languages {list(names)} in variants {list(variants) or 'all'} is on the board")
     table = table.copy()
     table["subset_average"] = table[columns].mean(axis=1, skipna=False)
     table["_unranked"] = table["standing"] != RANKED
@@ -229,7 +278,7 @@ def sort_choices(table: pd.DataFrame) -> list[str]:
 
 
 def column_groups(table: pd.DataFrame) -> dict[str, list[str]]:
-    """The columns each user-toggled group shows (languages, variants, domains, details).
+    """The columns each user-toggled group shows (languages, variants, domains, details, metadata).
 
     The headline (Indic average) and the two English configs are base columns; the
     languages group holds the Indic languages.
@@ -239,6 +288,7 @@ def column_groups(table: pd.DataFrame) -> dict[str, list[str]]:
         "variants": [*_members(table, "variant"), *DROP_COLUMNS],
         "domains": _members(table, "domain"),
         "details": [column for column in DETAIL_COLUMNS if column in table],
+        "metadata": [column for column in METADATA_COLUMNS if column in table],
     }
 
 

@@ -1,4 +1,4 @@
-"""What a submission needs to know about a model: its commit, chat template and size.
+"""What a submission needs to know about a model: its commit, chat template, size, license and openness.
 
 From the Hugging Face Hub (through `huggingface_hub`, at the endpoint the settings give) or,
 where allowed, from a local folder. Every way of not getting the facts becomes a
@@ -8,6 +8,7 @@ where allowed, from a local folder. Every way of not getting the facts becomes a
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -31,7 +32,12 @@ from eval_backend.jsonl import parse_json
 CHAT_TEMPLATE_FILE = "chat_template.jinja"
 TOKENIZER_CONFIG = "tokenizer_config.json"
 HUB_TIMEOUT_S = 20.0
-_MODEL_INFO_FIELDS = ["sha", "siblings", "safetensors", "gated", "private"]
+_MODEL_INFO_FIELDS = ["sha", "siblings", "safetensors", "gated", "private", "cardData", "tags"]
+WEIGHT_FILES = re.compile(r"(^|/)([^/]+\.safetensors|pytorch_model[^/]*\.bin)$")
+"""Files that hold a model's weights in the formats the worker loads (safetensors, PyTorch's `pytorch_model*.bin`)."""
+LICENSE_TAG = "license:"
+MAX_LICENSE_CHARS = 64
+_LICENSE_UNSAFE = re.compile(r"[^a-z0-9._+-]+")
 
 T = TypeVar("T")
 
@@ -48,6 +54,10 @@ class ModelFacts:
     revision: str
     has_chat_template: bool
     parameters: int | None
+    license: str | None = None
+    """The license the model card declares, normalised by `normalise_license` (None: not declared)."""
+    open_weights: bool | None = None
+    """Whether anyone can download the weights (`weights_are_open`); None when unknown (a local folder)."""
 
 
 def shown(text: str, limit: int = 100) -> str:
@@ -71,7 +81,47 @@ def hub_model_facts(model_id: str, revision: str, api: HfApi) -> ModelFacts:
         has_chat_template=CHAT_TEMPLATE_FILE in names
         or (TOKENIZER_CONFIG in names and _hub_tokenizer_has_template(api, model_id, str(info.sha), where)),
         parameters=parameter_count(info.safetensors.total if info.safetensors else None),
+        license=card_license(getattr(info.card_data, "license", None), getattr(info.card_data, "license_name", None),
+                             info.tags),
+        open_weights=weights_are_open(info.gated, info.private, names),
     )
+
+
+def card_license(card: object, license_name: object = None, tags: object = None) -> str | None:
+    """The license a model card declares (`license:`, else the Hub's `license:<id>` tags), normalised.
+
+    "other" with a `license_name` becomes "other:<name>"; several licenses read "a or b". None when
+    nothing (or "unknown") is declared.
+    """
+    tagged = [tag[len(LICENSE_TAG):] for tag in tags or () if isinstance(tag, str) and tag.startswith(LICENSE_TAG)]
+    declared = card or tagged
+    names = [normalise_license(name) for name in (declared if isinstance(declared, list) else [declared])]
+    names = list(dict.fromkeys(name for name in names if name and name != "unknown"))
+    named = normalise_license(license_name) if isinstance(license_name, str) else None
+    names = [f"other:{named}" if name == "other" and named else name for name in names]
+    return " or ".join(names)[:MAX_LICENSE_CHARS] or None
+
+
+def normalise_license(name: object) -> str | None:
+    """A license id as the Hub spells them (lower case; letters, digits, `.`, `_`, `+`, `-`), or None.
+
+    Anything else a card holds becomes `-`, so a license reads as plain text and never holds the
+    `,` that separates licenses in a link.
+    """
+    if not isinstance(name, str):
+        return None
+    return _LICENSE_UNSAFE.sub("-", name.strip().lower()).strip("-")[:MAX_LICENSE_CHARS] or None
+
+
+def weights_are_open(gated: object, private: object, files: set[str]) -> bool | None:
+    """Open weights: the repo is public, not gated (no access request, automatic or manual), and it holds weight
+    files (`WEIGHT_FILES`), so anyone can download them.
+
+    None when the Hub did not say whether it is gated or private.
+    """
+    if gated is None or private is None:
+        return None
+    return not gated and not private and any(WEIGHT_FILES.search(name) for name in files)
 
 
 def parameter_count(value: object) -> int | None:

@@ -101,6 +101,10 @@ class NewRequest:
     benchmark: str = DEFAULT_BENCHMARK
     chat_mode: ChatMode = ChatMode.CHAT
     """How the prompts are asked: in the model's chat template, or as raw text (a benchmark that offers it)."""
+    license: str | None = None
+    """The license the model card declared at submission (`model_facts.card_license`; None: not declared)."""
+    open_weights: bool | None = None
+    """Whether the weights were downloadable without a gate at submission (`model_facts.weights_are_open`)."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,10 @@ class QueueRequest:
     """The id of the first row of the submission this row belongs to (one row per benchmark)."""
     chat_mode: ChatMode = ChatMode.CHAT
     """Chat or raw prompts, as the submitter chose (or `auto` resolved) when it was queued."""
+    license: str | None = None
+    """The model card's license at submission; None when not declared or not recorded (older rows)."""
+    open_weights: bool | None = None
+    """Open weights at submission; None when unknown (a local folder, or a row from before it was recorded)."""
 
 
 _COLUMNS = [column.name for column in fields(QueueRequest)]
@@ -147,6 +155,7 @@ def row_to_request(row: Mapping[str, Any]) -> QueueRequest:
     data["status"] = Status(data["status"])
     data["phase"] = Phase(data["phase"]) if data["phase"] else None
     data["chat_mode"] = ChatMode(data["chat_mode"])
+    data["open_weights"] = None if data["open_weights"] is None else bool(data["open_weights"])
     return QueueRequest(**data)
 
 
@@ -215,6 +224,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # rows queued before the choice existed were all asked in chat
         "ALTER TABLE requests ADD COLUMN chat_mode TEXT NOT NULL DEFAULT 'chat'"
         f" CHECK (chat_mode IN ({sql_list(ChatMode)}))",
+    ),
+    (  # rows queued before these facts were recorded: unknown (NULL)
+        "ALTER TABLE requests ADD COLUMN license TEXT",
+        "ALTER TABLE requests ADD COLUMN open_weights INTEGER CHECK (open_weights IS NULL OR open_weights IN (0, 1))",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -320,8 +333,8 @@ class QueueStore(ABC):
     def _insert(self, conn: Connection, request: NewRequest) -> QueueRequest:
         row = conn.execute(
             "INSERT INTO requests (model_id, revision, requested_revision, precision, reasoning,"
-            " backend_params, submitter, submitted_at, parameters, benchmark, chat_mode)"
-            f" VALUES (?, ?, ?, ?, ?, ?, ?, {self._now}, ?, ?, ?)"
+            " backend_params, submitter, submitted_at, parameters, benchmark, chat_mode, license, open_weights)"
+            f" VALUES (?, ?, ?, ?, ?, ?, ?, {self._now}, ?, ?, ?, ?, ?)"
             " RETURNING *",
             (
                 request.model_id,
@@ -334,6 +347,8 @@ class QueueStore(ABC):
                 request.parameters,
                 request.benchmark,
                 ChatMode(request.chat_mode).value,
+                request.license,
+                _flag(request.open_weights),
             ),
         ).fetchone()
         assert row is not None  # INSERT … RETURNING always returns the row
@@ -556,7 +571,14 @@ def _column_value(request: QueueRequest, name: str) -> Any:
         return json.dumps(dict(value), sort_keys=True)
     if name == "reasoning":
         return int(value)
+    if name == "open_weights":
+        return _flag(value)
     return value.value if isinstance(value, StrEnum) else value
+
+
+def _flag(value: bool | None) -> int | None:
+    """A yes / no / unknown fact as the database stores it: 1, 0 or NULL."""
+    return None if value is None else int(value)
 
 
 def queue_path(settings: Settings) -> Path:

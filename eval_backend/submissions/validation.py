@@ -94,6 +94,8 @@ def validate_submission(
             submitter=submitter,
             backend_params=dict(queue.backend_params),
             parameters=facts.parameters,
+            license=facts.license,
+            open_weights=facts.open_weights,
             benchmark=name,
             chat_mode=resolved_mode(chat_choice, facts.has_chat_template) if offers_raw(BENCHMARKS[name]) else ChatMode.CHAT,
         )

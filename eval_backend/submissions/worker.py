@@ -94,6 +94,8 @@ def _request_record(request: QueueRequest) -> dict[str, Any]:
         "submitted_at": request.submitted_at,
         "queue_request_id": request.id,
         "parameters": request.parameters,
+        "license": request.license,
+        "open_weights": request.open_weights,
     }
 
 

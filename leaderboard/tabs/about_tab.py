@@ -75,7 +75,7 @@ and **romanized** (transliterated to Roman script). Every item has its own
 |---|---|
 | Rank, Rank range | Position by Indic average among complete runs (ties share a rank), and the ranks its interval allows |
 | Model, Revision | The model id as submitted (shown as text), linked to the evaluated revision on the Hub when the id is a Hub id, and that revision (a commit hash shortened to 7 characters; the link and the CSV have it in full) |
-| Chosen languages average | Shown when the board is ranked on chosen languages (Filters): the mean of those languages' scores, which then orders the complete runs (no rank range: the intervals are the Indic average's) |
+| Chosen subset average | Shown when the board is ranked on chosen languages or variants (Filters): the mean of those languages' scores, or, with variants chosen, the mean of the chosen languages' (none chosen: all 11) scores in those variants, one score per language and variant; it then orders the complete runs (no rank range: the intervals are the Indic average's) |
 | Indic average, 95% CI | Mean of the Indic language scores (the ranking), and its bootstrap interval |
 | english_original, indian_english | The two English configs' scores, outside the ranking |
 | All configs, All configs 95% CI | Mean of every language score, English included, and its interval |
@@ -88,6 +88,7 @@ and **romanized** (transliterated to Roman script). Every item has its own
 | No answer (floor), Failed items, Pending items | Items the model did not answer (scored 1); items whose judgment failed for good; items not scored yet |
 | Cut off in thinking | Answers that opened a reasoning block and never closed it (the judge saw nothing after it) |
 | Dataset revision | The dataset commit of the run, flagged when a newer one is on the board |
+| License, Open weights | The "metadata" column group, from the model's Hub page when it was submitted: the license its card declares (`license:`, or the Hub's license tag; "other:<name>" for a custom one, lower case), and whether its weights are open, meaning the repository is public, not gated (no access request) and holds weight files (`.safetensors` or `pytorch_model*.bin`), so anyone can download them. "unknown" for runs judged from the command line or submitted before these were recorded; the license filter (Filters) leaves such runs out unless "unknown" is among the licenses chosen, and "Open weights only" leaves them out |
 | Judge, Date, Params (B), Precision, Model type | Judge model, when the run was scored, model size, dtype, and the model type its request recorded: reasoning (its `<think>` part removed before judging), chat (asked in chat turns) or base (raw prompts); blank when not recorded |
 
 ## Reproduce a row

@@ -11,16 +11,25 @@ import pandas as pd
 from leaderboard.context import AppContext, as_updates
 from leaderboard.display import column_label, scores_as_read
 from leaderboard.exports import EXPORT_FORMATS, export_judgments
+from leaderboard.judgment_links import (
+    ANY,
+    LINK_SCRIPT,
+    SCORE_RANGE,
+    item_key,
+    parse_item_key,
+    parse_link,
+    resolve_link,
+)
 from leaderboard.judgments import FILTER_FIELDS, ItemFilter, filter_choices, filter_items, judgment_items, judgment_view
-from leaderboard.results import QueryUnavailableError, ResultsStore, UnknownRunError
+from leaderboard.results import LruCache, QueryUnavailableError, ResultsStore, UnknownRunError
 from leaderboard.tables import run_label
 from leaderboard.tabs.judgment_panel import build_panel, hidden_panel, panel_values
 
-ANY = "All"
 PROMPT_CHARS = 80
 MAX_LISTED = 1000
 ITEMS_LABEL = "Items (select a row to read its judgment)"
 ITEM_DATATYPES = ["str", "number", "str", "number", "str", "str", "str", "str", "str"]
+_ITEM_TABLES: LruCache[tuple[dict[str, Any], str]] = LruCache(64)
 
 
 @dataclass(frozen=True)
@@ -32,25 +41,25 @@ class ModelChoices:
 
 
 def build(context: AppContext) -> None:
-    """Lay out the tab and wire model choice, filters, item selection and comparison."""
+    """Lay out the tab and wire model choice, filters, item selection, comparison and the page's address."""
     with gr.Row():
-        # Choices arrive per session, after load; custom values let API clients name a run id
-        # directly (an unknown one is refused by the results store).
+        # Custom values let API clients name a run id directly (an unknown one is refused by the results store).
         model = gr.Dropdown(label="Model", elem_id="judgments-model", scale=2, allow_custom_value=True)
         compare = gr.Dropdown(label="Compare with (optional)", elem_id="judgments-compare", scale=2)
     with gr.Row():
         fields = {name: gr.Dropdown(label=name.capitalize(), value=ANY, choices=[ANY], elem_id=f"filter-{name}")
                   for name in FILTER_FIELDS}
     with gr.Row():
-        score_min = gr.Slider(0, 10, value=0, step=0.1, label="Item score at least")
-        score_max = gr.Slider(0, 10, value=10, step=0.1, label="Item score at most")
+        score_min = gr.Slider(*SCORE_RANGE, value=SCORE_RANGE[0], step=0.1, label="Item score at least")
+        score_max = gr.Slider(*SCORE_RANGE, value=SCORE_RANGE[1], step=0.1, label="Item score at most")
         unscored = gr.Checkbox(value=True, label="Include items without a score (failed, pending, no response)")
     items = gr.Dataframe(label=ITEMS_LABEL, interactive=False,
                          datatype=ITEM_DATATYPES, elem_id="judgment-items", max_height=420)
     with gr.Row():
         downloads = {fmt: gr.DownloadButton(f"All judgments ({fmt.upper()})", elem_id=f"download-{fmt}")
                      for fmt in EXPORT_FORMATS}
-    selected = gr.State(None)
+    # The item shown, as the address writes it (`Hindi:3`); a page value, so the browser can put it in the link.
+    selected = gr.Textbox(visible=False, elem_id="judgment-item-key")
     header = gr.Textbox(label="Item", interactive=False, elem_id="item-header")
     query = gr.Textbox(label="Query (prompt and reference material, as sent to the model and the judge)",
                        lines=6, max_lines=20, interactive=False, elem_id="item-query")
@@ -59,32 +68,39 @@ def build(context: AppContext) -> None:
         second = build_panel("second", visible=False)
 
     choosers = {"model": model, "compare": compare}
-    context.results_version.change(lambda: as_updates(model_choices(context), choosers), None, [model, compare])
-
-    filter_inputs = [model, *fields.values(), score_min, score_max, unscored]
+    filter_controls = [*fields.values(), score_min, score_max, unscored]
+    filter_inputs = [model, *filter_controls]
+    model_outputs = [items, *filter_controls, *downloads.values()]
+    detail_outputs = [header, query, *first.outputs(), *second.outputs()]
+    view_outputs = [model, compare, *model_outputs, selected, *detail_outputs]
 
     def list_items(run_id: str | None, *values: Any) -> Any:
         return items_table(context.store, run_id, _item_filter(*values))
 
-    def load_model(run_id: str | None) -> dict[Any, Any]:
+    def load_model(run_id: str | None, chosen: ItemFilter = ItemFilter()) -> dict[Any, Any]:
         try:
             details = context.store.details(run_id) if run_id else None
         except UnknownRunError:
             raise _unknown_run(run_id) from None
-        updates: dict[Any, Any] = {items: items_table(context.store, run_id, ItemFilter())}
+        updates: dict[Any, Any] = {items: items_table(context.store, run_id, chosen)}
         choices = filter_choices(judgment_items(details)) if details is not None else {}
         for name, dropdown in fields.items():
-            updates[dropdown] = gr.update(choices=[ANY, *choices.get(name, [])], value=ANY)
+            updates[dropdown] = gr.update(choices=[ANY, *choices.get(name, [])], value=getattr(chosen, name) or ANY)
+        updates.update({score_min: chosen.score_min, score_max: chosen.score_max, unscored: chosen.include_unscored})
         version = context.store.details_version(run_id) if run_id else ""
         for fmt, button in downloads.items():
             path = export_judgments(details, fmt, context.downloads_dir, run_id, version) if details is not None else None
             updates[button] = gr.update(value=str(path) if path else None)
         return updates
 
-    def show_item(run_id: str | None, other: str | None, key: tuple[str, int] | None) -> dict[Any, Any]:
-        if not run_id or key is None:
+    def choose_model(run_id: str | None) -> dict[Any, Any]:  # also the API's `judgments`: a run id in, its items out
+        return load_model(run_id)
+
+    def show_item(run_id: str | None, other: str | None, key: str | None) -> dict[Any, Any]:
+        item = parse_item_key(key)
+        if not run_id or item is None:
             return {header: "", query: "", **hidden_panel(first), **hidden_panel(second)}
-        config, index = key
+        config, index = item
         updates = {header: _item_header(context, run_id, config, index), query: _query(context, run_id, config, index)}
         updates.update(panel_values(first, _label(context, run_id), _view(context, run_id, config, index)))
         if other:
@@ -93,16 +109,35 @@ def build(context: AppContext) -> None:
             updates.update(hidden_panel(second))
         return updates
 
-    def select_item(evt: gr.SelectData) -> tuple[str, int] | None:
+    def select_item(evt: gr.SelectData) -> str:
         row = evt.row_value
-        return (str(row[0]), int(float(row[1]))) if row else None
+        return item_key(str(row[0]), int(float(row[1]))) if row else ""
 
     def clear_item() -> dict[Any, Any]:
-        return {selected: None, **show_item(None, None, None)}
+        return {selected: "", **show_item(None, None, None)}
 
-    detail_outputs = [header, query, *first.outputs(), *second.outputs()]
+    def refresh(current: str | None) -> dict[Any, Any]:
+        # The runs changed: new choices, and the best-ranked model; a model that changes lists its own items.
+        updated = model_choices(context)
+        updates = as_updates(updated, choosers)
+        if updated.model["value"] != (current or None):
+            updates.update({**load_model(updated.model["value"]), **clear_item()})
+        return updates
+
+    def open_link(address: str) -> dict[Any, Any]:
+        link = resolve_link(context.store, parse_link(address or ""))
+        if link is None:  # no model, or one the board does not have: the link leaves this tab alone
+            return {}
+        key = item_key(*link.item) if link.item else ""
+        return {**as_updates(model_choices(context, link.model, link.compare), choosers),
+                **load_model(link.model, link.filter), selected: key, **show_item(link.model, link.compare, key)}
+
+    # The tab's own outputs follow each programmatic choice (refresh, link), so a choice fires nothing more;
+    # only a person choosing a model (`input`) reloads its items.
+    context.results_version.change(refresh, [model], view_outputs, show_progress="hidden")
+    context.page_link.change(open_link, context.page_link, view_outputs, show_progress="hidden")
     # A new model lists new rows: the item shown was the old model's, so it goes too.
-    model.change(load_model, [model], [items, *fields.values(), *downloads.values()], api_name="judgments").then(
+    model.input(choose_model, [model], model_outputs, api_name="judgments").then(
         clear_item, None, [selected, *detail_outputs])
     for control in (*fields.values(), unscored):
         control.change(list_items, filter_inputs, items)
@@ -112,17 +147,22 @@ def build(context: AppContext) -> None:
     # would not fire then, and the panel would keep what an earlier model said.
     items.select(select_item, None, selected).then(show_item, [model, compare, selected], detail_outputs)
     compare.change(show_item, [model, compare, selected], detail_outputs)
+    link_inputs = [model, compare, selected, *filter_controls]
+    for control in link_inputs:
+        control.change(None, link_inputs, None, js=LINK_SCRIPT)
 
 
-def model_choices(context: AppContext) -> ModelChoices:
-    """Every run as a (label, run_id) choice; the first model defaults to the best-ranked run."""
+def model_choices(context: AppContext, model: str | None = None, compare: str | None = None) -> ModelChoices:
+    """Every run as a (label, run_id) choice, with `model` and `compare` chosen when they are runs on the board;
+    the model defaults to the best-ranked run, the comparison to none."""
     runs = context.store.snapshot().runs
     ranked = sorted(runs, key=lambda run: -(run.summary.get("overall") or float("-inf")))
     choices = [(run_label(run.model, run.revision), run.run_id) for run in ranked]
-    first = choices[0][1] if choices else None
+    run_ids = [run_id for _, run_id in choices]
+    chosen = model if model in run_ids else (run_ids[0] if run_ids else None)
     return ModelChoices(
-        model=gr.update(choices=choices, value=first),
-        compare=gr.update(choices=[("(none)", "")] + choices, value=""),
+        model=gr.update(choices=choices, value=chosen),
+        compare=gr.update(choices=[("(none)", "")] + choices, value=compare if compare in run_ids else ""),
     )
 
 
@@ -131,9 +171,16 @@ def items_table(store: ResultsStore, run_id: str | None, chosen: ItemFilter) -> 
 
     A full run has ~3,900 items; sending them all to every viewer is what makes a crowd slow,
     and nobody scrolls them: past MAX_LISTED the label says how many match and how to see them.
+    The table is computed once per state of the run's details and filter, then shared.
     """
     if not run_id:
         return gr.update(value=pd.DataFrame(), label=ITEMS_LABEL)
+    key = (store.runs_dir, run_id, store.details_version(run_id), chosen)
+    value, label = _ITEM_TABLES.get_or_load(key, lambda: _items_view(store, run_id, chosen))
+    return gr.update(value=value, label=label)  # a new update each time: Gradio takes the value out of it
+
+
+def _items_view(store: ResultsStore, run_id: str, chosen: ItemFilter) -> tuple[dict[str, Any], str]:
     matching = filter_items(judgment_items(store.details(run_id)), chosen)
     shown = matching.head(MAX_LISTED).copy()
     shown["prompt"] = shown["prompt"].astype(str).map(_short)
@@ -141,7 +188,7 @@ def items_table(store: ResultsStore, run_id: str | None, chosen: ItemFilter) -> 
         f"Items: the first {MAX_LISTED} of the {len(matching)} that match. Narrow the filters to see the others, "
         "or download them all below."
     )
-    return gr.update(value=scores_as_read(shown.rename(columns=column_label), ["Item score"]), label=label)
+    return scores_as_read(shown.rename(columns=column_label), ["Item score"]), label
 
 
 def _item_filter(language: str, variant: str, domain: str, subdomain: str,

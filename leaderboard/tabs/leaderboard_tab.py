@@ -21,10 +21,11 @@ import gradio as gr
 import pandas as pd
 
 from leaderboard.context import AppContext, as_updates
-from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS
+from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
 from leaderboard.display import DisplayTable, column_label, display_table
 from leaderboard.exports import export_view_csv
 from leaderboard.results import LruCache, ResultsStore
+from leaderboard.tab_links import link_params
 from leaderboard.tables import (
     COLUMN_GROUPS,
     DEFAULT_GROUPS,
@@ -32,7 +33,9 @@ from leaderboard.tables import (
     RANKING_RULE,
     BoardQuery,
     TableCache,
+    chosen_variants,
     leaderboard_view,
+    license_choices,
     ranked_rows,
     sort_choices,
     unranked_rows,
@@ -50,9 +53,18 @@ NO_MATCH = "**No models match** the search and filters. Clear the search box or 
 SEARCH_HELP = "Search models (separate several with ;)"
 SORT_HELP = "Sort by (best first; the CSV follows)"
 UNRANKED_LABEL = "Not ranked: partial runs (some languages only) and incomplete runs (items without a score)"
+VARIANTS_LABEL = ("Rank on these variants only (the mean of the chosen languages' scores in them, all 11 when none is "
+                  "ticked; none or all ticked: every variant; a ranking on a subset has no rank range)")
+LICENSES_LABEL = ("License, as the model's Hub card declared it at submission (none chosen: all; runs without "
+                  "a recorded license are “unknown”, left out unless it is chosen)")
+OPEN_WEIGHTS_LABEL = ("Open weights only (public, not gated, weights on the Hub; runs where this is unknown are "
+                      "left out)")
+LINK_LIST = ","
+"""What separates the values of one link parameter (`langs=Hindi,Tamil`); no license or language holds it."""
 _RANK_COLUMNS = ["rank", "rank_best", "rank_worst"]
 _RENDERS_KEPT = 64
-URL_SCRIPT = """(groups, search, languages, sort, minParams, maxParams, modelType, hideUnranked) => {
+URL_SCRIPT = """(groups, search, languages, sort, minParams, maxParams, modelType, hideUnranked, licenses, openOnly,
+  variants) => {
   const params = new URLSearchParams(window.location.search);
   const put = (key, value) => (value === null || value === undefined || value === "" || value === false
     || (Array.isArray(value) && value.length === 0)) ? params.delete(key) : params.set(key, String(value));
@@ -60,10 +72,13 @@ URL_SCRIPT = """(groups, search, languages, sort, minParams, maxParams, modelTyp
   put("q", search);
   put("langs", languages.join(","));
   put("sort", sort === "rank" ? "" : sort);
-  put("min_b", minParams);
-  put("max_b", maxParams);
+  put("min_b", minParams || "");
+  put("max_b", maxParams || "");
   put("type", modelType === "all" ? "" : modelType);
   put("ranked_only", hideUnranked ? "1" : "");
+  put("license", (licenses || []).join(","));
+  put("open", openOnly ? "1" : "");
+  put("variants", (variants || []).join(","));
   const query = params.toString();
   window.history.replaceState(null, "", window.location.pathname + (query ? "?" + query : ""));
 }"""
@@ -82,6 +97,7 @@ class BoardRender:
     problems: Any
     sort_by: Any
     updated: Any
+    licenses: Any
 
 
 @dataclass(frozen=True)
@@ -93,6 +109,7 @@ class _Rendered:
     csv: str
     sort_choices: list[tuple[str, str]]
     updated: str
+    license_choices: list[str]
 
 
 def build(context: AppContext) -> None:
@@ -110,18 +127,26 @@ def build(context: AppContext) -> None:
             choices=list(COLUMN_GROUPS), value=list(DEFAULT_GROUPS), label="Column groups", scale=3,
             elem_id="column-groups",
         )
-    with gr.Accordion("Filters and ranking on chosen languages", open=False, elem_id="board-filters"):
+    with gr.Accordion("Filters and ranking on chosen languages and variants", open=False, elem_id="board-filters"):
         languages = gr.CheckboxGroup(
             choices=list(INDIC_CONFIGS), value=[], elem_id="rank-languages",
             label="Rank on these languages only (their mean; none ticked: all 11, the standard ranking)",
         )
+        variants = gr.CheckboxGroup(choices=list(VARIANTS), value=[], elem_id="rank-variants", label=VARIANTS_LABEL)
         with gr.Row():
-            min_params = gr.Number(label="Parameters from (billions)", value=None, minimum=0, elem_id="min-params")
-            max_params = gr.Number(label="Parameters up to (billions)", value=None, minimum=0, elem_id="max-params")
+            min_params = gr.Number(label="Parameters from (billions; 0: no bound)", value=None, minimum=0,
+                                   elem_id="min-params")
+            max_params = gr.Number(label="Parameters up to (billions; 0: no bound)", value=None, minimum=0,
+                                   elem_id="max-params")
             model_type = gr.Radio(list(MODEL_TYPES), value="all", label="Model type (as the request recorded it)",
                                   elem_id="model-type")
             hide_unranked = gr.Checkbox(label="Hide partial and incomplete runs", value=False,
                                         elem_id="hide-unranked")
+        with gr.Row():
+            # Choices come with each render (the licenses of the runs present); a link may name one first.
+            licenses = gr.Dropdown(choices=[], value=[], multiselect=True, allow_custom_value=True,
+                                   label=LICENSES_LABEL, elem_id="license-filter", scale=2)
+            open_only = gr.Checkbox(label=OPEN_WEIGHTS_LABEL, value=False, elem_id="open-weights-only", scale=1)
     no_match = gr.Markdown(NO_MATCH, visible=False, elem_id="no-match")
     table = gr.Dataframe(
         label="Rankings (sort with “Sort by” above)", interactive=False,
@@ -132,15 +157,22 @@ def build(context: AppContext) -> None:
     )
     download = gr.DownloadButton("Download this view (CSV)", elem_id="download-view")
     components = {"table": table, "unranked": unranked, "download": download, "empty_state": empty_state,
-                  "no_match": no_match, "problems": problems, "sort_by": sort_by, "updated": updated}
+                  "no_match": no_match, "problems": problems, "sort_by": sort_by, "updated": updated,
+                  "licenses": licenses}
     outputs = list(components.values())
-    inputs = [groups, search, languages, sort_by, min_params, max_params, model_type, hide_unranked]
+    inputs = [groups, search, languages, sort_by, min_params, max_params, model_type, hide_unranked, licenses,
+              open_only, variants]
     renders: LruCache[_Rendered | None] = LruCache(_RENDERS_KEPT)
 
     def render(chosen: Sequence[str], query: str, langs: Sequence[str], sort: str, low: float | None,
-               high: float | None, kind: str, ranked_only: bool) -> dict[Any, Any]:
-        board_query = BoardQuery(query or "", low, high, kind or "all", bool(ranked_only), tuple(langs or ()),
-                                 sort or "rank")
+               high: float | None, kind: str, ranked_only: bool, chosen_licenses: Sequence[str] | None,
+               open_weights_only: bool, ranking_variants: Sequence[str] | None) -> dict[Any, Any]:
+        # A size box holds 0 until someone types in it (the page arrives prerendered): 0 is no bound.
+        board_query = BoardQuery(
+            query or "", low or None, high or None, kind or "all", bool(ranked_only), tuple(langs or ()),
+            sort or "rank", tuple(chosen_licenses or ()), bool(open_weights_only),
+            chosen_variants(ranking_variants or ()),
+        )
         board = render_board(context.store, context.tables, context.downloads_dir, chosen, board_query, renders)
         return as_updates(board, components)
 
@@ -148,7 +180,7 @@ def build(context: AppContext) -> None:
     # slot limit, so a crowd of viewers is not held in Gradio's queue.
     unqueued = {"concurrency_limit": None}
     context.results_version.change(render, inputs, outputs, show_progress="hidden", **unqueued)
-    for control in (groups, languages, sort_by, model_type, hide_unranked):
+    for control in (groups, languages, sort_by, model_type, hide_unranked, licenses, open_only, variants):
         control.change(render, inputs, outputs, show_progress="hidden", **unqueued)
     for control in (min_params, max_params):
         control.submit(render, inputs, outputs, show_progress="hidden", **unqueued)
@@ -158,27 +190,38 @@ def build(context: AppContext) -> None:
                   **unqueued)
     for control in inputs:
         control.change(None, inputs, None, js=URL_SCRIPT)
-    context.demo.load(restore_from_link, None, inputs)
+    context.page_link.change(restore_from_link, context.page_link, inputs)
 
 
-def restore_from_link(request: gr.Request) -> list[Any]:
+def restore_from_link(page_query: str) -> list[Any]:
     """The controls as a shared link's query parameters set them (an unknown or malformed value is ignored)."""
-    params = dict(request.query_params) if request else {}
+    params = link_params(page_query)
     query = link_query(params)
     groups = [g for g in params.get("groups", "").split(",") if g in COLUMN_GROUPS] or list(DEFAULT_GROUPS)
     return [groups, query.search, list(query.languages), query.sort_by or "rank", query.min_params_b,
-            query.max_params_b, query.model_type, query.hide_unranked]
+            query.max_params_b, query.model_type, query.hide_unranked, list(query.licenses), query.open_weights_only,
+            list(query.variants)]
 
 
 def link_query(params: Mapping[str, str]) -> BoardQuery:
-    """The board query a link's parameters describe (`q`, `langs`, `sort`, `min_b`, `max_b`, `type`, `ranked_only`)."""
-    languages = tuple(name for name in params.get("langs", "").split(",") if name in INDIC_CONFIGS)
+    """The board query a link's parameters describe (`q`, `langs`, `variants`, `sort`, `min_b`, `max_b`, `type`,
+    `ranked_only`, `license`, `open`).
+
+    A license is any text (the filter keeps the runs with exactly that one); languages and variants only known names.
+    """
+    languages = tuple(name for name in _listed(params, "langs") if name in INDIC_CONFIGS)
     kind = params.get("type", "all")
     return BoardQuery(
         search=params.get("q", ""), min_params_b=_size(params.get("min_b")), max_params_b=_size(params.get("max_b")),
         model_type=kind if kind in MODEL_TYPES else "all", hide_unranked=params.get("ranked_only") == "1",
         languages=languages, sort_by=params.get("sort", "rank") or "rank",
+        licenses=tuple(dict.fromkeys(_listed(params, "license"))), open_weights_only=params.get("open") == "1",
+        variants=chosen_variants(_listed(params, "variants")),
     )
+
+
+def _listed(params: Mapping[str, str], name: str) -> list[str]:
+    return [value.strip() for value in params.get(name, "").split(LINK_LIST) if value.strip()]
 
 
 def render_board(
@@ -196,14 +239,15 @@ def render_board(
     if not snapshot.runs:
         return BoardRender(gr.update(value=None, visible=False), gr.update(value=None, visible=False),
                            gr.update(value=None, visible=False), gr.update(visible=True), gr.update(visible=False),
-                           problems, gr.update(), gr.update(value=""))
+                           problems, gr.update(), gr.update(value=""), gr.update(choices=[]))
     key = (snapshot.signature, tuple(sorted(groups)), query)
-    load = functools.partial(_render_view, tables.table(snapshot), groups, query, downloads_dir, key)
+    table = tables.table(snapshot)
+    load = functools.partial(_render_view, table, groups, query, downloads_dir, key)
     rendered = renders.get_or_load(key, load) if renders is not None else load()
     if rendered is None:
         return BoardRender(gr.update(visible=False), gr.update(visible=False), gr.update(visible=False),
                            gr.update(visible=False), gr.update(visible=True), problems, gr.update(),
-                           gr.update(value=""))
+                           gr.update(value=""), gr.update(choices=license_choices(table)))
     shown, apart = rendered.ranked, rendered.apart
     return BoardRender(
         table=gr.update(value=shown.value, datatype=shown.text_datatypes, visible=bool(shown.texts)),
@@ -214,6 +258,7 @@ def render_board(
         problems=problems,
         sort_by=gr.update(choices=rendered.sort_choices),  # never its value: a render must not undo a choice
         updated=gr.update(value=rendered.updated),
+        licenses=gr.update(choices=rendered.license_choices),  # the licenses of the runs present, never its value
     )
 
 
@@ -223,8 +268,8 @@ def _render_view(
     """The display tables and CSV of one view; None when no row matches."""
     try:
         view = leaderboard_view(table, groups, query=query)
-    except ValueError:  # languages no run has: rank on all of them instead
-        view = leaderboard_view(table, groups, query=dataclasses.replace(query, languages=()))
+    except ValueError:  # languages (or variants) no run has: the standard ranking instead
+        view = leaderboard_view(table, groups, query=dataclasses.replace(query, languages=(), variants=()))
     if view.empty:
         return None
     shown = display_table(ranked_rows(view).drop(columns="standing_note"))
@@ -235,6 +280,7 @@ def _render_view(
         ranked=shown, apart=apart_shown, csv=str(export_view_csv(view, downloads_dir, version)),
         sort_choices=[(column_label(column), column) for column in sort_choices(table)],
         updated=last_updated(table),
+        license_choices=license_choices(table),
     )
 
 
@@ -251,4 +297,4 @@ def _size(value: str | None) -> float | None:
         size = float(value) if value else None
     except ValueError:
         return None
-    return size if size is not None and math.isfinite(size) and size >= 0 else None
+    return size if size is not None and math.isfinite(size) and size > 0 else None  # 0: no bound, as on screen

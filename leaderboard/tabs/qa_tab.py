@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
+import pandas as pd
 
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from leaderboard.context import AppContext, as_updates
@@ -19,11 +20,20 @@ from leaderboard.qa_tables import (
     language_matrix,
     ranking_frame,
 )
-from leaderboard.results import ResultsStore, UnknownRunError
+from leaderboard.results import ResultsStore, Snapshot, UnknownRunError
 from leaderboard.tabs.plots_tab import failsafe
-from leaderboard.tabs.scored_tab_parts import rankings_download, rounded_table, run_downloads
+from leaderboard.tabs.scored_tab_parts import (
+    RankingsView,
+    no_match_note,
+    rankings_view,
+    rounded_table,
+    run_downloads,
+    search_box,
+)
 
 ALL = "all"
+LINK_PARAM = "qa_q"
+"""The page address's parameter for the rankings' search (the WritingBench board's is `q`)."""
 INTRO = (
     "Short factual questions, one per chat turn, answered greedily. Each answer (the text after "
     "`</think>`) is scored three ways: **exact substring** (the golden answer inside the response, "
@@ -44,6 +54,7 @@ class QaBoard:
 
     table: Any
     download: Any
+    no_match: Any
     breakdown: Any
     accuracy: Any
     languages: Any
@@ -68,7 +79,9 @@ def store_of(context: AppContext) -> ResultsStore:
 def build(context: AppContext) -> None:
     """Lay out the tab and wire it to the results and its own controls."""
     gr.Markdown(INTRO)
-    table = gr.Dataframe(label="Rankings (click a column header to sort)", interactive=False, elem_id="qa-table")
+    search = search_box("qa", context.page_link, LINK_PARAM)
+    no_match = no_match_note("qa")
+    table = gr.Dataframe(label="Rankings (sort from the ⋮ menu of a column header)", interactive=False, elem_id="qa-table")
     download = gr.DownloadButton("Download this table (CSV)", elem_id="qa-download-view", visible=False)
     group = gr.Radio(list(BREAKDOWN_GROUPS), value="language", label="Break down by", elem_id="qa-breakdown-group")
     breakdown = gr.Dataframe(label="Per language / domain", interactive=False, elem_id="qa-breakdown")
@@ -84,38 +97,55 @@ def build(context: AppContext) -> None:
     with gr.Row():
         files = {fmt: gr.DownloadButton(f"All items ({fmt.upper()})", elem_id=f"qa-download-{fmt}", visible=False)
                  for fmt in EXPORT_FORMATS}
-    board = {"table": table, "download": download, "breakdown": breakdown, "accuracy": accuracy,
-             "languages": languages, "model": model}
+    rankings = {"table": table, "download": download, "no_match": no_match}
+    board = {**rankings, "breakdown": breakdown, "accuracy": accuracy, "languages": languages, "model": model}
     browser = {"items": items, "language": language, **files}
 
-    def render(chosen_group: str) -> dict[Any, Any]:
-        return as_updates(render_board(context, chosen_group), board)
+    def render(chosen_group: str, terms: str) -> dict[Any, Any]:
+        return as_updates(render_board(context, chosen_group, terms), board)
+
+    def render_rankings(terms: str) -> dict[Any, Any]:
+        return as_updates(rankings_of(context, terms), rankings)
 
     def browse(run_id: str | None, lang: str, show: str) -> dict[Any, Any]:
         return as_updates(render_items(context, run_id, lang, show), browser)
 
-    context.results_version.change(render, [group], list(board.values()), show_progress="hidden")
-    group.change(render, [group], list(board.values()))
+    context.results_version.change(render, [group, search], list(board.values()), show_progress="hidden")
+    group.change(render, [group, search], list(board.values()))
+    search.change(render_rankings, [search], list(rankings.values()), show_progress="hidden",
+                  trigger_mode="always_last")
     model.change(lambda run_id: browse(run_id, ALL, ALL), [model], list(browser.values()))
     for control in (language, verdict):
         control.input(browse, [model, language, verdict], list(browser.values()))
 
 
-def render_board(context: AppContext, group: str) -> QaBoard:
-    """Every QA run's rankings, the chosen breakdown, the figures and a CSV of the rankings."""
+def render_board(context: AppContext, group: str, search: str = "") -> QaBoard:
+    """Every QA run's rankings (those the search keeps, and their CSV), the chosen breakdown and the figures."""
     snapshot = store_of(context).snapshot()
     runs = snapshot.runs
     ranking = ranking_frame(runs)
     choices = [(f"{model} @ {str(revision)[:12]}", run_id)
                for run_id, model, revision in zip(ranking["run_id"], ranking["model"], ranking["revision"])]
+    shown = _rankings(context, snapshot, ranking, search)
     return QaBoard(
-        table=rounded_table(ranking.drop(columns=["run_id"]), LABELS),
-        download=rankings_download(snapshot, ranking, context.downloads_dir, "qa", "indic-qa-leaderboard.csv"),
+        table=shown.table,
+        download=shown.download,
+        no_match=shown.no_match,
         breakdown=rounded_table(breakdown_frame(runs, group), LABELS),
         accuracy=failsafe(accuracy_bars)(ranking),
         languages=failsafe(language_heatmap)(language_matrix(runs)),
         model=gr.update(choices=choices, value=choices[0][1] if choices else None),
     )
+
+
+def rankings_of(context: AppContext, search: str) -> RankingsView:
+    """The rankings' rows whose model matches `search` (`;` between several), and their CSV."""
+    snapshot = store_of(context).snapshot()
+    return _rankings(context, snapshot, ranking_frame(snapshot.runs), search)
+
+
+def _rankings(context: AppContext, snapshot: Snapshot, ranking: pd.DataFrame, search: str) -> RankingsView:
+    return rankings_view(snapshot, ranking, LABELS, search, context.downloads_dir, "qa", "indic-qa-leaderboard.csv")
 
 
 def render_items(context: AppContext, run_id: str | None, language: str, verdict: str) -> QaItems:

@@ -12,11 +12,20 @@ from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.benchmarks.saraiki.tasks import TASKS
 from leaderboard.context import AppContext, as_updates
 from leaderboard.exports import EXPORT_FORMATS
-from leaderboard.results import ResultsStore, UnknownRunError
+from leaderboard.results import ResultsStore, Snapshot, UnknownRunError
 from leaderboard.saraiki_tables import SHOW_FILTERS, item_view, items_frame, ranking_frame, tasks_frame
-from leaderboard.tabs.scored_tab_parts import rankings_download, rounded_table, run_downloads
+from leaderboard.tabs.scored_tab_parts import (
+    RankingsView,
+    no_match_note,
+    rankings_view,
+    rounded_table,
+    run_downloads,
+    search_box,
+)
 
 ALL = "all"
+LINK_PARAM = "saraiki_q"
+"""The page address's parameter for the rankings' search (the WritingBench board's is `q`)."""
 INTRO = (
     "The [Saraiki LLM Benchmark](https://huggingface.co/datasets/themohal/saraiki-llm-bench) (gated): seven "
     "tasks in Saraiki, each reported on its own, exactly as its reference script scores them. Multiple choice "
@@ -42,6 +51,7 @@ class SaraikiBoard:
 
     table: Any
     download: Any
+    no_match: Any
     tasks: Any
     model: Any
 
@@ -73,7 +83,9 @@ def store_of(context: AppContext) -> ResultsStore:
 def build(context: AppContext) -> None:
     """Lay out the tab and wire it to the results and its own controls."""
     gr.Markdown(INTRO)
-    table = gr.Dataframe(label="Rankings (click a column header to sort)", interactive=False, elem_id="saraiki-table")
+    search = search_box("saraiki", context.page_link, LINK_PARAM)
+    no_match = no_match_note("saraiki")
+    table = gr.Dataframe(label="Rankings (sort from the ⋮ menu of a column header)", interactive=False, elem_id="saraiki-table")
     download = gr.DownloadButton("Download this table (CSV)", elem_id="saraiki-download-view", visible=False)
     tasks = gr.Dataframe(label="Every figure of every task (shots, items, errors)", interactive=False,
                          elem_id="saraiki-tasks")
@@ -92,12 +104,16 @@ def build(context: AppContext) -> None:
     question = gr.Textbox(label="The item's prompt", lines=6, max_lines=30, elem_id="saraiki-question")
     response = gr.Textbox(label="The model's reply", lines=4, max_lines=30, elem_id="saraiki-response")
     verdict = gr.Textbox(label="Scored as", lines=2, max_lines=20, elem_id="saraiki-verdict")
-    board = {"table": table, "download": download, "tasks": tasks, "model": model}
+    rankings = {"table": table, "download": download, "no_match": no_match}
+    board = {**rankings, "tasks": tasks, "model": model}
     browser = {"items": items, **files}
     detail = {"shots": shots, "question": question, "response": response, "verdict": verdict}
 
-    def render() -> dict[Any, Any]:
-        return as_updates(render_board(context), board)
+    def render(terms: str) -> dict[Any, Any]:
+        return as_updates(render_board(context, terms), board)
+
+    def render_rankings(terms: str) -> dict[Any, Any]:
+        return as_updates(rankings_of(context, terms), rankings)
 
     def browse(run_id: str | None, chosen_task: str, chosen_show: str) -> dict[Any, Any]:
         return as_updates(render_items(context, run_id, chosen_task, chosen_show), browser)
@@ -105,26 +121,41 @@ def build(context: AppContext) -> None:
     def open_item(run_id: str | None, chosen: float | None) -> dict[Any, Any]:
         return as_updates(render_item(context, run_id, chosen), detail)
 
-    context.results_version.change(render, None, list(board.values()), show_progress="hidden")
+    context.results_version.change(render, [search], list(board.values()), show_progress="hidden")
+    search.change(render_rankings, [search], list(rankings.values()), show_progress="hidden",
+                  trigger_mode="always_last")
     model.change(lambda run_id: browse(run_id, ALL, ALL), [model], list(browser.values()))
     for control in (task, show):
         control.input(browse, [model, task, show], list(browser.values()))
     position.submit(open_item, [model, position], list(detail.values()))
 
 
-def render_board(context: AppContext) -> SaraikiBoard:
-    """Every Saraiki run's rankings and task figures, a CSV of the rankings, the model choices."""
+def render_board(context: AppContext, search: str = "") -> SaraikiBoard:
+    """Every Saraiki run's rankings (those the search keeps, and their CSV), task figures and model choices."""
     snapshot = store_of(context).snapshot()
     runs = snapshot.runs
     ranking = ranking_frame(runs)
     choices = [(f"{model} @ {str(revision)[:12]} ({mode})", run_id) for run_id, model, revision, mode
                in zip(ranking["run_id"], ranking["model"], ranking["revision"], ranking["mode"])]
+    shown = _rankings(context, snapshot, ranking, search)
     return SaraikiBoard(
-        table=rounded_table(ranking.drop(columns=["run_id"]), LABELS),
-        download=rankings_download(snapshot, ranking, context.downloads_dir, "saraiki", "saraiki-leaderboard.csv"),
+        table=shown.table,
+        download=shown.download,
+        no_match=shown.no_match,
         tasks=rounded_table(tasks_frame(runs), LABELS),
         model=gr.update(choices=choices, value=choices[0][1] if choices else None),
     )
+
+
+def rankings_of(context: AppContext, search: str) -> RankingsView:
+    """The rankings' rows whose model matches `search` (`;` between several), and their CSV."""
+    snapshot = store_of(context).snapshot()
+    return _rankings(context, snapshot, ranking_frame(snapshot.runs), search)
+
+
+def _rankings(context: AppContext, snapshot: Snapshot, ranking: pd.DataFrame, search: str) -> RankingsView:
+    return rankings_view(snapshot, ranking, LABELS, search, context.downloads_dir, "saraiki",
+                         "saraiki-leaderboard.csv")
 
 
 def render_items(context: AppContext, run_id: str | None, task: str, show: str) -> SaraikiItems:

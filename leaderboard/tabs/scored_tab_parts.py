@@ -1,12 +1,15 @@
-"""What the tabs of scored benchmarks (QA, Saraiki) share: the rankings' CSV, a run's downloads, rounded tables.
+"""What the tabs of scored benchmarks (QA, Saraiki) share: the rankings' search and CSV, a run's downloads,
+rounded tables.
 
 Percentages are shown to one decimal, as the benchmarks' own scripts print them; the downloads
-keep full precision.
+keep full precision. The rankings' search works as the WritingBench board's (`;` separates
+several models), its CSV is the rows on screen, and the page's address carries the search.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -16,14 +19,68 @@ import pandas as pd
 from leaderboard.display import PERCENT_DECIMALS
 from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
 from leaderboard.results import Snapshot
+from leaderboard.tab_links import link_params
+from leaderboard.tables import model_matches
+from leaderboard.tabs.leaderboard_tab import SEARCH_HELP
+
+NO_MATCH = "**No models match** the search. Clear the search box, or separate several models with `;`."
+SEARCH_URL_SCRIPT = """(search) => {{
+  const params = new URLSearchParams(window.location.search);
+  search ? params.set("{param}", search) : params.delete("{param}");
+  const query = params.toString();
+  window.history.replaceState(null, "", window.location.pathname + (query ? "?" + query : ""));
+}}"""
+"""Keeps the address in step with a rankings' search box (in the browser only), under the tab's own parameter."""
+
+
+@dataclass(frozen=True)
+class RankingsView:
+    """One render of the rankings: the rows the search keeps, their CSV, and the note when none is kept."""
+
+    table: Any
+    download: Any
+    no_match: Any
+
+
+def search_box(prefix: str, page_link: gr.Textbox, param: str) -> gr.Textbox:
+    """The rankings' search box; a link's `param` fills it, and typing in it writes `param` in the address."""
+    search = gr.Textbox(label="Search", placeholder=SEARCH_HELP, elem_id=f"{prefix}-search")
+    page_link.change(lambda query: linked_search(query, param), page_link, search, show_progress="hidden")
+    search.change(None, search, None, js=SEARCH_URL_SCRIPT.format(param=param))
+    return search
+
+
+def linked_search(query: str | None, param: str) -> Any:
+    """The search a page address's `param` holds; an address without it leaves the box as it is."""
+    params = link_params(query)
+    return params[param] if param in params else gr.skip()
+
+
+def no_match_note(prefix: str) -> gr.Markdown:
+    """What the rankings say in place of an empty table when the search keeps no model."""
+    return gr.Markdown(NO_MATCH, visible=False, elem_id=f"{prefix}-no-match")
+
+
+def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, labels: Mapping[str, str], search: str,
+                  downloads_dir: Path, prefix: str, file_name: str) -> RankingsView:
+    """The rankings' rows whose model matches `search` (all when blank), with a CSV of exactly those rows."""
+    shown = ranking[model_matches(ranking["model"], search or "")] if len(ranking) else ranking
+    if snapshot.runs and shown.empty:
+        return RankingsView(gr.update(visible=False), gr.update(value=None, visible=False), gr.update(visible=True))
+    return RankingsView(
+        table=rounded_table(shown.drop(columns=["run_id"]), labels, visible=True),
+        download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, search or ""),
+        no_match=gr.update(visible=False),
+    )
 
 
 def rankings_download(snapshot: Snapshot, ranking: pd.DataFrame, downloads_dir: Path, prefix: str,
-                      file_name: str) -> Any:
-    """The download button of the rankings' CSV, written once per state of the results; hidden with no runs."""
+                      file_name: str, search: str = "") -> Any:
+    """The download button of the rankings' CSV, written once per state of the results and search; hidden with
+    no runs."""
     if not snapshot.runs:
         return gr.update(value=None, visible=False)
-    version = hashlib.sha256(repr(snapshot.signature).encode()).hexdigest()[:16]
+    version = hashlib.sha256(repr((snapshot.signature, search)).encode()).hexdigest()[:16]
     csv = export_view_csv(ranking.drop(columns=["run_id"]), downloads_dir, f"{prefix}-{version}", file_name=file_name)
     return gr.update(value=str(csv), visible=True)
 
@@ -34,8 +91,8 @@ def run_downloads(details: pd.DataFrame, downloads_dir: Path, name: str, version
             for fmt in EXPORT_FORMATS}
 
 
-def rounded_table(frame: pd.DataFrame, labels: Mapping[str, str]) -> Any:
-    """Numbers rounded for reading, headers labelled, text shown as text."""
+def rounded_table(frame: pd.DataFrame, labels: Mapping[str, str], **props: Any) -> Any:
+    """Numbers rounded for reading, headers labelled, text shown as text (`props`: more of the table's settings)."""
     shown = frame.round(PERCENT_DECIMALS).rename(columns=lambda column: labels.get(column, column))
     return gr.update(value=shown, datatype=["number" if pd.api.types.is_numeric_dtype(shown[c]) else "str"
-                                            for c in shown.columns])
+                                            for c in shown.columns], **props)

@@ -86,10 +86,11 @@ def build(context: AppContext) -> None:
         return as_updates(queue_tables(queue().list_requests()), tables)
 
     button.click(on_submit, [model_id, revision, precision, reasoning, benchmarks, chat_mode], [message]).then(refresh, None, list(tables.values()))
-    context.demo.load(refresh, None, list(tables.values()))
-    context.demo.load(lambda: judge_cost_line([run.summary for run in context.store.snapshot().runs],
-                                              context.settings.cost), None, cost)
-    gr.Timer(QUEUE_REFRESH_S).tick(refresh, None, list(tables.values()), show_progress="hidden")
+    context.results_version.change(lambda: judge_cost_line([run.summary for run in context.store.snapshot().runs],
+                                                           context.settings.cost), None, cost)
+    # The queue is in the prerendered page too (re-rendered on every refresh), then each open page polls it.
+    context.first_view.keep_live(
+        gr.Timer(QUEUE_REFRESH_S).tick(refresh, None, list(tables.values()), show_progress="hidden"))
 
 
 def judge_cost_line(summaries: list[Any], prices: CostSettings) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 
@@ -10,7 +11,7 @@ import pytest
 
 from eval_backend.benchmarks.indic_writing_bench import judge_messages
 from eval_backend.judge_client import JudgeClient, JudgeConfigError, build_openai_client
-from eval_backend.records import INVALID_ANSWER, TRANSPORT_ERROR, Item
+from eval_backend.records import INVALID_ANSWER, TRANSPORT_ERROR, Item, sha256_text
 from eval_backend.settings import JudgeSettings
 from tests.eval_backend.conftest import fast_judge_settings
 from tests.support.chat_server import FaultPlan, Reply, StandInChatServer, default_score, judge_reply, request_key
@@ -39,6 +40,22 @@ def test_the_request_carries_max_completion_tokens_and_no_sampling_parameters(it
     assert not {"temperature", "top_p", "top_k", "max_tokens"} & set(request.body)
     assert outcome.verdict.score == default_score(items[0].checklist[0], "An answer.")
     assert outcome.attempts == 1 and outcome.usage.calls == 1 and outcome.usage.total_tokens > 0
+
+
+def test_the_prompt_hash_comes_back_and_the_prompt_keeps_no_utf8_copy_while_in_flight(items: list[Item]) -> None:
+    # orjson caches a UTF-8 copy inside each non-ASCII text it encodes (CPython's PyUnicode_AsUTF8);
+    # the caller holds its prompt for the whole call, so the client encodes a throwaway copy of it
+    # and hashes that copy's UTF-8, which the judgment records.
+    messages = judge_messages(items[0], 0, "यह एक निबंध है। " * 500)
+    prompt = messages[-1]["content"]
+    size = sys.getsizeof(prompt)
+    with StandInChatServer() as server:
+        outcome, _ = judge_once(fast_judge_settings(server), messages)
+        (request,) = server.requests
+    assert request.body["messages"] == messages
+    assert outcome.verdict is not None
+    assert outcome.prompt_sha256 == sha256_text(prompt)
+    assert sys.getsizeof(prompt) == size  # a cached UTF-8 copy would add ~1.5 bytes a character
 
 
 def test_azure_calls_go_to_the_deployment_url_with_the_api_version(items: list[Item]) -> None:

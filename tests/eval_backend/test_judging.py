@@ -1,7 +1,8 @@
-"""Sending the judge calls owed: progress reporting."""
+"""Sending the judge calls owed: progress reporting, and letting go of each item once it is judged."""
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import replace
 from pathlib import Path
 
@@ -38,9 +39,43 @@ def test_progress_is_reported_at_most_once_an_interval_and_always_with_the_final
         finally:
             await client.close()
 
+    owed = len(tasks)
     with StandInChatServer() as server:
         progress = run_event_loop(judge_all(server))
-    assert len(tasks) == 3 * BENCHMARK.criteria_per_item
-    assert [report.done for report in reports] == [1, len(tasks)]
+    assert owed == 3 * BENCHMARK.criteria_per_item
+    assert [report.done for report in reports] == [1, owed]
     assert reports[-1] == progress and progress.failed == 0
-    assert len((tmp_path / "judgments.jsonl").read_text(encoding="utf-8").splitlines()) == len(tasks)
+    assert len((tmp_path / "judgments.jsonl").read_text(encoding="utf-8").splitlines()) == owed
+
+
+def test_each_item_is_let_go_once_its_criteria_are_judged(
+    items: list[Item], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Judging takes the task list over: an item (its 20 KB query) is not held until the whole config is done.
+    monkeypatch.setattr(judging, "PROGRESS_INTERVAL_S", 0.0)  # a report after every judgment
+    copies = [replace(item) for item in items[:3]]  # held by nothing but the tasks
+    alive = [weakref.ref(item) for item in copies]
+    responses = {item.key: ResponseRecord(item.config, item.index, f"An answer to {item.id}.") for item in copies}
+    tasks = judging.plan_judge_tasks(BENCHMARK, copies, responses, [], "stand-in-judge")
+    del copies
+    items_alive: dict[int, int] = {}  # judgments done -> items still in memory
+
+    def on_progress(progress: judging.JudgingProgress) -> None:
+        items_alive[progress.done] = sum(ref() is not None for ref in alive)
+
+    async def judge_all(server: StandInChatServer) -> None:
+        client = JudgeClient(fast_judge_settings(server, concurrency=1))  # one call at a time, in order
+        try:
+            with JsonlAppender(tmp_path / "judgments.jsonl") as appender:
+                await judging.run_judge_tasks(BENCHMARK, tasks, client, appender, on_progress)
+        finally:
+            await client.close()
+
+    with StandInChatServer() as server:
+        run_event_loop(judge_all(server))
+    assert tasks == []  # taken over
+    per_item = BENCHMARK.criteria_per_item
+    # The worker holds the task it just judged until it takes the next: an item goes when the next item starts.
+    expected = {done: 3 - (done - 1) // per_item for done in range(1, 3 * per_item + 1)}
+    expected[3 * per_item] = 0  # the final report comes once every worker is done
+    assert items_alive == expected

@@ -176,8 +176,8 @@ def test_filters_and_ranking_on_chosen_languages(page: Page, tmp_path: Path) -> 
     assert column(page, "Model") == ["acme/reasoner-3b"]
     page.locator("#model-type").get_by_label("all", exact=True).check()
     page.locator("#rank-languages").get_by_label("Tamil").check()
-    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Chosen languages average")).to_have_count(1)
-    ranked = column(page, "Chosen languages average")
+    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Chosen subset average")).to_have_count(1)
+    ranked = column(page, "Chosen subset average")
     assert ranked == sorted(ranked, key=float, reverse=True) and column(page, "Rank") == ["1", "2", "3"]
     exported = pd.read_csv(download(page, "download-view", tmp_path / "subset.csv"))
     assert [f"{value:.2f}" for value in exported["subset_average"]] == ranked
@@ -257,3 +257,62 @@ def test_a_link_opens_its_tab_and_choosing_a_tab_updates_the_address(page: Page,
     expect(page.locator("#about-text")).to_be_visible()
     open_tab(page, "submit")
     page.wait_for_function("() => new URLSearchParams(location.search).get('tab') === 'submit'")
+
+
+def open_filters(page: Page) -> None:
+    page.get_by_text("Filters and ranking on chosen languages").click()
+
+
+def address(page: Page) -> dict[str, list[str]]:
+    return parse_qs(urlparse(page.url).query)
+
+
+@pytest.mark.parametrize("page", [LAPTOP], indirect=True, ids=["1440"])
+def test_the_license_filter_keeps_the_chosen_licenses_and_the_csv_and_link_follow(page: Page, tmp_path: Path) -> None:
+    open_filters(page)
+    page.locator("#license-filter input").click()
+    options = page.get_by_role("option").all_inner_texts()
+    assert [option.strip() for option in options] == ["apache-2.0", "mit", "other:acme-research", "unknown"]
+    page.get_by_role("option", name="apache-2.0", exact=True).click()
+    expect(board_rows(page)).to_have_count(1)
+    assert column(page, "Model") == ["acme/strong-7b"]
+    choose(page, "license-filter", "mit")
+    expect(board_rows(page, "unranked-table")).to_have_count(1)  # the partial run, under MIT
+    page.wait_for_function("() => new URLSearchParams(location.search).get('license') === 'apache-2.0,mit'")
+    exported = pd.read_csv(download(page, "download-view", tmp_path / "licensed.csv"))
+    assert list(exported["model"]) == ["acme/strong-7b", "bharat/partial-1b"]
+    shot(page, "license-filter")
+
+
+@pytest.mark.parametrize("page", [LAPTOP], indirect=True, ids=["1440"])
+def test_open_weights_only_hides_gated_and_unknown_runs_and_a_link_restores_it(page: Page, app: AppServer) -> None:
+    open_filters(page)
+    page.locator("#open-weights-only input").check()
+    expect(board_rows(page)).to_have_count(1)
+    assert column(page, "Model") == ["acme/strong-7b"]  # the gated model and the one without the fact are left out
+    page.wait_for_function("() => new URLSearchParams(location.search).get('open') === '1'")
+    page.goto(f"{app.url}?open=1&groups=metadata")
+    expect(board_rows(page)).to_have_count(1)
+    assert column(page, "Open weights") == ["yes"] and column(page, "License") == ["apache-2.0"]
+    open_filters(page)
+    expect(page.locator("#open-weights-only input")).to_be_checked()
+
+
+@pytest.mark.parametrize("page", [LAPTOP], indirect=True, ids=["1440"])
+def test_ranking_on_chosen_variants_reranks_and_the_csv_and_link_follow(
+    page: Page, evaluated: EvaluatedData, tmp_path: Path
+) -> None:
+    open_filters(page)
+    page.locator("#rank-variants").get_by_label("romanized", exact=True).check()
+    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Chosen subset average")).to_have_count(1)
+    assert "Rank range" not in headers(page, "leaderboard-table")  # a subset has no rank range
+    ranked = column(page, "Chosen subset average")
+    assert ranked == sorted(ranked, key=float, reverse=True) and column(page, "Rank") == ["1", "2", "3"]
+    page.wait_for_function("() => new URLSearchParams(location.search).get('variants') === 'romanized'")
+    exported = pd.read_csv(download(page, "download-view", tmp_path / "romanized.csv"))
+    assert [f"{value:.2f}" for value in exported["subset_average"][:3]] == ranked
+    first = exported["model"][0]
+    romanized = evaluated.summary(first)["config_variants"]
+    assert exported["subset_average"][0] == pytest.approx(
+        sum(variants["romanized"] for config, variants in romanized.items() if "english" not in config)
+        / sum("english" not in config for config in romanized))

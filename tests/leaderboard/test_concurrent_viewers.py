@@ -29,6 +29,7 @@ def test_a_hundred_simultaneous_viewers_all_get_the_board_and_the_judgments(
     results = simulate_viewers(app.url, VIEWERS, run_id, timeout_s=120)
     assert [r.error for r in results if r.error] == []
     assert {r.board_rows for r in results} == {len(evaluated.ranked_models())}  # the ranked table
+    assert {r.rows_in_page for r in results} == {len(evaluated.ranked_models())}  # already in the page
     assert {r.judgment_rows for r in results} == {len(folder.read_items())}
 
 

@@ -76,3 +76,12 @@ def test_an_outdated_dataset_revision_is_flagged() -> None:
     assert format_revision("sha256:" + "a" * 64, True) == "a" * 7 + OUTDATED_FLAG
     assert format_revision("0123456789abcdef", False) == "0123456"
     assert format_revision(None, float("nan")) == ""
+
+
+def test_license_and_open_weights_read_unknown_when_not_recorded(table: pd.DataFrame) -> None:
+    shown = display_table(leaderboard_view(table, ["metadata"]))
+    cells = dict(zip(shown.frame["Model"], zip(shown.frame["License"], (row[-1] for row in shown.texts))))
+    assert cells[model_cell("acme/strong-7b")] == ("apache-2.0", "yes")
+    assert cells[model_cell("acme/reasoner-3b")] == ("other:acme-research", "no")
+    assert cells[model_cell(SCRIPT_MODEL_ID)] == ("unknown", "unknown")
+    assert shown.frame.columns[-1] == column_label("open_weights") == "Open weights"

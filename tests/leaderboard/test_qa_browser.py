@@ -118,3 +118,32 @@ def test_the_submit_form_ticks_every_benchmark_with_a_dataset(ui: BrowserPage) -
     expect(boxes).to_have_count(len(BENCHMARKS))  # QA_DATASET is set; the others have a default
     assert all(boxes.nth(i).is_checked() for i in range(len(BENCHMARKS)))
     expect(page.locator("#submit-benchmarks")).to_contain_text("Indic QA")
+
+
+def test_the_qa_rankings_search_filters_says_no_match_and_the_csv_and_link_follow(
+    ui: BrowserPage, app: AppServer, qa: QaData, tmp_path
+) -> None:
+    page = ui.page
+    page.get_by_role("tab", name="Indic QA").click()
+    rows = board_rows(page, "qa-table")
+    expect(rows).to_have_count(len(qa.folders))
+    page.locator("#qa-search textarea").fill("WEAK; <script>")  # `;` between models, any case, markup as text
+    expect(rows).to_have_count(2)
+    assert sorted(row[0] for row in cells(rows)) == ["acme/weak-1b", SCRIPT_MODEL]
+    page.wait_for_function("() => new URLSearchParams(location.search).get('qa_q') === 'WEAK; <script>'")
+    with page.expect_download() as info:
+        page.locator("#qa-download-view").click()
+    saved = tmp_path / "searched.csv"
+    info.value.save_as(saved)
+    assert sorted(pd.read_csv(saved, encoding="utf-8-sig")["model"]) == ["acme/weak-1b", SCRIPT_MODEL]
+
+    page.locator("#qa-search textarea").fill("no-such-model")
+    expect(page.locator("#qa-no-match")).to_contain_text("No models match")
+    expect(page.locator("#qa-table")).to_be_hidden()
+    expect(page.locator("#qa-download-view")).to_be_hidden()
+    shot(page, "qa-no-match")
+
+    page.goto(f"{app.url}?tab=qa&qa_q=strong")  # the address as a link
+    expect(page.locator("#qa-search textarea")).to_have_value("strong")
+    expect(rows).to_have_count(1)
+    assert cells(rows)[0][0] == "acme/strong-7b"

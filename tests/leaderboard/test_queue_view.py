@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
+from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.chat_mode import ChatMode
 from eval_backend.submissions import NewRequest, Phase, SqliteQueueStore
 from leaderboard.queue_view import progress_bar, queue_tables
 
@@ -43,5 +46,17 @@ def test_a_commit_revision_is_short_and_what_a_state_adds_comes_first(tmp_path: 
     failing = store.claim("w1")
     store.fail(failing.id, "w1", "out of memory")
     failed = queue_tables(store.list_requests()).failed
-    assert list(failed.columns[:6]) == ["id", "model", "revision", "status", "finished", "reason"]
+    assert list(failed.columns[:7]) == ["id", "model", "revision", "benchmark", "status", "finished", "reason"]
     assert failed["revision"].item() == "0123456"
+
+
+def test_each_row_says_its_benchmark_and_how_its_prompts_are_sent(tmp_path: Path) -> None:
+    store = SqliteQueueStore(tmp_path / "queue.sqlite")
+    for benchmark, mode in (("indic_writing_bench", ChatMode.CHAT), ("indic_qa", ChatMode.CHAT),
+                            ("saraiki", ChatMode.RAW)):
+        store.add(dataclasses.replace(_request("org/base-model"), benchmark=benchmark, chat_mode=mode))
+    pending = queue_tables(store.list_requests()).pending
+    assert pending[["benchmark", "mode"]].values.tolist() == [
+        [BENCHMARKS["indic_writing_bench"].title, "chat"], ["Indic QA", "chat"], ["Saraiki", "raw"]]
+    assert list(pending.columns) == ["id", "model", "revision", "benchmark", "mode", "precision", "submitter",
+                                     "submitted"]

@@ -39,6 +39,21 @@ def test_runs_frame_counts_come_from_the_summary(store: ResultsStore, evaluated:
     assert frame.loc["acme/strong-7b", "params_b"] == 7.2
 
 
+def test_license_and_open_weights_come_from_request_json_and_are_unknown_without_it(evaluated_copy: Path) -> None:
+    frame = runs_frame(ResultsStore(evaluated_copy).snapshot().runs).set_index("model")
+    assert (frame.loc["acme/strong-7b", "license"], frame.loc["acme/strong-7b", "open_weights"]) == ("apache-2.0", True)
+    assert frame.loc["acme/reasoner-3b", "open_weights"] is False
+    assert (frame.loc[SCRIPT_MODEL_ID, "license"], frame.loc[SCRIPT_MODEL_ID, "open_weights"]) == ("unknown", None)
+    # A hand-written request.json with facts of the wrong type: shown as unknown, never the board's error.
+    folder = next(RunFolder(path.parent) for path in evaluated_copy.rglob("request.json") if "flaky" in str(path))
+    folder.request_path.write_text(json.dumps({**folder.read_request(), "license": ["mit"], "open_weights": "yes"}))
+    store = ResultsStore(evaluated_copy)
+    frame = runs_frame(store.snapshot().runs).set_index("model")
+    assert (frame.loc["flaky/judge-fails-2b", "license"], frame.loc["flaky/judge-fails-2b", "open_weights"]) == (
+        "unknown", None)
+    assert store.snapshot().problems == ()
+
+
 def test_breakdown_frame_holds_every_group_of_the_summary(store: ResultsStore, evaluated: EvaluatedData) -> None:
     frame = breakdown_frame(store.snapshot().runs)
     run_id = next(r.run_id for r in store.snapshot().runs if r.model == "bharat/partial-1b")

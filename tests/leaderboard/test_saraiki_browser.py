@@ -40,6 +40,12 @@ def test_the_saraiki_tab_ranks_each_task_apart_and_browses_items(
     rows = {row[0]: row for row in cells(board_rows(page, "saraiki-table"))}
     assert rows[RAW_MODEL][columns.index("Mode")] == "raw" and rows[RAW_MODEL][columns.index("Math %")] == "50"
     assert page.locator("#saraiki-table b").count() == 0  # a model id's markup stays text
+    page.locator("#saraiki-search textarea").fill("<b>1b</b>")  # the QA tab's search, shared
+    expect(board_rows(page, "saraiki-table")).to_have_count(1)
+    page.locator("#saraiki-search textarea").fill("no-such-model")
+    expect(page.locator("#saraiki-no-match")).to_contain_text("No models match")
+    page.locator("#saraiki-search textarea").fill("")
+    expect(board_rows(page, "saraiki-table")).to_have_count(len(saraiki.folders))
 
     items = board_rows(page, "saraiki-items")
     expect(items.first).to_be_visible()  # the first model's items, chosen by default

@@ -1,4 +1,5 @@
-"""The leaderboard table built from real run folders: ranking rule, breakdowns, groups, search."""
+"""The leaderboard table built from real run folders: ranking rule, breakdowns, groups, search, the license and
+open-weights filters, ranking on chosen languages and variants."""
 
 from __future__ import annotations
 
@@ -9,21 +10,27 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS
+from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
 from leaderboard.results import ResultsStore
 from leaderboard.tables import (
     BASE_COLUMNS,
+    DEFAULT_GROUPS,
     ENGLISH_COLUMNS,
     INCOMPLETE,
     PARTIAL,
     RANKED,
+    BoardQuery,
     TableCache,
     base_columns,
+    cell_column,
+    chosen_variants,
     column_groups,
     group_members,
     language_variant_frame,
     leaderboard_view,
+    license_choices,
     model_type,
+    query_rows,
     rank_ranges,
     ranked_rows,
     standing_frame,
@@ -187,3 +194,63 @@ def test_the_model_type_comes_from_what_the_request_recorded() -> None:
     assert model_type({"generation": {"chat": True}}) == "chat"
     assert model_type({"reasoning": False, "generation": {"chat": False}}) == "base"
     assert model_type({}) == "" and model_type({"generation": "chat"}) == ""
+
+
+def test_the_license_filter_keeps_the_chosen_licenses_and_unknown_only_when_chosen(table: pd.DataFrame) -> None:
+    assert license_choices(table) == ["apache-2.0", "mit", "other:acme-research", "unknown"]  # "unknown" last
+    chosen = query_rows(table, BoardQuery(licenses=("apache-2.0", "mit")))
+    assert set(chosen["model"]) == {"acme/strong-7b", "bharat/partial-1b"}
+    unknown = query_rows(table, BoardQuery(licenses=("unknown",)))
+    assert set(unknown["model"]) == {"flaky/judge-fails-2b", SCRIPT_MODEL_ID}  # nothing recorded: the CLI's runs
+    assert len(query_rows(table, BoardQuery())) == len(table)  # none chosen: every license, unknown included
+
+
+def test_open_weights_only_keeps_the_runs_known_to_have_them(table: pd.DataFrame) -> None:
+    opened = query_rows(table, BoardQuery(open_weights_only=True))
+    assert set(opened["model"]) == {"acme/strong-7b", "bharat/partial-1b"}  # gated: out; unknown: out
+    assert list(ranked_rows(opened)["rank"]) == [1]  # a filter keeps the standard ranks of what it shows
+    both = query_rows(table, BoardQuery(open_weights_only=True, licenses=("mit",)))
+    assert list(both["model"]) == ["bharat/partial-1b"]
+
+
+def test_the_metadata_group_shows_license_and_open_weights_and_is_not_shown_by_default(table: pd.DataFrame) -> None:
+    assert column_groups(table)["metadata"] == ["license", "open_weights"]
+    assert "metadata" not in DEFAULT_GROUPS
+    assert "license" not in leaderboard_view(table, DEFAULT_GROUPS).columns
+    assert list(leaderboard_view(table, ["metadata"]).columns[-2:]) == ["license", "open_weights"]
+
+
+def cell_mean(evaluated: EvaluatedData, model: str, languages: list[str], variants: list[str]) -> float:
+    """The mean of a run's language x variant scores as summary.json has them."""
+    cells = evaluated.summary(model)["config_variants"]
+    return sum(cells[language][variant] for language in languages for variant in variants) / (
+        len(languages) * len(variants))
+
+
+def test_ranking_on_chosen_variants_averages_each_language_s_score_in_them(
+    table: pd.DataFrame, evaluated: EvaluatedData
+) -> None:
+    indic = [name for name in INDIC_CONFIGS if f"config.{name}" in table]
+    ranked = ranked_rows(query_rows(table, BoardQuery(variants=("romanized",))))
+    expected = {model: cell_mean(evaluated, model, indic, ["romanized"]) for model in evaluated.ranked_models()}
+    assert dict(zip(ranked["model"], ranked["subset_average"])) == pytest.approx(expected)
+    assert list(ranked["subset_average"]) == sorted(expected.values(), reverse=True)
+    assert list(ranked["rank"]) == [1, 2, 3] and "rank_best" not in ranked  # no rank range for a subset
+    subset = ranked_rows(query_rows(table, BoardQuery(languages=("Hindi", "Tamil"), variants=("native", "code_mixed"))))
+    assert dict(zip(subset["model"], subset["subset_average"])) == pytest.approx(
+        {model: cell_mean(evaluated, model, ["Hindi", "Tamil"], ["native", "code_mixed"])
+         for model in evaluated.ranked_models()})
+
+
+def test_every_variant_chosen_is_the_same_as_none_chosen(table: pd.DataFrame) -> None:
+    assert chosen_variants(VARIANTS) == () and chosen_variants(["romanized", "Klingon"]) == ("romanized",)
+    pd.testing.assert_frame_equal(query_rows(table, BoardQuery(variants=VARIANTS)), query_rows(table, BoardQuery()))
+    languages = query_rows(table, BoardQuery(languages=("Hindi",), variants=VARIANTS))
+    hindi = query_rows(table, BoardQuery(languages=("Hindi",)))
+    assert list(languages["subset_average"]) == list(hindi["subset_average"])
+
+
+def test_cell_columns_are_hidden_from_every_column_group(table: pd.DataFrame) -> None:
+    assert cell_column("Hindi", "native") in table
+    shown = {column for columns in column_groups(table).values() for column in columns}
+    assert not any(column.startswith("cell.") for column in shown)

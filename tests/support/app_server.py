@@ -34,13 +34,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_app(data_dir: Path, log: Path, **env: str) -> Iterator[AppServer]:
-    """Serve `data_dir` with the in-app worker off; stops the app on exit."""
+def running_app(data_dir: Path, log: Path, repo: Path = REPO, **env: str) -> Iterator[AppServer]:
+    """Serve `data_dir` with the in-app worker off (the `app.py` of `repo`: another checkout for a bench)."""
     port = free_port()
     environment = {**os.environ, "DATA_DIR": str(data_dir), "WORKER_ENABLED": "false",
                    "GRADIO_SERVER_NAME": "127.0.0.1", "PORT": str(port), **env}
     with log.open("w") as out:
-        process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=environment,
+        process = subprocess.Popen([sys.executable, "app.py"], cwd=repo, env=environment,
                                    stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:

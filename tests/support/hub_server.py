@@ -7,7 +7,8 @@ point at commits; a repo may be gated or private, readable only with a granted t
 
 Endpoints served (a small router, :meth:`StandInHub.route`, so more can be added)::
 
-    GET       /api/models/{repo}[/revision/{rev}]      model info: sha, siblings, safetensors, gated, private
+    GET       /api/models/{repo}[/revision/{rev}]      model info: sha, siblings, safetensors, gated, private,
+                                                       cardData, tags
     GET       /api/models/{repo}/auth-check            200, or 403 GatedRepo / 404 RepoNotFound
     HEAD|GET  /{repo}/resolve/{rev}/{path}             a file, with X-Repo-Commit and ETag headers
 
@@ -59,6 +60,9 @@ class HubRepo:
     gated: bool = False
     private: bool = False
     readers: set[str] = field(default_factory=set)
+    card_data: Mapping[str, Any] | None = None
+    """The model card's metadata (its YAML header), e.g. {"license": "apache-2.0"}."""
+    tags: tuple[str, ...] = ()
 
     def resolve(self, revision: str) -> HubCommit | None:
         """A ref name or a full commit sha -> the commit, or None."""
@@ -134,12 +138,19 @@ class StandInHub:
         parameters: int | Mapping[str, int] | None = None,
         gated: bool = False,
         private: bool = False,
+        card_data: Mapping[str, Any] | None = None,
+        tags: tuple[str, ...] = (),
     ) -> str:
-        """Create the model repo if needed and commit `files` to `branch`; returns the commit sha."""
+        """Create the model repo if needed and commit `files` to `branch`; returns the commit sha.
+
+        `card_data` (the card's metadata) and `tags` replace the repo's when given.
+        """
         with self._lock:
             repo = self.repos.setdefault(("model", repo_id), HubRepo(repo_id))
             repo.gated = repo.gated or gated
             repo.private = repo.private or private
+            repo.card_data = dict(card_data) if card_data is not None else repo.card_data
+            repo.tags = tuple(tags) or repo.tags
             counts = {"BF16": parameters} if isinstance(parameters, int) else parameters
             sha = hashlib.sha1(f"{repo_id}:{len(repo.commits)}:{sorted(files)}".encode()).hexdigest()
             repo.commits[sha] = HubCommit(sha, dict(files), dict(counts) if counts else None)
@@ -188,7 +199,10 @@ class StandInHub:
             "private": repo.private,
             "gated": "manual" if repo.gated else False,
             "siblings": [{"rfilename": name} for name in sorted(commit.files)],
+            "tags": list(repo.tags),
         }
+        if repo.card_data is not None:
+            info["cardData"] = dict(repo.card_data)
         if commit.parameters:
             info["safetensors"] = {"parameters": dict(commit.parameters), "total": sum(commit.parameters.values())}
         return HubResponse.json(info)

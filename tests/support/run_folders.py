@@ -11,6 +11,8 @@ known ways. ``build_evaluated_data(root)`` writes::
 The profiles include a model evaluated on only part of the benchmark (partial: unranked), one
 whose judge calls fail for good on some items (incomplete: unranked), one with reasoning
 before ``</think>``, and one whose model id and responses carry ``<script>alert(1)</script>``.
+Three record a license and open weights as a submission does (the reasoner's weights are gated, so
+not open); the other two record neither, as a run judged from the command line.
 """
 
 from __future__ import annotations
@@ -83,15 +85,17 @@ class ModelProfile:
 DEFAULT_PROFILES: tuple[ModelProfile, ...] = (
     ModelProfile(
         "acme/strong-7b", 9, variant_penalty={"romanized": 1},
-        request={"params_b": 7.2, "precision": "bfloat16"},
+        request={"params_b": 7.2, "precision": "bfloat16", "license": "apache-2.0", "open_weights": True},
     ),
     ModelProfile(
         "acme/reasoner-3b", 8, variant_penalty={"code_mixed": 2, "romanized": 3}, reasoning=True,
-        request={"params_b": 3.1, "precision": "bfloat16", "reasoning": True},  # as the worker records it
+        # as the worker records it (a gated model: not open weights)
+        request={"params_b": 3.1, "precision": "bfloat16", "reasoning": True, "license": "other:acme-research",
+                 "open_weights": False},
     ),
     ModelProfile(
         "bharat/partial-1b", 6, configs=("Hindi", "Tamil"), skip_every=4,
-        request={"params_b": 1.0, "precision": "float16"},
+        request={"params_b": 1.0, "precision": "float16", "license": "mit", "open_weights": True},
     ),
     ModelProfile(
         "flaky/judge-fails-2b", 5, config_penalty={"Tamil": 2}, failing_items=3,

@@ -3,6 +3,7 @@ requeue, admin transitions, duplicates per benchmark, the per-user limit, migrat
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import sqlite3
 import time
@@ -198,13 +199,41 @@ def test_a_queue_from_before_chat_modes_is_migrated_on_open_and_its_rows_were_as
 ) -> None:
     with queue_backend.open() as current:
         old = current.add(new("org/old"))
-    # Back to the schema before the chat_mode column, with the row still there.
-    queue_backend.execute("ALTER TABLE requests DROP COLUMN chat_mode")
+    # Back to the schema before the chat_mode column (and the later ones), with the row still there.
+    for column in ("open_weights", "license", "chat_mode"):
+        queue_backend.execute(f"ALTER TABLE requests DROP COLUMN {column}")
     queue_backend.execute("UPDATE queue_schema SET version = 2" if queue_backend.url else "PRAGMA user_version = 2")
     with queue_backend.open() as migrated:
         assert migrated.get(old.id).chat_mode is ChatMode.CHAT
         raw = migrated.add(new("org/base", benchmark="saraiki", chat_mode=ChatMode.RAW))
         assert migrated.get(raw.id).chat_mode is ChatMode.RAW
+
+
+def test_the_license_and_open_weights_recorded_at_submission_are_what_the_worker_claims(store: QueueStore) -> None:
+    facts = dict(license="other:llama3", open_weights=False)
+    gated = store.add(dataclasses.replace(new("org/gated"), **facts))
+    unknown = store.add(new("org/unknown"))
+    assert (gated.license, gated.open_weights) == ("other:llama3", False)
+    claimed = store.claim("w1")
+    assert claimed is not None and claimed.id == gated.id
+    assert (claimed.license, claimed.open_weights) == ("other:llama3", False)
+    assert (unknown.license, unknown.open_weights) == (None, None)  # not recorded: unknown, not "closed"
+    opened = store.add(dataclasses.replace(new("org/open"), license="apache-2.0", open_weights=True))
+    assert store.get(opened.id).open_weights is True
+
+
+def test_a_queue_from_before_licenses_is_migrated_on_open_and_its_rows_are_unknown(queue_backend: QueueBackend) -> None:
+    with queue_backend.open() as current:
+        old = current.add(new("org/old"))
+    for column in ("open_weights", "license"):
+        queue_backend.execute(f"ALTER TABLE requests DROP COLUMN {column}")
+    queue_backend.execute("UPDATE queue_schema SET version = 3" if queue_backend.url else "PRAGMA user_version = 3")
+    with queue_backend.open() as migrated:
+        assert (migrated.get(old.id).license, migrated.get(old.id).open_weights) == (None, None)
+        added = migrated.add(dataclasses.replace(new("org/new"), license="mit", open_weights=True))
+        assert (migrated.get(added.id).license, migrated.get(added.id).open_weights) == ("mit", True)
+    with pytest.raises((sqlite3.IntegrityError, psycopg.errors.CheckViolation)):  # only yes, no or unknown
+        queue_backend.execute(f"UPDATE requests SET open_weights = 2 WHERE id = {old.id}")
 
 
 def test_reopening_a_queue_keeps_its_rows(queue_backend: QueueBackend) -> None:

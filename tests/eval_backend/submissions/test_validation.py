@@ -108,6 +108,45 @@ def test_private_and_gated_models_need_access_for_the_leaderboard_token(
     assert "hf_leaderboard_secret" not in repr(store.list_requests())  # no column of any row holds it
 
 
+def test_the_license_and_open_weights_come_from_the_hub_and_are_queued(
+    store: QueueStore, hub: StandInHub, tmp_path: Path
+) -> None:
+    files = chat_model_files()
+    hub.add_model("org/card", files, parameters=BILLION, card_data={"license": "Apache-2.0"})
+    hub.add_model("org/tagged", files, parameters=BILLION, tags=("text-generation", "license:mit"))
+    hub.add_model("org/other", files, parameters=BILLION,
+                  card_data={"license": "other", "license_name": "Llama3 Community", "license_link": "LICENSE"})
+    hub.add_model("org/gated", files, parameters=BILLION, gated=True, card_data={"license": "gemma"})
+    hub.add_model("org/private", files, parameters=BILLION, private=True)
+    sharded = {name: data for name, data in files.items() if name != "model.safetensors"}
+    hub.add_model("org/sharded-bin", {**sharded, "pytorch_model-00001-of-00002.bin": b"\0"}, parameters=BILLION)
+    hub.add_model("org/no-weights", {**sharded, "training_args.bin": b"\0"}, parameters=BILLION)
+    for repo in ("org/gated", "org/private"):
+        hub.grant(repo, "hf_token")
+    settings = make_settings(tmp_path, hub, hf_token="hf_token", submissions_per_week=10)
+    facts = {}
+    models = ("org/card", "org/tagged", "org/other", "org/gated", "org/private", "org/sharded-bin", "org/no-weights")
+    for model in models:
+        [queued] = submit(SubmissionForm(model), "alice", store=store, settings=settings)
+        facts[model] = (queued.license, queued.open_weights)
+    assert facts == {
+        "org/card": ("apache-2.0", True),  # lower case, as the Hub's license ids are spelled
+        "org/tagged": ("mit", True),  # no card license: the Hub's `license:` tag
+        "org/other": ("other:llama3-community", True),
+        "org/gated": ("gemma", False),  # downloadable only after an access request
+        "org/private": (None, False),
+        "org/sharded-bin": (None, True),
+        "org/no-weights": (None, False),  # a .bin that holds no weights does not count
+    }
+    assert {(row.license, row.open_weights) for row in store.list_requests()} == set(facts.values())
+
+
+def test_a_local_folder_s_license_and_openness_are_unknown(store: QueueStore, tiny_model: Path, tmp_path: Path) -> None:
+    [queued] = submit(SubmissionForm(str(tiny_model)), None, store=store,
+                      settings=make_settings(tmp_path, allow_local_models=True))
+    assert (queued.license, queued.open_weights) == (None, None)
+
+
 def no_template(sha: str, model: str = "org/base") -> str:
     return (f"model {model!r} at {sha[:12]} has no chat template (no 'chat_template' in tokenizer_config.json "
             "and no chat_template.jinja)")

@@ -259,3 +259,15 @@ def test_the_submitted_chat_mode_is_the_mode_the_saraiki_run_asks_in_and_records
     items = [json.loads(line) for line in (folder.path / "items.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(items) == 2 and {item["chat"] for item in items} == {chat}
     assert json.loads(folder.summary_path.read_text(encoding="utf-8"))["chat"] is chat  # the board's Mode column
+
+
+def test_the_license_and_open_weights_of_the_request_reach_request_json(
+    store: QueueStore, tmp_path: Path, saraiki_knowledge: Path, models: dict[str, Path], judge_env: StandInChatServer,
+) -> None:
+    settings = Settings(data=DataSettings(data_dir=tmp_path / "data", saraiki_dataset=str(saraiki_knowledge)))
+    store.add(NewRequest(str(models["chat"]), "local-0123", "local", "float32", False, "alice",
+                         {"backend": "transformers"}, benchmark="saraiki", license="apache-2.0", open_weights=True))
+    ended = poll_once(store, settings, worker_id="w")
+    assert ended is not None and ended.status is Status.FINISHED, ended and ended.error
+    request = json.loads(RunFolder(Path(str(ended.run_dir))).request_path.read_text(encoding="utf-8"))
+    assert (request["license"], request["open_weights"]) == ("apache-2.0", True)  # what the board's filters read

@@ -1,4 +1,4 @@
-"""The judgments tab's item list: filtered, and capped with a label that says so."""
+"""The judgments tab's item list (filtered, and capped with a label that says so) and its model choices."""
 
 from __future__ import annotations
 
@@ -6,10 +6,13 @@ import re
 
 import pytest
 
+from eval_backend.settings import Settings
+from leaderboard.context import AppContext
 from leaderboard.judgments import ItemFilter
 from leaderboard.results import ResultsStore
+from leaderboard.tables import TableCache
 from leaderboard.tabs import judgments_tab
-from leaderboard.tabs.judgments_tab import ITEMS_LABEL, items_table
+from leaderboard.tabs.judgments_tab import ITEMS_LABEL, items_table, model_choices
 from tests.support.run_folders import EvaluatedData
 
 RUN_ID = "acme__strong-7b/main"
@@ -34,3 +37,12 @@ def test_past_the_cap_the_label_says_how_many_match(
     total = len(evaluated.folders["acme/strong-7b"].read_items())
     assert len(update["value"]["data"]) == 5
     assert f"the first 5 of the {total} that match" in update["label"]
+
+
+def test_a_link_s_models_are_chosen_when_the_board_has_them(store: ResultsStore, tmp_path) -> None:
+    context = AppContext(Settings(), store, tmp_path, None, None, TableCache())  # the choices read only the store
+    linked = model_choices(context, "acme__reasoner-3b/main", "acme__strong-7b/main")
+    assert (linked.model["value"], linked.compare["value"]) == ("acme__reasoner-3b/main", "acme__strong-7b/main")
+    unknown = model_choices(context, "../../etc", "nobody__nothing/main")
+    assert (unknown.model["value"], unknown.compare["value"]) == (RUN_ID, "")  # the best-ranked run, no comparison
+    assert ("(none)", "") in unknown.compare["choices"] and len(unknown.model["choices"]) == len(store.snapshot().runs)

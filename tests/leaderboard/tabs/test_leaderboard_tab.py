@@ -12,8 +12,8 @@ import re
 
 from leaderboard.results import LruCache, ResultsStore
 from leaderboard.tables import RANKING_RULE, BoardQuery, TableCache
-from leaderboard.tabs.leaderboard_tab import EMPTY_STATE, last_updated, link_query, render_board
-from tests.support.run_folders import EvaluatedData
+from leaderboard.tabs.leaderboard_tab import EMPTY_STATE, last_updated, link_query, render_board, restore_from_link
+from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
 
 def shown_frame(update: dict) -> pd.DataFrame:
@@ -77,7 +77,7 @@ def test_ranking_on_chosen_languages_reranks_and_the_csv_follows(evaluated: Eval
     ranked_table = table[table["standing"] == "ranked"]
     expected = ranked_table.sort_values(f"config.{languages[0]}", ascending=False, kind="stable")["model"]
     assert list(ranked["Model"]) == list(expected)
-    assert ranked.columns[2] == "Chosen languages average" and "Rank range" not in ranked.columns
+    assert ranked.columns[2] == "Chosen subset average" and "Rank range" not in ranked.columns
     exported = pd.read_csv(board.download["value"])
     assert list(exported["model"])[:3] == list(expected)
     assert exported["subset_average"].tolist()[:3] == pytest.approx(list(ranked_table[f"config.{languages[0]}"]
@@ -99,6 +99,38 @@ def test_sorting_and_filters_shape_the_view_and_the_csv(evaluated: EvaluatedData
         "acme/reasoner-3b", "bharat/partial-1b", "flaky/judge-fails-2b"]
 
 
+def test_the_license_and_open_weights_filters_shape_the_view_and_the_csv(
+    evaluated: EvaluatedData, tmp_path: Path
+) -> None:
+    store = ResultsStore(evaluated.runs_dir)
+    chosen = BoardQuery(licenses=("other:acme-research", "unknown"))
+    board = render_board(store, TableCache(), tmp_path, ["metadata"], chosen)
+    assert board.licenses["choices"] == ["apache-2.0", "mit", "other:acme-research", "unknown"]
+    assert "value" not in board.licenses  # a render lists the licenses, never undoes a choice
+    exported = pd.read_csv(board.download["value"])
+    assert list(exported["model"]) == ["acme/reasoner-3b", SCRIPT_MODEL_ID, "flaky/judge-fails-2b"]
+    assert list(shown_frame(board.table)["License"]) == ["other:acme-research", "unknown"]
+    opened = render_board(store, TableCache(), tmp_path, ["metadata"], BoardQuery(open_weights_only=True))
+    assert list(shown_frame(opened.table)["Model"]) == ["acme/strong-7b"]
+    assert list(shown_frame(opened.unranked)["Model"]) == ["bharat/partial-1b"]
+    assert list(pd.read_csv(opened.download["value"])["open_weights"]) == [True, True]
+    nothing = render_board(store, TableCache(), tmp_path, ["metadata"], BoardQuery(licenses=("gpl-3.0",)))
+    assert nothing.no_match["visible"] is True and "unknown" in nothing.licenses["choices"]
+
+
+def test_ranking_on_chosen_variants_reranks_and_the_csv_follows(evaluated: EvaluatedData, tmp_path: Path) -> None:
+    store, tables = ResultsStore(evaluated.runs_dir), TableCache()
+    chosen = BoardQuery(languages=("Hindi",), variants=("romanized",))
+    board = render_board(store, tables, tmp_path, ["variants"], chosen)
+    ranked = shown_frame(board.table)
+    assert ranked.columns[2] == "Chosen subset average" and "Rank range" not in ranked.columns
+    hindi_romanized = {model: evaluated.summary(model)["config_variants"]["Hindi"]["romanized"]
+                       for model in evaluated.ranked_models()}
+    exported = pd.read_csv(board.download["value"]).head(3)
+    assert dict(zip(exported["model"], exported["subset_average"])) == pytest.approx(hindi_romanized)
+    assert list(ranked["Chosen subset average"]) == [f"{value:.2f}" for value in exported["subset_average"]]
+
+
 def test_a_crowd_is_served_one_prerendered_view(evaluated: EvaluatedData, tmp_path: Path) -> None:
     store, tables, renders = ResultsStore(evaluated.runs_dir), TableCache(), LruCache(8)
     first = render_board(store, tables, tmp_path, ["languages"], BoardQuery(), renders)
@@ -112,6 +144,16 @@ def test_a_shared_link_s_parameters_become_the_query() -> None:
     assert query == BoardQuery(search="acme", min_params_b=1.0, max_params_b=None, model_type="reasoning",
                                hide_unranked=True, languages=("Hindi",), sort_by="config.Hindi")
     assert link_query({"type": "<script>"}).model_type == "all"
+
+
+def test_a_shared_link_s_license_open_weights_and_variants_become_the_query() -> None:
+    query = link_query({"license": "mit,other:acme-research,mit", "open": "1", "variants": "romanized,Klingon,native"})
+    assert (query.licenses, query.open_weights_only, query.variants) == (
+        ("mit", "other:acme-research"), True, ("native", "romanized"))  # variants in the benchmark's order
+    assert link_query({"variants": "native,code_mixed,romanized"}).variants == ()  # all of them: the standard ranking
+    assert link_query({"open": "yes"}).open_weights_only is False
+    controls = restore_from_link("?license=mit&open=1&variants=romanized&langs=Hindi")
+    assert controls[-3:] == [["mit"], True, ["romanized"]] and controls[2] == ["Hindi"]
 
 
 def test_last_updated_names_the_newest_result() -> None:

@@ -1,0 +1,123 @@
+"""A link to one judgment: the Judgments tab's model, comparison, filters and item in the page's address.
+
+`?tab=judgments&model=<run id>&compare=<run id>&item=<config>:<index>&language=Hindi&score_min=5`
+opens that model with the item's criteria on screen. Everything in an address is untrusted: a
+run id the results store does not know (or one leaving the runs folder), an item the run does
+not have, a filter value the run's items never take, or a malformed number is dropped, and
+the rest of the link still applies.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+import pandas as pd
+
+from leaderboard.judgments import FILTER_FIELDS, ItemFilter, filter_choices, judgment_items
+from leaderboard.results import ResultsStore, UnknownRunError
+from leaderboard.tab_links import TAB_PARAM, link_params
+
+JUDGMENTS_TAB = "judgments"
+"""The tab's id in the page (`gr.Tab(..., id=...)` in `app_factory`): the address is written only while it is open."""
+ANY = "All"
+ITEM_SEPARATOR = ":"
+SCORE_RANGE = (0.0, 10.0)
+LINK_SCRIPT = f"""(model, compare, item, language, variant, domain, subdomain, scoreMin, scoreMax, unscored) => {{
+  const params = new URLSearchParams(window.location.search);
+  if (params.get("{TAB_PARAM}") !== "{JUDGMENTS_TAB}") return;
+  const put = (key, value, fallback) => (value === null || value === undefined || value === "" || value === fallback)
+    ? params.delete(key) : params.set(key, String(value));
+  put("model", model);
+  put("compare", compare);
+  put("item", item);
+  put("language", language, "{ANY}");
+  put("variant", variant, "{ANY}");
+  put("domain", domain, "{ANY}");
+  put("subdomain", subdomain, "{ANY}");
+  put("score_min", scoreMin, {SCORE_RANGE[0]:g});
+  put("score_max", scoreMax, {SCORE_RANGE[1]:g});
+  put("unscored", unscored ? "" : "0");
+  window.history.replaceState(null, "", window.location.pathname + "?" + params.toString());
+}}"""
+"""Keeps the address in step with the tab's controls (in the browser only: nothing is sent to the server)."""
+
+
+@dataclass(frozen=True)
+class JudgmentLink:
+    """What a link asks the Judgments tab to show; None (or the filter's defaults) where it asks nothing."""
+
+    model: str | None = None
+    compare: str | None = None
+    item: tuple[str, int] | None = None
+    filter: ItemFilter = ItemFilter()
+
+
+def parse_link(query: str) -> JudgmentLink:
+    """The link a query string (`?model=…&item=…`, with or without the `?`) describes; malformed values dropped.
+
+    Run ids are only read here; `resolve_link` checks them against the results.
+    """
+    params = link_params(query)
+    fields = {name: params[name] for name in FILTER_FIELDS if params.get(name) not in (None, "", ANY)}
+    low, high = _score(params.get("score_min"), SCORE_RANGE[0]), _score(params.get("score_max"), SCORE_RANGE[1])
+    if low > high:  # an empty range lists nothing: a link that asks for one is malformed
+        low, high = SCORE_RANGE
+    return JudgmentLink(
+        model=params.get("model") or None,
+        compare=params.get("compare") or None,
+        item=parse_item_key(params.get("item", "")),
+        filter=ItemFilter(**fields, score_min=low, score_max=high, include_unscored=params.get("unscored") != "0"),
+    )
+
+
+def resolve_link(store: ResultsStore, link: JudgmentLink) -> JudgmentLink | None:
+    """`link` with what the results do not hold dropped; None when it names no model the board has."""
+    model = _known_run(store, link.model)
+    if model is None:
+        return None
+    try:
+        items = judgment_items(store.details(model))
+    except (UnknownRunError, FileNotFoundError):
+        return None
+    compare = _known_run(store, link.compare) if link.compare != model else None
+    choices = filter_choices(items)
+    kept = {name: value for name in FILTER_FIELDS if (value := getattr(link.filter, name)) in choices[name]}
+    chosen = dataclasses.replace(link.filter, **{name: kept.get(name) for name in FILTER_FIELDS})
+    return JudgmentLink(model, compare, link.item if _has_item(items, link.item) else None, chosen)
+
+
+def item_key(config: str, index: int) -> str:
+    """An item as the address writes it: `<config>:<index>`, e.g. `Hindi:3`."""
+    return f"{config}{ITEM_SEPARATOR}{index}"
+
+
+def parse_item_key(text: str | None) -> tuple[str, int] | None:
+    """(config, index) of an `item_key`, or None when the text is not one."""
+    config, separator, index = (text or "").rpartition(ITEM_SEPARATOR)
+    if not separator or not config or not index.isascii() or not index.isdigit():
+        return None
+    return config, int(index)
+
+
+def _known_run(store: ResultsStore, run_id: str | None) -> str | None:
+    if not run_id:
+        return None
+    try:
+        return store.run(run_id).run_id  # refuses ids outside the runs folder, and folders the board skips
+    except UnknownRunError:
+        return None
+
+
+def _has_item(items: pd.DataFrame, item: tuple[str, int] | None) -> bool:
+    return item is not None and bool(((items["config"] == item[0]) & (items["index"] == item[1])).any())
+
+
+def _score(text: str | None, default: float) -> float:
+    try:
+        value = float(text) if text else default
+    except ValueError:
+        return default
+    return value if math.isfinite(value) and SCORE_RANGE[0] <= value <= SCORE_RANGE[1] else default
+

@@ -1,0 +1,63 @@
+"""The rankings' search shared by the QA and Saraiki tabs: the rows kept, the CSV of them, the note when none is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from leaderboard.qa_tables import ranking_frame
+from leaderboard.results import ResultsStore
+from leaderboard.tabs.qa_tab import LABELS
+from leaderboard.tabs.scored_tab_parts import linked_search, rankings_view
+from tests.support.qa_runs import QaData, build_qa_runs
+
+CSV_NAME = "indic-qa-leaderboard.csv"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> ResultsStore:
+    qa: QaData = build_qa_runs(tmp_path_factory.mktemp("qa"))
+    return ResultsStore(qa.runs_dir)
+
+
+def view(store: ResultsStore, search: str, downloads: Path):
+    snapshot = store.snapshot()
+    return rankings_view(snapshot, ranking_frame(snapshot.runs), LABELS, search, downloads, "qa", CSV_NAME)
+
+
+def shown_models(update: dict) -> list[str]:
+    return list(update["value"]["Model"])
+
+
+def test_a_blank_search_keeps_every_model_and_the_csv_holds_them(store: ResultsStore, tmp_path: Path) -> None:
+    rendered = view(store, "", tmp_path)
+    ranking = ranking_frame(store.snapshot().runs)
+    assert shown_models(rendered.table) == list(ranking["model"]) and rendered.no_match["visible"] is False
+    assert list(pd.read_csv(rendered.download["value"], encoding="utf-8-sig")["model"]) == list(ranking["model"])
+
+
+def test_several_terms_keep_any_model_matching_one_and_the_csv_follows(store: ResultsStore, tmp_path: Path) -> None:
+    rendered = view(store, " WEAK ; <script>", tmp_path)  # case-insensitive; a term is text, never markup
+    assert set(shown_models(rendered.table)) == {"acme/weak-1b", "evil-org/<script>alert(1)</script>"}
+    exported = pd.read_csv(rendered.download["value"], encoding="utf-8-sig")
+    assert list(exported["model"]) == shown_models(rendered.table) and rendered.download["visible"] is True
+    assert rendered.download["value"] != view(store, "", tmp_path).download["value"]  # never the full table's file
+
+
+def test_no_match_hides_the_table_and_its_csv_and_says_so(store: ResultsStore, tmp_path: Path) -> None:
+    rendered = view(store, "no-such-model", tmp_path)
+    assert rendered.no_match["visible"] is True
+    assert rendered.table["visible"] is False and rendered.download["visible"] is False
+
+
+def test_a_fresh_data_folder_is_no_search_miss(tmp_path: Path) -> None:
+    empty = ResultsStore(tmp_path / "runs")
+    rendered = view(empty, "acme", tmp_path)
+    assert rendered.no_match["visible"] is False and rendered.download["visible"] is False
+
+
+def test_a_link_fills_the_search_only_when_it_names_it() -> None:
+    assert linked_search("?tab=qa&qa_q=acme%3Bweak", "qa_q") == "acme;weak"
+    assert linked_search("?tab=qa&q=acme", "qa_q") == {"__type__": "update"}  # the board's search is not this one

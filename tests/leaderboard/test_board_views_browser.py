@@ -1,0 +1,138 @@
+"""A link to one judgment, and the queue's benchmark and prompt mode, in Chromium at 1440×900 and 390×844.
+
+Opening a Judgments link restores the model, the comparison, the filters and the item with its
+criteria; choosing an item writes the link into the address. The queue tables say which
+benchmark each request runs and whether its prompts go as chat or raw text. Screenshots land
+in test-artifacts/ (not committed).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from typing import Iterator
+from urllib.parse import parse_qs, urlencode, urlparse
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.chat_mode import ChatMode
+from eval_backend.submissions import NewRequest, SqliteQueueStore
+from tests.leaderboard.test_board_browser import LAPTOP, PHONE, SEEN_JS, open_tab, shot
+from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, choose, headers
+from tests.support.app_server import AppServer, running_app
+from tests.support.run_folders import EvaluatedData
+
+STRONG, REASONER = "acme__strong-7b/main", "acme__reasoner-3b/main"
+QUEUED = (("org/base-model", "saraiki", ChatMode.RAW), ("org/chat-model", "indic_qa", ChatMode.CHAT))
+
+
+@pytest.fixture(scope="module")
+def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    root = tmp_path_factory.mktemp("board-views")
+    shutil.copytree(evaluated.data_dir, root / "data")
+    queue = SqliteQueueStore(root / "data" / "queue.sqlite")
+    for model, benchmark, mode in QUEUED:
+        queue.add(NewRequest(model_id=model, revision="0123456789abcdef0123456789abcdef01234567",
+                             requested_revision="main", precision="bfloat16", reasoning=False,
+                             submitter="views-tester", benchmark=benchmark, chat_mode=mode))
+    with running_app(root / "data", root / "app.log", LOCAL_USER="views-tester") as server:
+        yield server
+
+
+@pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])
+def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport=request.param, accept_downloads=True)
+    opened = context.new_page()
+    opened.set_default_timeout(UI_TIMEOUT_MS)
+    yield opened
+    context.close()
+
+
+def address(page: Page) -> dict[str, list[str]]:
+    return parse_qs(urlparse(page.url).query)
+
+
+def item_rows(page: Page):
+    return page.locator("#judgment-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+
+
+def test_a_judgments_link_opens_the_model_the_comparison_and_the_item(page: Page, app: AppServer) -> None:
+    link = {"tab": "judgments", "model": REASONER, "compare": STRONG, "item": "Hindi:1", "language": "Hindi"}
+    page.goto(f"{app.url}?{urlencode(link)}")
+    expect(page.locator("#judgments-model input")).to_have_value("acme/reasoner-3b")
+    expect(page.locator("#judgments-compare input")).to_have_value("acme/strong-7b")
+    expect(page.locator("#filter-language input")).to_have_value("Hindi")
+    expect(item_rows(page)).to_have_count(6)  # the Hindi items only
+    expect(page.locator("#item-header textarea")).to_have_value(re.compile(r"^Hindi #1 · Hindi-0001 · "))
+    expect(page.locator("#first-response textarea")).to_have_value(re.compile(r"acme/reasoner-3b writes about Hindi-0001"))
+    expect(page.locator("#second-response textarea")).to_have_value(re.compile(r"acme/strong-7b writes about Hindi-0001"))
+    criteria = page.locator("#first-criteria textarea")
+    expect(criteria).to_have_value(re.compile(r"^1\. .+: \d+/10"))
+    assert criteria.input_value().count("Rubric 9-10:") == 5
+    criteria.scroll_into_view_if_needed()
+    expect(criteria).to_be_in_viewport()
+    assert criteria.evaluate("el => el.scrollWidth <= el.clientWidth")  # no sideways scrolling, at both widths
+    shot(page, "judgment-link", full_page=True)
+
+
+def test_a_link_to_what_the_board_does_not_have_is_ignored(page: Page, app: AppServer) -> None:
+    page.goto(f"{app.url}?{urlencode({'tab': 'judgments', 'model': '../../etc', 'item': 'Hindi:1'})}")
+    expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")  # the best-ranked run, as usual
+    expect(item_rows(page).first).to_contain_text("Bengali")  # every language: no filter
+    expect(page.locator("#judgment-item-key textarea")).to_have_count(0)  # hidden, never a box on screen
+    link = {"tab": "judgments", "model": REASONER, "item": "Hindi:999", "language": "<b>x</b>", "score_min": "x"}
+    page.goto(f"{app.url}?{urlencode(link)}")
+    expect(page.locator("#judgments-model input")).to_have_value("acme/reasoner-3b")  # the rest of the link applies
+    expect(item_rows(page).first).to_contain_text("Bengali")  # every language: no filter
+    expect(page.locator("#filter-language input")).to_have_value("All")
+    expect(page.locator("#item-header textarea")).to_have_value("")
+    expect(page.locator("#first-response textarea")).to_be_hidden()
+
+
+def test_choosing_an_item_writes_the_link_and_the_link_opens_it_again(page: Page, app: AppServer) -> None:
+    page.goto(app.url)
+    expect(board_rows(page)).to_have_count(3)
+    open_tab(page, "judgments")
+    expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")
+    choose(page, "filter-language", "Tamil")
+    expect(item_rows(page)).to_have_count(6)
+    row = cells(item_rows(page))[2]
+    item_rows(page).nth(2).locator("[role=gridcell]").nth(2).click()
+    wanted = f"{row[0]}:{row[1]}"
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('item') === {wanted!r}")
+    written = address(page)
+    assert {key: written.get(key) for key in ("tab", "model", "item", "language", "compare", "score_min")} == {
+        "tab": ["judgments"], "model": [STRONG], "item": [wanted], "language": ["Tamil"], "compare": None,
+        "score_min": None}  # what is left at its default stays out of the link
+    expect(page.locator("#item-header textarea")).to_have_value(re.compile(rf"^{row[0]} #{row[1]} · "))
+    header = page.locator("#item-header textarea").input_value()
+    page.goto(page.url)  # the address as a link, opened afresh
+    expect(page.locator("#item-header textarea")).to_have_value(header)
+    expect(page.locator("#filter-language input")).to_have_value("Tamil")
+    expect(page.locator("#first-criteria textarea")).to_have_value(re.compile(r"^1\. .+: \d+/10"))
+    choose(page, "judgments-model", "acme/reasoner-3b")  # a new model: its items, none of them opened yet
+    page.wait_for_function("""() => {
+      const params = new URLSearchParams(location.search);
+      return params.get('model') === 'acme__reasoner-3b/main' && !params.has('item') && !params.has('language');
+    }""")
+
+
+def test_the_queue_says_each_request_s_benchmark_and_prompt_mode(page: Page, app: AppServer) -> None:
+    page.goto(f"{app.url}?tab=submit")
+    pending = board_rows(page, "queue-pending")
+    expect(pending).to_have_count(len(QUEUED), timeout=2 * UI_TIMEOUT_MS)
+    columns = headers(page, "queue-pending")
+    assert columns[:5] == ["id", "model", "revision", "benchmark", "mode"]
+    shown = {row[1]: (row[2], row[3], row[4]) for row in cells(pending)}
+    assert shown == {model: ("0123456", BENCHMARKS[benchmark].title, mode.value) for model, benchmark, mode in QUEUED}
+    page.locator("#queue-pending").scroll_into_view_if_needed()
+    model, benchmark, mode = (page.locator(f'#queue-pending [data-col="{col}"][data-row="0"]') for col in (1, 3, 4))
+    if page.viewport_size == PHONE:  # id and model stay put; the revision scrolls away to show what follows
+        page.locator("#queue-pending .virtual-table-viewport").evaluate(
+            """el => { el.scrollLeft = el.querySelector('[data-col="2"][data-row="0"]').offsetWidth; }""")
+        page.wait_for_timeout(300)
+    assert model.evaluate(SEEN_JS) and benchmark.evaluate(SEEN_JS)
+    assert mode.evaluate(SEEN_JS) or page.viewport_size == PHONE
+    shot(page, "queue")

@@ -1,0 +1,153 @@
+"""The prerendered first view: what the page's own events would show a new visitor, computed once.
+
+Each test builds a small Gradio page, lets `FirstView` render it, and reads the page config that
+Gradio puts in the HTML, which is what a browser would draw before sending anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import gradio as gr
+import pytest
+from gradio.state_holder import SessionState
+
+from leaderboard.first_view import MAX_CHAIN, FirstView
+
+
+def value_in_page(demo: gr.Blocks, block: Any) -> Any:
+    """A component's value as the page config carries it."""
+    return next(c for c in demo.config["components"] if c["id"] == block._id)["props"].get("value")
+
+
+def props_in_page(demo: gr.Blocks, block: Any) -> dict[str, Any]:
+    return next(c for c in demo.config["components"] if c["id"] == block._id)["props"]
+
+
+class Results:
+    """A stand-in for the run folders' digest, changed by the test."""
+
+    def __init__(self) -> None:
+        self.version = "v1"
+        self.models = ["alpha", "beta"]
+        self.calls = 0
+
+
+@pytest.fixture
+def results() -> Results:
+    return Results()
+
+
+def judged_page(results: Results) -> tuple[gr.Blocks, FirstView, dict[str, Any]]:
+    """A board, a model chooser whose choice loads that model's items, and a queue table kept live."""
+    with gr.Blocks() as demo:
+        version = gr.Textbox(visible=False)
+        board = gr.Textbox(label="board")
+        model = gr.Dropdown(choices=[], label="model")
+        items = gr.Textbox(label="items")
+        cleared = gr.Textbox(label="cleared")
+        queue = gr.Textbox(label="queue")
+        first_view = FirstView(demo, version, lambda: results.version)
+
+        def render_board() -> str:
+            results.calls += 1
+            return " > ".join(results.models)
+
+        version.change(render_board, None, board)
+        version.change(lambda: gr.update(choices=results.models, value=results.models[0]), None, model)
+        model.change(lambda name: f"items of {name}", model, items).then(lambda: "cleared", None, cleared)
+        first_view.keep_live(gr.Timer(10).tick(lambda: f"{results.calls} renders so far", None, queue))
+    parts = {"version": version, "board": board, "model": model, "items": items, "cleared": cleared, "queue": queue}
+    return demo, first_view, parts
+
+
+def test_the_page_carries_what_a_results_change_renders_and_what_that_sets_off(results: Results) -> None:
+    demo, first_view, parts = judged_page(results)
+
+    assert asyncio.run(first_view.refresh()) is True
+
+    assert value_in_page(demo, parts["version"]) == "v1"
+    assert value_in_page(demo, parts["board"]) == "alpha > beta"
+    assert value_in_page(demo, parts["model"]) == "alpha"
+    # The chosen model changed, so its change event ran, and the `.then` after it.
+    assert value_in_page(demo, parts["items"]) == "items of alpha"
+    assert value_in_page(demo, parts["cleared"]) == "cleared"
+    assert value_in_page(demo, parts["queue"]) == "1 renders so far"
+    assert first_view.generation == 1
+
+
+def test_an_unchanged_state_renders_only_the_live_events(results: Results) -> None:
+    demo, first_view, parts = judged_page(results)
+    asyncio.run(first_view.refresh())
+
+    assert asyncio.run(first_view.refresh()) is False  # the live queue text is the same: the page is unchanged
+    assert results.calls == 1
+    assert first_view.generation == 1
+
+    results.version, results.models = "v2", ["beta", "alpha"]
+    assert asyncio.run(first_view.refresh()) is True
+    assert value_in_page(demo, parts["board"]) == "beta > alpha"
+    assert value_in_page(demo, parts["items"]) == "items of beta"
+    assert value_in_page(demo, parts["queue"]) == "2 renders so far"
+    assert first_view.generation == 2
+
+
+def test_a_prerendered_choice_is_accepted_by_a_new_session(results: Results) -> None:
+    demo, first_view, parts = judged_page(results)
+    asyncio.run(first_view.refresh())
+    load_items = next(fn for fn in demo.fns.values() if fn.inputs == [parts["model"]] and fn.fn is not None)
+
+    # The session never received the choices: they reached it in the page, and the server agrees.
+    answer = asyncio.run(demo.process_api(load_items, ["beta"], state=SessionState(demo)))
+
+    assert answer["data"] == ["items of beta"]
+    assert [tuple(choice) for choice in props_in_page(demo, parts["model"])["choices"]] == [
+        ("alpha", "alpha"), ("beta", "beta")]
+
+
+def test_a_failing_event_leaves_its_outputs_to_the_browser_and_renders_the_rest(
+    results: Results, caplog: pytest.LogCaptureFixture,
+) -> None:
+    with gr.Blocks() as demo:
+        version = gr.Textbox(visible=False)
+        broken = gr.Textbox(label="broken")
+        fine = gr.Textbox(label="fine")
+        first_view = FirstView(demo, version, lambda: results.version)
+        version.change(lambda: 1 / 0, None, broken)
+        version.change(lambda: "rendered", None, fine)
+
+    with caplog.at_level(logging.WARNING, logger="leaderboard.first_view"):
+        asyncio.run(first_view.refresh())
+
+    assert value_in_page(demo, broken) in (None, "")
+    assert value_in_page(demo, fine) == "rendered"
+    assert "failed" in caplog.text
+
+
+def test_events_that_keep_changing_each_other_stop_after_a_bounded_number(results: Results) -> None:
+    with gr.Blocks() as demo:
+        version = gr.Textbox(visible=False)
+        ping = gr.Number(value=0)
+        pong = gr.Number(value=0)
+        first_view = FirstView(demo, version, lambda: results.version)
+        version.change(lambda: 1, None, ping)
+        ping.change(lambda n: n + 1, ping, pong)
+        pong.change(lambda n: n + 1, pong, ping)
+
+    asyncio.run(first_view.refresh())
+
+    assert value_in_page(demo, ping) + value_in_page(demo, pong) <= 2 * MAX_CHAIN
+
+
+def test_js_only_listeners_are_not_run_on_the_server(results: Results) -> None:
+    with gr.Blocks() as demo:
+        version = gr.Textbox(visible=False)
+        shown = gr.Textbox()
+        first_view = FirstView(demo, version, lambda: results.version)
+        version.change(None, version, shown, js="(v) => 'from the browser ' + v")
+
+    asyncio.run(first_view.refresh())
+
+    assert value_in_page(demo, shown) in (None, "")

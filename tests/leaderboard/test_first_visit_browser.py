@@ -1,0 +1,76 @@
+"""A first visit: the board arrives inside the page, and the page asks the server for nothing.
+
+The first view is prerendered (`leaderboard.first_view`) and the page is served from memory
+(`leaderboard.page_cache`), so a crowd of new visitors costs no event each. Checked in Chromium
+at a laptop's and a phone's width, and over HTTP against the board's own API.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from typing import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.leaderboard.test_board_browser import LAPTOP, PHONE, SCORE
+from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells
+from tests.support.app_server import AppServer, running_app
+from tests.support.run_folders import EvaluatedData
+from tests.support.viewer_load import call_endpoint, component_value, endpoint_inputs, page_config
+
+EVENT_PATHS = re.compile(r"/gradio_api/(queue/join|run/|call/)")
+"""Where the page sends events to the server (queued, direct and API calls)."""
+
+
+@pytest.fixture(scope="module")
+def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    root = tmp_path_factory.mktemp("first-visit")
+    shutil.copytree(evaluated.data_dir, root / "data")
+    with running_app(root / "data", root / "app.log") as server:
+        yield server
+
+
+def visit(browser: Browser, url: str, viewport: dict) -> tuple[Page, list[str]]:
+    """Open `url` and wait until the page is quiet; the events it sent on the way."""
+    page = browser.new_context(viewport=viewport).new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if EVENT_PATHS.search(request.url) else None)
+    page.goto(url, wait_until="networkidle")
+    return page, sent
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1440", "390"])
+def test_a_first_visit_shows_scores_without_sending_an_event(app: AppServer, browser: Browser, viewport: dict) -> None:
+    page, sent = visit(browser, app.url, viewport)
+
+    expect(board_rows(page)).to_have_count(3)
+    assert any(SCORE.match(cell) for row in cells(board_rows(page)) for cell in row)
+    page.wait_for_timeout(1_000)  # anything the page would still send on its own
+    assert sent == []
+    assert page.evaluate("window.location.search") == ""  # nothing changed, so nothing to write in the address
+    page.context.close()
+
+
+def test_a_shared_link_asks_only_for_the_view_it_names(app: AppServer, browser: Browser) -> None:
+    page, sent = visit(browser, app.url + "?tab=leaderboard&q=strong", LAPTOP)
+
+    expect(board_rows(page)).to_have_count(1)
+    assert cells(board_rows(page))[0][1].startswith("acme/strong-7b")
+    assert sent, "a link's view is asked for"
+    page.context.close()
+
+
+def test_the_page_carries_the_board_the_api_serves(app: AppServer) -> None:
+    with httpx.Client(base_url=app.url, timeout=60) as client:
+        pages = [client.get("/").text for _ in range(3)]
+        from_api = call_endpoint(client, "leaderboard", endpoint_inputs(page_config(pages[0]), "leaderboard"))[0]
+
+    assert pages[0] == pages[1] == pages[2]  # one prerendered page for everyone
+    in_page = component_value(page_config(pages[0]), "leaderboard-table")
+    assert in_page["headers"] == from_api["value"]["headers"]
+    assert in_page["data"] == from_api["value"]["data"]
+    assert len(in_page["data"]) == 3
