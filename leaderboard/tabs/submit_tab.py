@@ -38,7 +38,7 @@ class SubmitResult:
 
 
 def build(context: AppContext) -> None:
-    """Lay out the form and the queue; the queue refreshes on a timer while the page is open."""
+    """Lay out the form and the queue; the queue refreshes on a timer once the tab is open."""
     queue = functools.cache(lambda: open_queue(context.settings))  # opened on first use, not at build
     on_spaces = context.settings.app.on_spaces
     if on_spaces:
@@ -88,7 +88,8 @@ def build(context: AppContext) -> None:
     button.click(on_submit, [model_id, revision, precision, reasoning, benchmarks, chat_mode], [message]).then(refresh, None, list(tables.values()))
     context.results_version.change(lambda: judge_cost_line([run.summary for run in context.store.snapshot().runs],
                                                            context.settings.cost), None, cost)
-    # The queue is in the prerendered page too (re-rendered on every refresh), then each open page polls it.
+    # The queue is in the prerendered page too (re-rendered on every refresh). A page polls it once this
+    # tab has been opened: Gradio mounts a tab's timer with the tab, so a crowd reading the board polls nothing.
     context.first_view.keep_live(
         gr.Timer(QUEUE_REFRESH_S).tick(refresh, None, list(tables.values()), show_progress="hidden"))
 

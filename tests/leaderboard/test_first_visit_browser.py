@@ -7,6 +7,7 @@ at a laptop's and a phone's width, and over HTTP against the board's own API.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from typing import Iterator
@@ -15,6 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from leaderboard.tabs.submit_tab import QUEUE_REFRESH_S
 from tests.leaderboard.test_board_browser import LAPTOP, PHONE, SCORE
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells
 from tests.support.app_server import AppServer, running_app
@@ -52,6 +54,31 @@ def test_a_first_visit_shows_scores_without_sending_an_event(app: AppServer, bro
     page.wait_for_timeout(1_000)  # anything the page would still send on its own
     assert sent == []
     assert page.evaluate("window.location.search") == ""  # nothing changed, so nothing to write in the address
+    page.context.close()
+
+
+def queue_poll(url: str) -> int:
+    """The id of the event that polls the queue: a timer's tick whose outputs are the queue tables."""
+    config = page_config(httpx.get(url, timeout=60).text)
+    pending = next(c["id"] for c in config["components"] if c.get("props", {}).get("elem_id") == "queue-pending")
+    return next(d["id"] for d in config["dependencies"]
+                if pending in d["outputs"] and any(event == "tick" for _, event in d["targets"]))
+
+
+def test_a_page_reading_the_board_does_not_poll_the_queue(app: AppServer, browser: Browser) -> None:
+    poll = queue_poll(app.url)
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    polls: list[int] = []
+    page.on("request", lambda request: polls.append(1) if EVENT_PATHS.search(request.url) and request.post_data
+            and json.loads(request.post_data).get("fn_index") == poll else None)
+    page.goto(app.url, wait_until="networkidle")
+
+    page.wait_for_timeout((QUEUE_REFRESH_S + 2) * 1_000)  # a whole polling period on the board
+    assert polls == []
+    page.get_by_role("tab", name="Submit").click()
+    page.wait_for_timeout((QUEUE_REFRESH_S + 2) * 1_000)
+    assert polls, "the queue is polled once its tab is open"
     page.context.close()
 
 
