@@ -17,6 +17,7 @@ from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.settings import Settings
 from leaderboard.context import AppContext
 from leaderboard.first_view import FirstView
+from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.page_cache import PageCache
 from leaderboard.results import ResultsStore
 from leaderboard.tab_links import link_tabs
@@ -92,7 +93,7 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
                 leaderboard_tab.build(context)
             with gr.Tab("Plots", id="plots"):
                 plots_tab.build(context)
-            with gr.Tab("Judgments", id="judgments"):
+            with gr.Tab("Judgments", id=JUDGMENTS_TAB):
                 judgments_tab.build(context)
             with gr.Tab(INDIC_QA.title, id="qa"):
                 qa_tab.build(context)

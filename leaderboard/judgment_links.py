@@ -20,7 +20,7 @@ from leaderboard.results import ResultsStore, UnknownRunError
 from leaderboard.tab_links import TAB_PARAM, link_params
 
 JUDGMENTS_TAB = "judgments"
-"""The tab's id in the page (`gr.Tab(..., id=...)` in `app_factory`): the address is written only while it is open."""
+"""The tab's id in the page (`app_factory` gives it to the tab): the address is written only while it is open."""
 ANY = "All"
 ITEM_SEPARATOR = ":"
 SCORE_RANGE = (0.0, 10.0)

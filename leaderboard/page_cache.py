@@ -37,9 +37,10 @@ PAGE_PATHS = frozenset({"/"})
 STATIC_PREFIXES = ("/assets/", "/static/")
 STATIC_PATHS = frozenset({"/theme.css"})
 COMPRESSIBLE = (".js", ".css", ".json", ".html", ".svg", ".txt", ".map")
-_KEY_HEADERS = (b"host", b"x-forwarded-host", b"x-forwarded-proto", b"x-forwarded-port", b"x-forwarded-prefix",
-                b"x-forwarded-for", b"forwarded")
-"""Headers from which Gradio derives the page's root URL: two pages differ only through these."""
+_KEY_HEADERS = (b"host", b"x-forwarded-host", b"x-forwarded-proto", b"x-gradio-server")
+"""Headers from which Gradio derives the page's root URL (`route_utils.get_request_origin`), with the scheme:
+two pages differ only through these. Per-visitor headers (`X-Forwarded-For` behind a proxy) must stay out,
+or every visitor would have a page of their own."""
 _DROPPED = (b"content-length", b"content-encoding", b"vary")
 HASHED_PREFIX = "/assets/"
 KEEP_FOR_A_YEAR = (b"cache-control", b"public, max-age=31536000, immutable")
@@ -109,7 +110,7 @@ class PageCache:
                 return None
             headers = tuple(sorted((name, value) for name, value in scope.get("headers", [])
                                    if name.lower() in _KEY_HEADERS))
-            return "page", generation, scope.get("root_path", ""), path, query, headers
+            return "page", generation, scope.get("scheme"), scope.get("root_path", ""), path, query, headers
         if path in STATIC_PATHS or path.startswith(STATIC_PREFIXES):
             return "static", path, query
         return None

@@ -10,7 +10,6 @@ import pandas as pd
 
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from leaderboard.context import AppContext, as_updates
-from leaderboard.exports import EXPORT_FORMATS
 from leaderboard.qa_figures import accuracy_bars, language_heatmap
 from leaderboard.qa_tables import (
     BREAKDOWN_GROUPS,
@@ -24,11 +23,11 @@ from leaderboard.results import ResultsStore, Snapshot, UnknownRunError
 from leaderboard.tabs.plots_tab import failsafe
 from leaderboard.tabs.scored_tab_parts import (
     RankingsView,
-    no_match_note,
     rankings_view,
+    item_downloads,
+    rankings_section,
     rounded_table,
     run_downloads,
-    search_box,
 )
 
 ALL = "all"
@@ -79,10 +78,8 @@ def store_of(context: AppContext) -> ResultsStore:
 def build(context: AppContext) -> None:
     """Lay out the tab and wire it to the results and its own controls."""
     gr.Markdown(INTRO)
-    search = search_box("qa", context.page_link, LINK_PARAM)
-    no_match = no_match_note("qa")
-    table = gr.Dataframe(label="Rankings (sort from the ⋮ menu of a column header)", interactive=False, elem_id="qa-table")
-    download = gr.DownloadButton("Download this table (CSV)", elem_id="qa-download-view", visible=False)
+    search, rankings = rankings_section("qa", context.page_link, LINK_PARAM,
+                                        lambda terms: rankings_of(context, terms))
     group = gr.Radio(list(BREAKDOWN_GROUPS), value="language", label="Break down by", elem_id="qa-breakdown-group")
     breakdown = gr.Dataframe(label="Per language / domain", interactive=False, elem_id="qa-breakdown")
     with gr.Row():
@@ -94,26 +91,18 @@ def build(context: AppContext) -> None:
         language = gr.Dropdown([ALL], value=ALL, label="Language", elem_id="qa-language")
         verdict = gr.Dropdown(list(VERDICT_FILTERS), value=ALL, label="Show", elem_id="qa-verdict")
     items = gr.Dataframe(label="Items", interactive=False, elem_id="qa-items", max_height=480, wrap=True)
-    with gr.Row():
-        files = {fmt: gr.DownloadButton(f"All items ({fmt.upper()})", elem_id=f"qa-download-{fmt}", visible=False)
-                 for fmt in EXPORT_FORMATS}
-    rankings = {"table": table, "download": download, "no_match": no_match}
+    files = item_downloads("qa")
     board = {**rankings, "breakdown": breakdown, "accuracy": accuracy, "languages": languages, "model": model}
     browser = {"items": items, "language": language, **files}
 
     def render(chosen_group: str, terms: str) -> dict[Any, Any]:
         return as_updates(render_board(context, chosen_group, terms), board)
 
-    def render_rankings(terms: str) -> dict[Any, Any]:
-        return as_updates(rankings_of(context, terms), rankings)
-
     def browse(run_id: str | None, lang: str, show: str) -> dict[Any, Any]:
         return as_updates(render_items(context, run_id, lang, show), browser)
 
     context.results_version.change(render, [group, search], list(board.values()), show_progress="hidden")
     group.change(render, [group, search], list(board.values()))
-    search.change(render_rankings, [search], list(rankings.values()), show_progress="hidden",
-                  trigger_mode="always_last")
     model.change(lambda run_id: browse(run_id, ALL, ALL), [model], list(browser.values()))
     for control in (language, verdict):
         control.input(browse, [model, language, verdict], list(browser.values()))

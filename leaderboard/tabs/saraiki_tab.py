@@ -11,16 +11,15 @@ import pandas as pd
 from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.benchmarks.saraiki.tasks import TASKS
 from leaderboard.context import AppContext, as_updates
-from leaderboard.exports import EXPORT_FORMATS
 from leaderboard.results import ResultsStore, Snapshot, UnknownRunError
 from leaderboard.saraiki_tables import SHOW_FILTERS, item_view, items_frame, ranking_frame, tasks_frame
 from leaderboard.tabs.scored_tab_parts import (
     RankingsView,
-    no_match_note,
     rankings_view,
+    item_downloads,
+    rankings_section,
     rounded_table,
     run_downloads,
-    search_box,
 )
 
 ALL = "all"
@@ -83,10 +82,8 @@ def store_of(context: AppContext) -> ResultsStore:
 def build(context: AppContext) -> None:
     """Lay out the tab and wire it to the results and its own controls."""
     gr.Markdown(INTRO)
-    search = search_box("saraiki", context.page_link, LINK_PARAM)
-    no_match = no_match_note("saraiki")
-    table = gr.Dataframe(label="Rankings (sort from the ⋮ menu of a column header)", interactive=False, elem_id="saraiki-table")
-    download = gr.DownloadButton("Download this table (CSV)", elem_id="saraiki-download-view", visible=False)
+    search, rankings = rankings_section("saraiki", context.page_link, LINK_PARAM,
+                                        lambda terms: rankings_of(context, terms))
     tasks = gr.Dataframe(label="Every figure of every task (shots, items, errors)", interactive=False,
                          elem_id="saraiki-tasks")
     gr.Markdown("### Items: each prompt, the reply and how it was scored")
@@ -95,25 +92,19 @@ def build(context: AppContext) -> None:
         task = gr.Dropdown([ALL, *(spec.name for spec in TASKS)], value=ALL, label="Task", elem_id="saraiki-task")
         show = gr.Dropdown(list(SHOW_FILTERS), value=ALL, label="Show", elem_id="saraiki-show")
     items = gr.Dataframe(label="Items", interactive=False, elem_id="saraiki-items", max_height=420, wrap=True)
-    with gr.Row():
-        files = {fmt: gr.DownloadButton(f"All items ({fmt.upper()})", elem_id=f"saraiki-download-{fmt}", visible=False)
-                 for fmt in EXPORT_FORMATS}
+    files = item_downloads("saraiki")
     position = gr.Number(label="Item (its position in the list)", precision=0, minimum=0, elem_id="saraiki-position")
     with gr.Accordion("Few-shot examples of this item's prompt", open=False, elem_id="saraiki-shots-panel"):
         shots = gr.Textbox(label="Few-shot examples", lines=8, max_lines=30, elem_id="saraiki-shots")
     question = gr.Textbox(label="The item's prompt", lines=6, max_lines=30, elem_id="saraiki-question")
     response = gr.Textbox(label="The model's reply", lines=4, max_lines=30, elem_id="saraiki-response")
     verdict = gr.Textbox(label="Scored as", lines=2, max_lines=20, elem_id="saraiki-verdict")
-    rankings = {"table": table, "download": download, "no_match": no_match}
     board = {**rankings, "tasks": tasks, "model": model}
     browser = {"items": items, **files}
     detail = {"shots": shots, "question": question, "response": response, "verdict": verdict}
 
     def render(terms: str) -> dict[Any, Any]:
         return as_updates(render_board(context, terms), board)
-
-    def render_rankings(terms: str) -> dict[Any, Any]:
-        return as_updates(rankings_of(context, terms), rankings)
 
     def browse(run_id: str | None, chosen_task: str, chosen_show: str) -> dict[Any, Any]:
         return as_updates(render_items(context, run_id, chosen_task, chosen_show), browser)
@@ -122,8 +113,6 @@ def build(context: AppContext) -> None:
         return as_updates(render_item(context, run_id, chosen), detail)
 
     context.results_version.change(render, [search], list(board.values()), show_progress="hidden")
-    search.change(render_rankings, [search], list(rankings.values()), show_progress="hidden",
-                  trigger_mode="always_last")
     model.change(lambda run_id: browse(run_id, ALL, ALL), [model], list(browser.values()))
     for control in (task, show):
         control.input(browse, [model, task, show], list(browser.values()))

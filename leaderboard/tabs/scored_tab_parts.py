@@ -11,11 +11,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import gradio as gr
 import pandas as pd
 
+from leaderboard.context import as_updates
 from leaderboard.display import PERCENT_DECIMALS
 from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
 from leaderboard.results import Snapshot
@@ -24,6 +25,8 @@ from leaderboard.tables import model_matches
 from leaderboard.tabs.leaderboard_tab import SEARCH_HELP
 
 NO_MATCH = "**No models match** the search. Clear the search box, or separate several models with `;`."
+"""What the rankings say in place of an empty table when the search keeps no model."""
+RANKINGS_LABEL = "Rankings (sort from the ⋮ menu of a column header)"
 SEARCH_URL_SCRIPT = """(search) => {{
   const params = new URLSearchParams(window.location.search);
   search ? params.set("{param}", search) : params.delete("{param}");
@@ -42,6 +45,31 @@ class RankingsView:
     no_match: Any
 
 
+def rankings_section(prefix: str, page_link: gr.Textbox, param: str,
+                     render: Callable[[str], RankingsView]) -> tuple[gr.Textbox, dict[str, Any]]:
+    """The rankings' search box, "no match" note, table and CSV button (the last three keyed as `RankingsView`).
+
+    Typing a search re-renders the rankings alone through `render`; the tab renders them with the rest
+    of its board when the results change.
+    """
+    search = search_box(prefix, page_link, param)
+    rankings = {
+        "no_match": gr.Markdown(NO_MATCH, visible=False, elem_id=f"{prefix}-no-match"),
+        "table": gr.Dataframe(label=RANKINGS_LABEL, interactive=False, elem_id=f"{prefix}-table"),
+        "download": gr.DownloadButton("Download this table (CSV)", elem_id=f"{prefix}-download-view", visible=False),
+    }
+    search.change(lambda terms: as_updates(render(terms), rankings), [search], list(rankings.values()),
+                  show_progress="hidden", trigger_mode="always_last")
+    return search, rankings
+
+
+def item_downloads(prefix: str) -> dict[str, gr.DownloadButton]:
+    """One download button per export format for a run's items, in a row, hidden until a model is chosen."""
+    with gr.Row():
+        return {fmt: gr.DownloadButton(f"All items ({fmt.upper()})", elem_id=f"{prefix}-download-{fmt}", visible=False)
+                for fmt in EXPORT_FORMATS}
+
+
 def search_box(prefix: str, page_link: gr.Textbox, param: str) -> gr.Textbox:
     """The rankings' search box; a link's `param` fills it, and typing in it writes `param` in the address."""
     search = gr.Textbox(label="Search", placeholder=SEARCH_HELP, elem_id=f"{prefix}-search")
@@ -54,11 +82,6 @@ def linked_search(query: str | None, param: str) -> Any:
     """The search a page address's `param` holds; an address without it leaves the box as it is."""
     params = link_params(query)
     return params[param] if param in params else gr.skip()
-
-
-def no_match_note(prefix: str) -> gr.Markdown:
-    """What the rankings say in place of an empty table when the search keeps no model."""
-    return gr.Markdown(NO_MATCH, visible=False, elem_id=f"{prefix}-no-match")
 
 
 def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, labels: Mapping[str, str], search: str,

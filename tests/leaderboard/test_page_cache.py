@@ -90,6 +90,12 @@ def test_each_address_and_host_has_its_own_page(client: TestClient, counter: Cou
     assert counter.pages == 3
 
 
+def test_visitors_behind_a_proxy_share_the_page(client: TestClient, counter: Counter) -> None:
+    for visitor in ("203.0.113.7", "198.51.100.23", "192.0.2.99"):
+        client.get("/", headers={"x-forwarded-for": visitor, "x-forwarded-host": "board.example"})
+    assert counter.pages == 1
+
+
 def test_nothing_is_kept_before_the_first_view_is_rendered(client: TestClient, first_view: StubFirstView,
                                                            counter: Counter) -> None:
     first_view.generation = 0
