@@ -26,9 +26,15 @@ class Interval:
         return not self.low <= value <= self.high
 
 
+def tail_probability(level: float = LEVEL) -> float:
+    """(1 - level) / 2, exactly: 0.025, not 0.025000000000000022, which would move a rank percentile
+    taken at a whole number of replicates ("inverted_cdf") by one replicate."""
+    return round((1.0 - level) / 2.0, 12)
+
+
 def percentile_bounds(replicates: np.ndarray, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
     """The (1 - level) / 2 and (1 + level) / 2 percentiles of the replicates along the first axis."""
-    tail = (1.0 - level) / 2.0
+    tail = tail_probability(level)
     low, high = np.quantile(replicates, [tail, 1.0 - tail], axis=0)
     return low, high
 

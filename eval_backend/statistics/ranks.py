@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from eval_backend.statistics.intervals import LEVEL
+from eval_backend.statistics.intervals import LEVEL, tail_probability
+
+TIE_DECIMALS = 9
+"""Headlines equal to this many decimals are tied: a weighted sum and a mean of means of the same
+scores differ in the last bits, and with discrete item scores exact ties are common."""
 
 
 def competition_ranks(values: np.ndarray, higher_is_better: bool = True) -> np.ndarray:
@@ -13,8 +17,8 @@ def competition_ranks(values: np.ndarray, higher_is_better: bool = True) -> np.n
     Tied models share the best of their ranks ("1224" ranking), so a tie never makes a model
     look worse than any model that beats it.
     """
-    keys = -np.asarray(values, dtype=float) if higher_is_better else np.asarray(values, dtype=float)
-    keys = np.atleast_2d(keys)
+    rounded = np.round(np.asarray(values, dtype=float), TIE_DECIMALS)
+    keys = np.atleast_2d(-rounded if higher_is_better else rounded)
     order = np.argsort(keys, axis=1, kind="stable")
     ordered = np.take_along_axis(keys, order, axis=1)
     positions = np.broadcast_to(np.arange(keys.shape[1]), keys.shape)
@@ -32,7 +36,7 @@ def rank_intervals(ranks: np.ndarray, level: float = LEVEL) -> tuple[np.ndarray,
 
     Read as ranks the replicates actually held ("inverted_cdf"), so both ends are whole ranks.
     """
-    tail = (1.0 - level) / 2.0
+    tail = tail_probability(level)
     best = np.quantile(ranks, tail, axis=0, method="inverted_cdf")
     worst = np.quantile(ranks, 1.0 - tail, axis=0, method="inverted_cdf")
     return best.astype(np.int64), worst.astype(np.int64)

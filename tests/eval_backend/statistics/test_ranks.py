@@ -25,3 +25,16 @@ def test_rank_intervals_are_the_middle_95_percent_of_the_ranks_held() -> None:
     # 2 % of replicates is inside the 2.5 % tail: the rarely held rank is left out.
     best, worst = rank_intervals(np.array([[1, 2]] * 98 + [[2, 1]] * 2))
     assert best.tolist() == [1, 2] and worst.tolist() == [1, 2]
+
+
+def test_headlines_equal_but_for_rounding_are_tied() -> None:
+    # 0.1 + 0.2 != 0.3 in floating point; as headlines they are the same figure.
+    assert competition_ranks(np.array([0.1 + 0.2, 0.3, 0.2])).tolist() == [[1, 1, 3]]
+
+
+def test_the_tails_are_cut_at_exactly_two_and_a_half_percent() -> None:
+    # 200 replicates: the 2.5th percentile is the 5th lowest rank. A model ranked 1st in exactly 5
+    # replicates keeps 1 as its best; (1 - 0.95) / 2 in floating point is a hair above 0.025 and
+    # would give 2.
+    ranks = np.array([[1]] * 5 + [[2]] * 195)
+    assert rank_intervals(ranks)[0].tolist() == [1]
