@@ -58,7 +58,7 @@ def read_run_items(folder: RunFolder) -> RunItems:
         raise RunFolderError(f"benchmark {benchmark.name!r} declares no item statistics")
     if not folder.details_path.is_file():
         raise RunFolderError(f"{folder.path}: no details.parquet; score the run first")
-    details = read_details(folder.details_path)
+    details = read_details(folder.details_path, list(dict.fromkeys([*KEY, *statistics.subsets, *statistics.columns])))
     clusters = pd.DataFrame(
         [(item.config, item.index, statistics.cluster(item)) for item in recorded_items(benchmark, folder)],
         columns=[*KEY, "cluster"],

@@ -38,11 +38,13 @@ class ItemStatistics:
     """A benchmark's cluster rule, its figures, and how details.parquet gives each figure per item.
 
     `values(details)` returns one float column per figure, row for row with `details`; NaN
-    where the item does not count in that figure or has no score. `subsets` names the
-    details columns a comparison may be restricted by (variant, domain, task).
+    where the item does not count in that figure or has no score. `columns` names the details
+    columns `values` reads (only those are loaded), `subsets` those a comparison may be
+    restricted by (variant, domain, task).
     """
 
     figures: tuple[Figure, ...]
     values: Callable[[pd.DataFrame], pd.DataFrame]
+    columns: tuple[str, ...]
     cluster: Callable[[Any], str] = own_cluster
     subsets: tuple[str, ...] = ()

@@ -38,5 +38,6 @@ def figure_values(details: pd.DataFrame) -> pd.DataFrame:
 
 
 WRITING_STATISTICS = ItemStatistics(
-    figures=FIGURES, values=figure_values, cluster=rendering_cluster, subsets=("variant", "domain")
+    figures=FIGURES, values=figure_values, columns=("config", "item_score"), cluster=rendering_cluster,
+    subsets=("variant", "domain"),
 )

@@ -1,4 +1,6 @@
-"""Power: the smallest true difference a benchmark as it stands would detect (Miller 2024, "Adding Error Bars to Evals", on power).
+"""Power: the smallest true difference a benchmark as it stands would detect.
+
+From Miller (2024), "Adding Error Bars to Evals", on power analysis.
 
 A two-sided test at level alpha detects a true paired difference delta with probability
 `power` when delta = (z_{1 - alpha/2} + z_{power}) * SE, SE being the standard error of the

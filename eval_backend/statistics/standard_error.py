@@ -1,4 +1,6 @@
-"""Analytic standard errors of the headline: clustered (Miller 2024, "Adding Error Bars to Evals") and naive, and the design effect.
+"""Analytic standard errors of the headline, clustered and naive, and the design effect.
+
+The clustered one follows Miller (2024), "Adding Error Bars to Evals".
 
 For the headline sum_k a_k mean_k (a_k = 1/K for the mean of stratum means, n_k/N pooled), the
 variance is sum_k a_k^2 var(mean_k), with the cluster-robust variance of a stratum mean

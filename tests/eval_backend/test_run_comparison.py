@@ -31,7 +31,8 @@ def test_the_differences_are_those_of_the_two_summaries(evaluated: EvaluatedData
     assert indic[ALL_CONFIGS].difference.estimate == pytest.approx(
         strong["config_groups"]["indic"] - reasoner["config_groups"]["indic"])
     for config in ("Hindi", "Tamil", "Bengali"):
-        assert indic[config].difference.estimate == pytest.approx(strong["configs"][config] - reasoner["configs"][config])
+        expected = strong["configs"][config] - reasoner["configs"][config]
+        assert indic[config].difference.estimate == pytest.approx(expected)
     overall = _by_scope(results, "overall")[ALL_CONFIGS]
     assert overall.difference.estimate == pytest.approx(strong["overall"] - reasoner["overall"])
     assert overall.n_items == strong["coverage"]["expected"]

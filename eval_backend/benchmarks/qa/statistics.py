@@ -33,4 +33,6 @@ def _verdicts(details: pd.DataFrame, column: str) -> pd.Series:
     return details[column].map({True: 1.0, False: 0.0}).astype(float)
 
 
-QA_STATISTICS = ItemStatistics(figures=FIGURES, values=figure_values, subsets=("domain",))
+QA_STATISTICS = ItemStatistics(
+    figures=FIGURES, values=figure_values, columns=tuple(_COLUMNS.values()), subsets=("domain",)
+)

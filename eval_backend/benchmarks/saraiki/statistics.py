@@ -78,5 +78,7 @@ def _field(fields: Any, name: str) -> Any:
 
 
 SARAIKI_STATISTICS = ItemStatistics(
-    figures=FIGURES, values=figure_values, cluster=passage_cluster, subsets=("task",)
+    figures=FIGURES, values=figure_values,
+    columns=("task", "correct", "instruction_checks", "refusal_label", "fields"), cluster=passage_cluster,
+    subsets=("task",),
 )

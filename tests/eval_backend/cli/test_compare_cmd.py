@@ -27,7 +27,8 @@ def test_the_table_and_the_json_carry_the_same_figures(evaluated: EvaluatedData,
     assert (report["a"], report["b"]) == ("acme/strong-7b", "acme/reasoner-3b")
     headline = next(row for row in report["comparisons"] if row["figure"] == "indic" and row["scope"] == "all")
     strong, reasoner = (evaluated.summary(profile.model_id) for profile in DEFAULT_PROFILES[:2])
-    assert headline["difference"] == pytest.approx(strong["config_groups"]["indic"] - reasoner["config_groups"]["indic"])
+    expected = strong["config_groups"]["indic"] - reasoner["config_groups"]["indic"]
+    assert headline["difference"] == pytest.approx(expected)
     assert headline["ci_low"] <= headline["difference"] <= headline["ci_high"]
     assert headline["wins"] + headline["ties"] + headline["losses"] == headline["n_items"]
 

@@ -44,8 +44,8 @@ def test_the_naive_interval_treating_renderings_as_independent_falls_short() -> 
 def test_the_interval_is_seeded_and_holds_the_estimate() -> None:
     design = writing_design(configs=2, requests=10)
     scores = clustered_scores(design, np.random.default_rng(1), 5.0, 1.0, 1.0)
-    first, again = cluster_bootstrap_interval(scores, design, seed=3), cluster_bootstrap_interval(scores, design, seed=3)
-    assert first == again
+    first = cluster_bootstrap_interval(scores, design, seed=3)
+    assert cluster_bootstrap_interval(scores, design, seed=3) == first
     assert first.low < first.estimate < first.high
     assert first.estimate == pytest.approx(scores.mean())  # equal strata of equal size: the plain mean
 
