@@ -50,24 +50,40 @@ def folder_benchmark(folder: RunFolder) -> AnyBenchmark:
     return BENCHMARKS[name]
 
 
-def read_run_items(folder: RunFolder) -> RunItems:
-    """The run's items with their per-item figure values; RunFolderError names what is missing."""
+def read_run_items(folder: RunFolder, clusters: pd.DataFrame | None = None) -> RunItems:
+    """The run's items with their per-item figure values; RunFolderError names what is missing.
+
+    `clusters` (`item_clusters` of another run on the same dataset revision) saves reading this
+    run's items.jsonl: runs on one revision have the same items.
+    """
     benchmark = folder_benchmark(folder)
-    statistics = ITEM_STATISTICS.get(benchmark.name)
-    if statistics is None:
-        raise RunFolderError(f"benchmark {benchmark.name!r} declares no item statistics")
+    statistics = _statistics(benchmark)
     if not folder.details_path.is_file():
         raise RunFolderError(f"{folder.path}: no details.parquet; score the run first")
     details = read_details(folder.details_path, list(dict.fromkeys([*KEY, *statistics.subsets, *statistics.columns])))
-    clusters = pd.DataFrame(
-        [(item.config, item.index, statistics.cluster(item)) for item in recorded_items(benchmark, folder)],
-        columns=[*KEY, "cluster"],
-    )
     subsets = [column for column in statistics.subsets if column in details]
     frame = pd.concat([details[KEY + subsets], statistics.values(details)], axis=1)
+    clusters = item_clusters(folder) if clusters is None else clusters
     frame = frame.merge(clusters, how="left", on=KEY).set_index(KEY, drop=False)
     request = folder.read_request() if folder.request_path.exists() else {}
     return RunItems(benchmark.name, _label(request, folder), request.get("dataset_revision"), statistics, frame)
+
+
+def item_clusters(folder: RunFolder) -> pd.DataFrame:
+    """Each recorded item's cluster label by its benchmark's rule: columns config, index, cluster."""
+    benchmark = folder_benchmark(folder)
+    rule = _statistics(benchmark).cluster
+    return pd.DataFrame(
+        [(item.config, item.index, rule(item)) for item in recorded_items(benchmark, folder)],
+        columns=[*KEY, "cluster"],
+    )
+
+
+def _statistics(benchmark: AnyBenchmark) -> ItemStatistics:
+    statistics = ITEM_STATISTICS.get(benchmark.name)
+    if statistics is None:
+        raise RunFolderError(f"benchmark {benchmark.name!r} declares no item statistics")
+    return statistics
 
 
 def _label(request: dict, folder: RunFolder) -> str:
