@@ -58,15 +58,20 @@ def read_run_items(folder: RunFolder, clusters: pd.DataFrame | None = None) -> R
     """
     benchmark = folder_benchmark(folder)
     statistics = _statistics(benchmark)
-    if not folder.details_path.is_file():
-        raise RunFolderError(f"{folder.path}: no details.parquet; score the run first")
-    details = read_details(folder.details_path, list(dict.fromkeys([*KEY, *statistics.subsets, *statistics.columns])))
-    subsets = [column for column in statistics.subsets if column in details]
-    frame = pd.concat([details[KEY + subsets], statistics.values(details)], axis=1)
+    frame = figure_values(folder, statistics)
     clusters = item_clusters(folder) if clusters is None else clusters
     frame = frame.merge(clusters, how="left", on=KEY).set_index(KEY, drop=False)
     request = folder.read_request() if folder.request_path.exists() else {}
     return RunItems(benchmark.name, _label(request, folder), request.get("dataset_revision"), statistics, frame)
+
+
+def figure_values(folder: RunFolder, statistics: ItemStatistics) -> pd.DataFrame:
+    """details.parquet's key and subset columns, then one column of per-item values per figure, in file order."""
+    if not folder.details_path.is_file():
+        raise RunFolderError(f"{folder.path}: no details.parquet; score the run first")
+    details = read_details(folder.details_path, list(dict.fromkeys([*KEY, *statistics.subsets, *statistics.columns])))
+    subsets = [column for column in statistics.subsets if column in details]
+    return pd.concat([details[KEY + subsets], statistics.values(details)], axis=1)
 
 
 def item_clusters(folder: RunFolder) -> pd.DataFrame:
