@@ -18,12 +18,16 @@ import pandas as pd
 
 from eval_backend.joint_ranking import joint_ranking
 from eval_backend.run_folder import RunFolderError
-from leaderboard.results import RunResult
+from leaderboard.results import LruCache, RunResult
 
 logger = logging.getLogger(__name__)
 
 JOINT_RULE, OVERLAP_RULE = "joint bootstrap", "interval overlap"
 HEADLINE_FIGURE = "indic"
+_RUNS_KEPT = 2048
+"""Per-item values of this many runs are kept (31 KB each at full size): a board whose one run
+changed reads that run's table again, not 500 of them."""
+_READS: LruCache[object] = LruCache(_RUNS_KEPT)
 
 
 def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranked: pd.Series) -> pd.DataFrame:
@@ -38,7 +42,8 @@ def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranke
         return table
     folders = {run.run_id: run.folder for run in runs}
     try:
-        joint = joint_ranking([folders[run_id] for run_id in table.loc[shared, "run_id"]], HEADLINE_FIGURE)
+        shared_folders = [folders[run_id] for run_id in table.loc[shared, "run_id"]]
+        joint = joint_ranking(shared_folders, HEADLINE_FIGURE, cached=_READS.get_or_load)
     except (RunFolderError, OSError, ValueError) as exc:  # an unreadable or misaligned run: keep the old rule
         logger.warning("rank ranges by interval overlap: the joint bootstrap failed (%s)", exc)
         return table
