@@ -46,11 +46,11 @@ def joint_ranking(
     if not folders:
         raise ValueError("no run to rank")
     load = cached or (lambda key, build: build())
-    stamp = _stamp(folders[0])
-    reference = load(("reference", stamp, figure), lambda: _reference(folders[0], figure))
+    stamps = [_stamp(folder) for folder in folders]  # a folder without its tables fails before any read
+    reference = load(("reference", stamps[0], figure), lambda: _reference(folders[0], figure))
     values = np.stack([
-        load(("values", _stamp(folder), stamp, figure), lambda folder=folder: _aligned(folder, reference))
-        for folder in folders
+        load(("values", stamp, stamps[0], figure), lambda folder=folder: _aligned(folder, reference))
+        for folder, stamp in zip(folders, stamps)
     ])
     counted = reference.counted
     design = item_design(counted["config"].tolist(), counted["cluster"].tolist(), reference.figure.weighting)
