@@ -9,17 +9,15 @@ of the server's log written meanwhile must hold no traceback and no error.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import quote, urlencode
 
 import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS
-from tests.support.app_server import AppServer, running_app
-from tests.support.run_folders import EvaluatedData
+from tests.leaderboard.test_first_visit_browser import app  # noqa: F401 - the app fixture, as a fresh server
+from tests.support.app_server import AppServer
 
 STRONG = "acme__strong-7b/main"
 LONG_MODEL_ID = "ai4bharat-research-collective__" + "indic-gemma-instruct-long-context-" * 2 + "v2/main"
@@ -49,15 +47,8 @@ LINKS = {
 
 
 @pytest.fixture(scope="module")
-def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    root = tmp_path_factory.mktemp("page-links")
-    shutil.copytree(evaluated.data_dir, root / "data")
-    with running_app(root / "data", root / "app.log") as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def log(app: AppServer) -> Path:
+    """The server's log: `app` (the first-visit tests' server, one for this module) writes it beside its data."""
     return app.data_dir.parent / "app.log"
 
 
