@@ -111,6 +111,7 @@ class GenerationSettings(BaseSettings):
 
     base_url: str | None = Field(None, validation_alias="GENERATION_BASE_URL")
     api_key: SecretStr | None = Field(None, validation_alias="GENERATION_API_KEY")
+    max_connection_failures: int = Field(20, gt=0, validation_alias="GENERATION_MAX_CONNECTION_FAILURES")
 
 
 class QueueSettings(BaseSettings):

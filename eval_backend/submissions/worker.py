@@ -55,6 +55,7 @@ def generation_options(request: QueueRequest, settings: Settings) -> GenerationO
         **{
             "base_url": settings.generation.base_url,
             "api_key": settings.generation.api_key,
+            "max_connection_failures": settings.generation.max_connection_failures,
             **request.backend_params,
             **engine_overrides(settings.parallel),  # this host's GPUs, whatever the request was queued with
             # A local folder's revision is our hash of it, not something a loader could check out.
