@@ -128,6 +128,8 @@ class QueueSettings(BaseSettings):
     poll_interval_s: float = Field(30.0, gt=0, validation_alias="WORKER_POLL_INTERVAL_S")
     heartbeat_interval_s: float = Field(10.0, gt=0, validation_alias="WORKER_HEARTBEAT_S")
     stale_after_s: float = Field(300.0, gt=0, validation_alias="QUEUE_STALE_AFTER_S")
+    # How long a worker taking over a request waits for the stalled worker to let go of its run folder.
+    folder_wait_s: float = Field(120.0, ge=0, validation_alias="WORKER_FOLDER_WAIT_S")
     max_attempts: int = Field(3, gt=0, validation_alias="QUEUE_MAX_ATTEMPTS")
     submissions_per_week: int = Field(5, ge=0, validation_alias="SUBMISSIONS_PER_WEEK")
     max_params_b: float = Field(80.0, gt=0, validation_alias="MAX_MODEL_PARAMS_B")

@@ -462,6 +462,14 @@ class QueueStore(ABC):
             request_id, worker_id, f"status = '{Status.FAILED}', finished_at = {self._now}, error = ?", (error,)
         )
 
+    def release_claim(self, request_id: int, worker_id: str, reason: str) -> bool:
+        """Put a request this worker holds back to PENDING without using an attempt (it could not start);
+        False if it was cancelled or taken over meanwhile."""
+        return self._update_held(
+            request_id, worker_id,
+            f"status = '{Status.PENDING}', worker_id = NULL, attempts = attempts - 1, error = ?", (reason,),
+        )
+
     def requeue_stale(self, max_age_s: float, max_attempts: int) -> list[QueueRequest]:
         """RUNNING requests without a heartbeat for `max_age_s`: back to PENDING, or FAILED after `max_attempts`.
 

@@ -24,11 +24,12 @@ from eval_backend.generation.options import GenerationOptions
 from eval_backend.hub_sync import mirror_request, push_run
 from eval_backend.pipeline import PhaseProgress, RunSpec, run_pipeline
 from eval_backend.redaction import redact
-from eval_backend.run_folder import RunFolder
+from eval_backend.run_folder import RunFolder, RunFolderBusy
 from eval_backend.scorer_runs import unfinished_scored_reason
 from eval_backend.scoring import Summary, unfinished_reason
 from eval_backend.settings import Settings
 from eval_backend.submissions.fence import ClaimLost
+from eval_backend.submissions.folder_wait import wait_for_folder
 from eval_backend.submissions.gpu_layout import engine_overrides
 from eval_backend.submissions.monitor import RunMonitor
 from eval_backend.submissions.queue_store import QueueRequest, QueueStore, timestamp
@@ -120,9 +121,13 @@ def poll_once(store: QueueStore, settings: Settings, *, worker_id: str, runner: 
         )
         try:
             with guarded_writes(monitor.fence):  # a cancelled or taken-over request writes nothing more
+                wait_for_folder(folder, queue.folder_wait_s, monitor.fence)  # a stalled previous holder's
                 summary = runner(request, folder, settings, monitor.on_progress)
         except ClaimLost as exc:  # its state is the admin's or the new holder's to record, not ours
             logger.warning("request #%d stopped: %s", request.id, exc)
+        except RunFolderBusy as exc:  # another process still writes the folder: not this attempt's failure
+            logger.warning("request #%d: %s; requeued without using an attempt", request.id, exc)
+            store.release_claim(request.id, worker_id, f"{exc}; requeued without using an attempt")
         except Exception as exc:  # any failure of one run is that run's outcome, never the worker's end
             logger.exception("request #%d failed", request.id)
             store.fail(request.id, worker_id, redact(f"{type(exc).__name__}: {exc}"))
