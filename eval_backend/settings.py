@@ -124,6 +124,8 @@ class QueueSettings(BaseSettings):
     queue_url: SecretStr | None = Field(None, validation_alias="QUEUE_URL")
     pool_size: int = Field(4, gt=0, validation_alias="QUEUE_POOL_SIZE")
     connect_timeout_s: float = Field(30.0, gt=0, validation_alias="QUEUE_CONNECT_TIMEOUT_S")
+    # A worker meeting the database away tries again with backoff, waiting at most this long between tries.
+    reconnect_max_s: float = Field(30.0, gt=0, validation_alias="QUEUE_RECONNECT_MAX_S")
     worker_enabled: bool = Field(True, validation_alias="WORKER_ENABLED")
     poll_interval_s: float = Field(30.0, gt=0, validation_alias="WORKER_POLL_INTERVAL_S")
     heartbeat_interval_s: float = Field(10.0, gt=0, validation_alias="WORKER_HEARTBEAT_S")

@@ -32,6 +32,7 @@ from eval_backend.submissions.fence import ClaimLost
 from eval_backend.submissions.folder_wait import wait_for_folder
 from eval_backend.submissions.gpu_layout import engine_overrides
 from eval_backend.submissions.monitor import RunMonitor
+from eval_backend.submissions.outage import patient
 from eval_backend.submissions.queue_store import QueueRequest, QueueStore, timestamp
 from eval_backend.write_guard import guarded_writes
 
@@ -102,8 +103,12 @@ def _request_record(request: QueueRequest) -> dict[str, Any]:
 
 
 def poll_once(store: QueueStore, settings: Settings, *, worker_id: str, runner: Runner = run_request) -> QueueRequest | None:
-    """Requeue stalled requests, then claim and run the oldest PENDING one; returns it as it ended, or None."""
+    """Requeue stalled requests, then claim and run the oldest PENDING one; returns it as it ended, or None.
+
+    A database outage on the way is waited out (`outage.patient`), never the end of the run or the worker.
+    """
     queue = settings.queue
+    store = patient(store, queue.reconnect_max_s)
     for changed in store.requeue_stale(queue.stale_after_s, queue.max_attempts):
         logger.warning("request #%d is now %s: %s", changed.id, changed.status, changed.error)
         store.append_log(changed.id, f"{timestamp()} {changed.status}: {changed.error}\n")
