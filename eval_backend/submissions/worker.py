@@ -15,7 +15,7 @@ import os
 import socket
 import threading
 import uuid
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.chat_mode import ChatMode, in_mode
@@ -33,7 +33,7 @@ from eval_backend.submissions.folder_wait import wait_for_folder
 from eval_backend.submissions.gpu_layout import engine_overrides
 from eval_backend.submissions.monitor import RunMonitor
 from eval_backend.submissions.outage import patient
-from eval_backend.submissions.queue_store import QueueRequest, QueueStore, timestamp
+from eval_backend.submissions.queue_store import QueueRequest, QueueStore, Status, timestamp
 from eval_backend.write_guard import guarded_writes
 
 logger = logging.getLogger(__name__)
@@ -102,7 +102,10 @@ def _request_record(request: QueueRequest) -> dict[str, Any]:
     }
 
 
-def poll_once(store: QueueStore, settings: Settings, *, worker_id: str, runner: Runner = run_request) -> QueueRequest | None:
+def poll_once(
+    store: QueueStore, settings: Settings, *, worker_id: str, runner: Runner = run_request,
+    passed_over: Collection[int] = (),
+) -> QueueRequest | None:
     """Requeue stalled requests, then claim and run the oldest PENDING one; returns it as it ended, or None.
 
     A database outage on the way is waited out (`outage.patient`), never the end of the run or the worker.
@@ -113,7 +116,7 @@ def poll_once(store: QueueStore, settings: Settings, *, worker_id: str, runner: 
         logger.warning("request #%d is now %s: %s", changed.id, changed.status, changed.error)
         store.append_log(changed.id, f"{timestamp()} {changed.status}: {changed.error}\n")
         mirror_request(changed, settings)
-    request = store.claim(worker_id)
+    request = store.claim(worker_id, passed_over=passed_over)
     if request is None:
         return None
     mirror_request(request, settings)
@@ -167,11 +170,17 @@ def worker_loop(
     stop = stop or threading.Event()
     logger.info("worker %s polling %s every %gs", worker_id, store.location, settings.queue.poll_interval_s)
     handled = 0
+    # Requests given back because another process held their folder: the rest of the queue goes first,
+    # and they are tried again once nothing else is pending (a paused worker must not stall the queue).
+    passed_over: set[int] = set()
     while not stop.is_set():
-        ran = poll_once(store, settings, worker_id=worker_id, runner=runner)
+        ran = poll_once(store, settings, worker_id=worker_id, runner=runner, passed_over=passed_over)
         handled += ran is not None
         if once:
             break
-        if ran is None:
+        if ran is not None and ran.status is Status.PENDING:
+            passed_over.add(ran.id)
+        elif ran is None:
+            passed_over.clear()
             stop.wait(settings.queue.poll_interval_s)
     return handled
