@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-import psycopg
 import pytest
 
 from eval_backend.run_folder import RunFolder
@@ -18,7 +17,7 @@ from eval_backend.submissions import NewRequest, QueueRequest, Status
 from eval_backend.submissions.queue_postgres import PostgresQueueStore
 from tests.eval_backend.submissions.test_worker import REPO_ROOT, _keys, wait_for
 from tests.support.chat_server import StandInChatServer, chat_reply
-from tests.support.postgres import PostgresServer
+from tests.support.postgres import PostgresServer, running_server
 
 SERVED = {"backend": "openai", "max_tokens": 8}  # the model under test behind a stand-in server: no weights to load
 WAITING = "waiting for the queue database"
@@ -27,11 +26,7 @@ WAITING = "waiting for the queue database"
 @pytest.fixture
 def own_server() -> Iterator[PostgresServer]:
     """A server of this test's own: stopping it must not stop the session's."""
-    server = PostgresServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from running_server()
 
 
 def _worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
