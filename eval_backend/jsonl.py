@@ -128,7 +128,10 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """
     if not path.exists():
         return
-    lines = path.read_bytes().splitlines(keepends=True)
+    try:
+        lines = path.read_bytes().splitlines(keepends=True)
+    except OSError as exc:  # a folder where the file should be, or no permission: the folder needs a human too
+        raise JsonlCorruptError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue

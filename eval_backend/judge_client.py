@@ -12,15 +12,15 @@ import json
 import logging
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Generic, TypeVar
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
-import aiohttp
 import httpx
 import openai
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 from tenacity import RetryCallState
 
 from eval_backend.concurrency import AdaptiveLimiter
+from eval_backend.connection_failures import ConnectionFailures, url_host
 from eval_backend.judge_transport import JudgeTransport, encode_body
 from eval_backend.records import INVALID_ANSWER, REJECTED, TRANSPORT_ERROR, Usage, sha256_text
 from eval_backend.redaction import redact
@@ -124,7 +124,7 @@ class JudgeClient:
         self.limiter = AdaptiveLimiter(settings.concurrency)
         self.transport_retries = 0
         self.endpoint = endpoint_host(settings)
-        self._connection_failures = 0  # in a row, across all calls; any answer resets it
+        self._connections = ConnectionFailures(self.endpoint, settings.max_connection_failures, _judge_unreachable)
         self._backoff = wait_exponential_jitter(initial=1, max=settings.max_backoff_s, jitter=1)
         # Azure routes by deployment in the path (under the client's `…/openai` base URL).
         path = (
@@ -243,24 +243,13 @@ class JudgeClient:
         except TimeoutError:
             raise JudgeDeadlineError(httpx.Request("POST", str(self._transport.url)), deadline) from None
         except openai.APIConnectionError as exc:
-            if _never_connected(exc):
-                self._connection_failed(exc)
+            self._connections.failed(exc)
             raise
         except openai.APIStatusError:
-            self._connection_failures = 0  # the endpoint answered, if only with an error
+            self._connections.answered()
             raise
-        self._connection_failures = 0
+        self._connections.answered()
         return response
-
-    def _connection_failed(self, exc: openai.APIConnectionError) -> None:
-        self._connection_failures += 1
-        limit = self.settings.max_connection_failures
-        if self._connection_failures >= limit:
-            raise JudgeUnreachableError(
-                f"the judge endpoint {self.endpoint} could not be reached {limit} times in a row with no answer "
-                f"between ({type(exc.__cause__ or exc).__name__}); check that it is up and that OPENAI_BASE_URL "
-                "or AZURE_OPENAI_ENDPOINT is right. Judgments already made are saved: run again to resume."
-            ) from exc
 
     def _wait(self, state: RetryCallState) -> float:
         asked = retry_after_seconds(state.outcome.exception() if state.outcome else None)
@@ -308,18 +297,14 @@ class ChatAnswer:
 
 def endpoint_host(settings: JudgeSettings) -> str:
     """The judge endpoint as `host[:port]`, for messages: never a path, a query or credentials."""
-    url = settings.azure_endpoint if settings.uses_azure else settings.base_url or "https://api.openai.com"
-    try:
-        parts = urlsplit(url)
-        host, port = parts.hostname, parts.port
-    except ValueError:  # a malformed port
-        return "(unparsable endpoint URL)"
-    return f"{host}:{port}" if host and port else host or "(no host in the endpoint URL)"
+    return url_host(settings.azure_endpoint if settings.uses_azure else settings.base_url or "https://api.openai.com")
 
 
-def _never_connected(exc: openai.APIConnectionError) -> bool:
-    """A connection refused, reset or unresolvable, or a connect timeout: not a slow answer."""
-    return not isinstance(exc, openai.APITimeoutError) or isinstance(exc.__cause__, aiohttp.ConnectionTimeoutError)
+def _judge_unreachable(what: str) -> JudgeUnreachableError:
+    return JudgeUnreachableError(
+        f"the judge endpoint {what}; check that it is up and that OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT is right. "
+        "Judgments already made are saved: run again to resume."
+    )
 
 
 def _refuses_temperature(exc: openai.BadRequestError) -> bool:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from pathlib import Path
+from typing import Any, Sequence
 
 from eval_backend.benchmarks import Benchmark
 from eval_backend.details import details_frame, write_details
@@ -24,7 +25,7 @@ def score_run_folder(benchmark: Benchmark, folder: RunFolder, judge_model: str |
     if not items:
         raise RunFolderError(f"{folder.items_path}: no items; judge or run the model first")
     judgments = folder.read_judgments()
-    judge_model = judge_model or (judgments[-1].judge_model if judgments else "")
+    judge_model = scoring_judge(judge_model, [j.judge_model for j in judgments], folder.judgments_path)
     request = folder.read_request() if folder.request_path.exists() else {}
     results = item_results(benchmark, items, folder.read_responses(), judgments, judge_model)
     provenance = run_provenance(request, judge_model)
@@ -39,6 +40,21 @@ def score_run_folder(benchmark: Benchmark, folder: RunFolder, judge_model: str |
     folder.write_summary(summary_to_dict(summary))
     write_details(details_frame(benchmark, results, provenance), folder.details_path)
     return summary
+
+
+def scoring_judge(requested: str | None, judges: Sequence[str], judged_in: Path) -> str:
+    """The judge a summary scores: `requested`, else the one of the latest line in `judges` (file order).
+
+    A judge that judged nothing in a file holding other judges' lines is refused: its summary
+    would show a complete run as unscored.
+    """
+    if requested and judges and requested not in judges:
+        others = ", ".join(repr(judge) for judge in dict.fromkeys(judges))
+        raise RunFolderError(
+            f"{judged_in}: judge {requested!r} judged nothing in this run folder (its judges: {others}); "
+            f"score without --judge-model, or judge the run with {requested!r} first"
+        )
+    return requested or (judges[-1] if judges else "")
 
 
 def summary_to_dict(summary: Summary) -> dict[str, Any]:

@@ -246,6 +246,8 @@ def _read_json(path: Path) -> dict[str, Any]:
         data = parse_json(path.read_bytes(), path)
     except ValueError as exc:
         raise RunFolderError(str(exc)) from exc
+    except OSError as exc:  # a folder where the file should be, or no permission
+        raise RunFolderError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     if not isinstance(data, dict):
         raise RunFolderError(f"{path}: expected a JSON object, got {type(data).__name__}")
     return data

@@ -23,7 +23,7 @@ from eval_backend.judge_client import JudgeClient
 from eval_backend.judging import JudgingProgress, ProgressCallback
 from eval_backend.records import ItemKey, ResponseRecord, Usage, sha256_text, to_json_dict
 # One provenance for every benchmark's summary (the rubric path's, kept in reporting.py).
-from eval_backend.reporting import run_provenance
+from eval_backend.reporting import run_provenance, scoring_judge
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.scores import ScoreRecord, current_scores, score_from_dict
 from eval_backend.settings import JudgeSettings
@@ -222,7 +222,7 @@ def score_scored_run(benchmark: ScoredBenchmark, folder: RunFolder, judge_model:
     if not items:
         raise RunFolderError(f"{folder.items_path}: no items; generate or run the model first")
     records = read_scores(folder)
-    judge_model = judge_model or (records[-1].judge_model if records else "")
+    judge_model = scoring_judge(judge_model, [r.judge_model for r in records], scores_path(folder))
     request = folder.read_request() if folder.request_path.exists() else {}
     scored = scored_items(benchmark, items, folder.read_responses(), records, judge_model)
     provenance = run_provenance(request, judge_model)

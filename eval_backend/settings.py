@@ -6,17 +6,40 @@ composes them. Keys are `SecretStr`, so they never print in a log or a repr.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 # Fields are read from the environment by their alias (JUDGE_MODEL, DATA_DIR, …). Field names
 # stay usable as keyword arguments, but pydantic-settings then also reads a variable named after
 # the field itself; the prefix keeps a stray MODEL, PATH or BASE_URL in the environment from
 # being taken for one of ours.
-_ENV = SettingsConfigDict(extra="ignore", populate_by_name=True, env_prefix="INDICWB_FIELD_")
+_ENV = SettingsConfigDict(extra="ignore", populate_by_name=True, env_prefix="INDICWB_FIELD_",
+                         allow_inf_nan=False)  # no setting means anything as inf or nan ("~$inf" estimates)
+
+
+class SettingsInvalid(ValueError):
+    """A setting from the environment is unusable; the message is one line naming the variable."""
+
+
+def load_settings() -> Settings:
+    """The settings from the environment; SettingsInvalid naming each variable at fault, in one line."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        problems = "; ".join(_problem(error) for error in exc.errors(include_url=False))
+        raise SettingsInvalid(f"invalid setting: {problems}") from None
+    except SettingsError as exc:
+        raise SettingsInvalid(f"invalid setting: {exc}") from None
+
+
+def _problem(error: Any) -> str:
+    """`NAME='value': what is wrong` for one pydantic error (a secret never fails: any string is one)."""
+    name = ".".join(str(part) for part in error["loc"]) or "(settings)"
+    return f"{name}={error['input']!r}: {error['msg']}"
 
 
 class JudgeSettings(BaseSettings):
@@ -88,6 +111,7 @@ class GenerationSettings(BaseSettings):
 
     base_url: str | None = Field(None, validation_alias="GENERATION_BASE_URL")
     api_key: SecretStr | None = Field(None, validation_alias="GENERATION_API_KEY")
+    max_connection_failures: int = Field(20, gt=0, validation_alias="GENERATION_MAX_CONNECTION_FAILURES")
 
 
 class QueueSettings(BaseSettings):
@@ -100,17 +124,32 @@ class QueueSettings(BaseSettings):
     queue_url: SecretStr | None = Field(None, validation_alias="QUEUE_URL")
     pool_size: int = Field(4, gt=0, validation_alias="QUEUE_POOL_SIZE")
     connect_timeout_s: float = Field(30.0, gt=0, validation_alias="QUEUE_CONNECT_TIMEOUT_S")
+    # A worker meeting the database away tries again with backoff, waiting at most this long between tries.
+    reconnect_max_s: float = Field(30.0, gt=0, validation_alias="QUEUE_RECONNECT_MAX_S")
     worker_enabled: bool = Field(True, validation_alias="WORKER_ENABLED")
     poll_interval_s: float = Field(30.0, gt=0, validation_alias="WORKER_POLL_INTERVAL_S")
     heartbeat_interval_s: float = Field(10.0, gt=0, validation_alias="WORKER_HEARTBEAT_S")
     stale_after_s: float = Field(300.0, gt=0, validation_alias="QUEUE_STALE_AFTER_S")
+    # How long a worker taking over a request waits for the stalled worker to let go of its run folder.
+    folder_wait_s: float = Field(120.0, ge=0, validation_alias="WORKER_FOLDER_WAIT_S")
     max_attempts: int = Field(3, gt=0, validation_alias="QUEUE_MAX_ATTEMPTS")
     submissions_per_week: int = Field(5, ge=0, validation_alias="SUBMISSIONS_PER_WEEK")
     max_params_b: float = Field(80.0, gt=0, validation_alias="MAX_MODEL_PARAMS_B")
     allow_local_models: bool = Field(False, validation_alias="ALLOW_LOCAL_MODELS")
     local_user: str = Field("local", min_length=1, validation_alias="LOCAL_USER")
-    backend_params: dict[str, Any] = Field(default_factory=dict, validation_alias="WORKER_BACKEND_PARAMS")
+    # Parsed here, not by the settings source, so that bad JSON is a validation error naming the variable.
+    backend_params: Annotated[dict[str, Any], NoDecode] = Field(default_factory=dict, validation_alias="WORKER_BACKEND_PARAMS")
     run_limit: int | None = Field(None, gt=0, validation_alias="WORKER_RUN_LIMIT")
+
+    @field_validator("backend_params", mode="before")
+    @classmethod
+    def _json_object(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError) as exc:
+            raise ValueError(f"not valid JSON ({exc}); expected an object such as {{\"backend\": \"vllm\"}}") from None
 
 
 class CostSettings(BaseSettings):

@@ -68,8 +68,10 @@ class _BatchJudging:
         self.ledger = BatchLedger(folder)
         self.metas = {meta.key: meta for meta in folder.read_items()}
         self.progress = JudgingProgress(total=0)
-        self.written: set[str] = set()  # custom_ids judged for good in this call: never planned again
-        self.counted: set[str] = set()  # custom_ids in the progress total: a follow-up is the same judgment
+        # Keyed by (judge model, custom_id): a custom_id names the call, not the judge, and a run resumed
+        # with another JUDGE_MODEL collects the old judge's batches and still owes the new judge its calls.
+        self.written: set[tuple[str, str]] = set()  # judged for good in this call: never planned again
+        self.counted: set[tuple[str, str]] = set()  # in the progress total: a follow-up is the same judgment
 
     async def run(self) -> JudgingProgress:
         self.api = BatchAPI(self.settings)
@@ -78,7 +80,7 @@ class _BatchJudging:
             with self.folder.judgment_appender() as appender:
                 self.appender = appender
                 state = self.ledger.read()
-                self._count(cid for entry in state.in_flight() for cid, _ in entry.requests)
+                self._count((entry.judge_model, cid) for entry in state.in_flight() for cid, _ in entry.requests)
                 while True:
                     await self._finish_in_flight(state)
                     if not await self._submit_owed(self.ledger.read()):
@@ -171,13 +173,13 @@ class _BatchJudging:
 
     def _record(self, judgment: Judgment, custom_id: str) -> None:
         self.appender.append(to_json_dict(judgment))
-        self.written.add(custom_id)
+        self.written.add((judgment.judge_model, custom_id))
         self.progress.record(judgment)
         if self.on_progress:
             self.on_progress(self.progress)
 
-    def _count(self, custom_ids: Iterable[str]) -> None:
-        fresh = set(custom_ids) - self.counted
+    def _count(self, calls: Iterable[tuple[str, str]]) -> None:
+        fresh = set(calls) - self.counted
         self.counted |= fresh
         self.progress.total += len(fresh)
 
@@ -200,10 +202,10 @@ class _BatchJudging:
                 self.ledger.created(file_id, batch_id)
                 logger.info("batch %s: %d judge calls submitted", batch_id, len(input_file.requests))
                 sent += len(input_file.requests)
-                self._count(cid for cid, _ in input_file.requests)
+                self._count((model, cid) for cid, _ in input_file.requests)
         self.retry_failed = False  # asked of the judgments on disk at the start, not of this run's own
         if live:
-            self._count(_task_id(task) for task, _ in live)
+            self._count((model, _task_id(task)) for task, _ in live)
             await self._judge_live(live)
         return sent + len(live)
 
@@ -216,7 +218,7 @@ class _BatchJudging:
                                      retry_failed=self.retry_failed)
             for task in tasks:
                 custom_id = _task_id(task)
-                if custom_id in in_flight or custom_id in self.written:
+                if custom_id in in_flight or (self.settings.model, custom_id) in self.written:
                     continue
                 previous = carry.get(custom_id, Carry())
                 if previous.attempts and self.settings.batch_retry == "live":

@@ -15,7 +15,7 @@ from eval_backend.cli import compare_cmd
 from eval_backend.cli.errors import USER_ERRORS
 from eval_backend.jsonl import StorageWriteError
 from eval_backend.redaction import install_log_redaction, redact, secrets_of
-from eval_backend.settings import Settings
+from eval_backend.settings import load_settings
 
 COMMANDS = (judge_cmd, score_cmd, estimate_cmd, generate_cmd, run_cmd, queue_cmd, worker_cmd, hub_cmd, qa_score_cmd, consistency_cmd,
             migrate_cmd, compare_cmd)
@@ -40,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         # Keys and credentials in URLs never reach the log; the HTTP clients' per-request lines are off.
-        install_log_redaction(secrets_of(Settings()))
+        install_log_redaction(secrets_of(load_settings()))  # every setting checked first, one line if bad
         return args.func(args) or 0
     except USER_ERRORS as exc:
         print(f"error: {redact(str(exc))}", file=sys.stderr)

@@ -12,10 +12,12 @@ from eval_backend.judge_client import JudgeConfigError
 from eval_backend.jsonl import JsonlCorruptError
 from eval_backend.responses_input import ResponsesInputError
 from eval_backend.run_folder import RunFolderError
+from eval_backend.settings import SettingsInvalid
 from eval_backend.submissions import QueueError, SubmissionRejected
 
 USER_ERRORS: tuple[type[Exception], ...] = (
-    ValidationError,  # a setting from the environment out of range; the message names the variable
+    SettingsInvalid,  # a setting from the environment out of range or unparsable; the message names the variable
+    ValidationError,  # any other record pydantic checks
     ItemValidationError,
     DatasetLoadError,
     GenerationConfigError,

@@ -23,7 +23,7 @@ from eval_backend.cost import (
 )
 from eval_backend.dataset_loader import load_items, resolve_configs
 from eval_backend.judging import plan_judge_tasks
-from eval_backend.run_folder import RunFolder
+from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.scorer_runs import plan_scorer_calls, read_scores
 from eval_backend.settings import Settings
 
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     benchmark = benchmark_of(args)
     spec = dataset_spec(args, settings, benchmark)
     items = load_items(benchmark, spec, resolve_configs(spec, configs_of(args)), args.limit)
-    folder = RunFolder(args.out_dir) if args.out_dir else None
+    folder = _run_folder(args.out_dir)
     if isinstance(benchmark, ScoredBenchmark):  # a scorer-kind benchmark (QA, …): its judge scorers' calls
         estimate, basis = _scored_estimate(benchmark, items, folder, settings)
     elif folder and folder.responses_path.exists():
@@ -62,6 +62,16 @@ def run(args: argparse.Namespace) -> int:
     print(f"{len(items)} items; judge {settings.judge.model}; estimated from {basis}:")
     print(estimate.describe())
     return 0
+
+
+def _run_folder(path: Path | None) -> RunFolder | None:
+    """The `--out-dir` folder, which must exist: a mistyped one would silently estimate the whole dataset."""
+    if path is None:
+        return None
+    if not path.is_dir():
+        raise RunFolderError(f"run folder {path} does not exist (or is not a folder); check --out-dir, or leave it out "
+                             "to estimate the whole dataset")
+    return RunFolder(path)
 
 
 def _scored_estimate(

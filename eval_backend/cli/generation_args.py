@@ -57,6 +57,7 @@ def generation_options(args: argparse.Namespace, settings: Settings, benchmark: 
         gpu_memory_utilization=args.gpu_memory_utilization,
         base_url=args.base_url or settings.generation.base_url,
         api_key=settings.generation.api_key,
+        max_connection_failures=settings.generation.max_connection_failures,
         concurrency=args.generation_concurrency,
         reasoning=args.reasoning,
     )

@@ -22,6 +22,10 @@ class GenerationConfigError(RuntimeError):
     """The model or backend cannot be used at all (missing, no chat template, refused): stop the run."""
 
 
+class GenerationUnreachableError(GenerationConfigError):
+    """The generation endpoint is down (connections failing in a row, retries used up): stop, leaving the rest owed."""
+
+
 @dataclass(frozen=True)
 class Completion:
     """A backend's answer to one item: the raw text, or the error that kept it from one.

@@ -19,9 +19,12 @@ from typing import Any, Iterator, Sequence
 
 import httpx
 import openai
-from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
-from eval_backend.generation.base import Completion, GenerationConfigError, PromptOf, ResultCallback, query_prompt
+from eval_backend.connection_failures import ConnectionFailures, url_host
+from eval_backend.generation.base import (
+    Completion, GenerationConfigError, GenerationUnreachableError, PromptOf, ResultCallback, query_prompt,
+)
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.served_context import TOKENIZE_TIMEOUT_S, ServedContext
 from eval_backend.judge_client import is_retryable
@@ -64,6 +67,8 @@ class OpenAIGenerator:
             )
         self.options = options
         self._prompt_of: PromptOf = query_prompt
+        self.endpoint = url_host(options.base_url)
+        self._connections = ConnectionFailures(self.endpoint, options.max_connection_failures, GenerationUnreachableError)
 
     def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf = query_prompt) -> None:
         """Answer `items` with at most `concurrency` requests in flight, reporting each as it lands."""
@@ -83,8 +88,10 @@ class OpenAIGenerator:
             client, self.options.model, str(self.options.base_url), self.options.max_model_len, key
         )
         pending: Iterator[Any] = iter(items)
+        answered = 0
 
         async def worker() -> None:
+            nonlocal answered
             for item in pending:
                 prompt = self._prompt_of(item)
                 budget = await context.budget(http, self.options.model, prompt, prompt.token_limit(self.options.max_tokens))
@@ -92,13 +99,14 @@ class OpenAIGenerator:
                     on_result(Completion(item.key, None, error=budget.error))
                 else:
                     on_result(await self._answer(client, item, budget.max_tokens))
+                answered += 1
 
         try:
             async with asyncio.TaskGroup() as group:  # one worker's fatal error stops the others
                 for _ in range(min(self.options.concurrency, len(items))):
                     group.create_task(worker())
         except ExceptionGroup as errors:
-            raise errors.exceptions[0] from None
+            raise self._run_error(errors.exceptions[0], len(items) - answered, len(items)) from None
         finally:
             await client.close()
             await http.aclose()
@@ -129,12 +137,41 @@ class OpenAIGenerator:
             retry=retry_if_exception(is_retryable),
             stop=stop_after_attempt(TRANSPORT_ATTEMPTS),
             wait=wait_exponential_jitter(initial=1, max=MAX_BACKOFF_S, jitter=1),
+            before_sleep=_log_retry,
             reraise=True,
         )
         prompt = self._prompt_of(item)
         kwargs = {**request_kwargs(self.options), "max_tokens": max_tokens}
         async for attempt in retrying:
             with attempt:
-                if not prompt.is_chat:
-                    return await client.completions.create(prompt=str(prompt.text), **kwargs)
-                return await client.chat.completions.create(messages=prompt.chat_messages(), **kwargs)
+                try:
+                    if not prompt.is_chat:
+                        completion = await client.completions.create(prompt=str(prompt.text), **kwargs)
+                    else:
+                        completion = await client.chat.completions.create(messages=prompt.chat_messages(), **kwargs)
+                except openai.APIConnectionError as exc:
+                    self._connections.failed(exc)  # the endpoint down: stops the run after a few in a row
+                    raise
+                except openai.APIStatusError:
+                    self._connections.answered()
+                    raise
+                self._connections.answered()
+                return completion
+
+    def _run_error(self, exc: BaseException, pending: int, total: int) -> BaseException:
+        """What ends the run for `exc`: an endpoint that is down says so in one line, with the items it leaves owed."""
+        if isinstance(exc, GenerationUnreachableError):
+            what = str(exc)
+        elif isinstance(exc, openai.APIError) and is_retryable(exc):
+            what = f"{self.endpoint} still failing after {TRANSPORT_ATTEMPTS} attempts ({redact(f'{type(exc).__name__}: {exc}')})"
+        else:
+            return exc
+        return GenerationUnreachableError(
+            f"the generation endpoint {what}; {pending} of {total} items left pending: check that it is up and that "
+            "--base-url or GENERATION_BASE_URL is right. Responses already made are saved: run again to resume."
+        )
+
+
+def _log_retry(state: RetryCallState) -> None:
+    exc = state.outcome.exception() if state.outcome else None
+    logger.info("generation call failed (%s); retry %d", type(exc).__name__, state.attempt_number)

@@ -23,7 +23,8 @@ EXECUTORS: tuple[str, ...] = ("mp", "ray")
 _DEFAULT_SAMPLING = BENCHMARKS[DEFAULT_BENCHMARK].sampling
 
 # Fields that say how to reach the model, not what it was asked: kept out of the run folder.
-_NOT_RECORDED = frozenset({"api_key", "base_url", "concurrency", "batch_size", "gpu_memory_utilization"})
+_NOT_RECORDED = frozenset({"api_key", "base_url", "concurrency", "batch_size", "gpu_memory_utilization",
+                           "max_connection_failures"})
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,8 @@ class GenerationOptions:
     max_model_len: int | None = None
     gpu_memory_utilization: float = 0.9
     concurrency: int = 16
+    max_connection_failures: int = 20
+    """openai backend: connections to the endpoint failed this many times in a row stop the run (it is down)."""
     base_url: str | None = None
     api_key: SecretStr | None = dataclasses.field(default=None, repr=False)
     reasoning: bool = False
@@ -70,8 +73,9 @@ class GenerationOptions:
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ValueError(f"{name} must be positive, got {value}")
-        if self.concurrency <= 0:
-            raise ValueError(f"concurrency must be positive, got {self.concurrency}")
+        for name in ("concurrency", "max_connection_failures"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.distributed_executor_backend not in (None, *EXECUTORS):
             raise ValueError(
                 f"unknown distributed executor {self.distributed_executor_backend!r}; expected one of {', '.join(EXECUTORS)}"

@@ -58,6 +58,7 @@ class PostgresQueueStore(QueueStore):
             max_size=max(1, pool_size),
             kwargs={"autocommit": True, "row_factory": dict_row},
             timeout=connect_timeout_s,
+            check=ConnectionPool.check_connection,  # after a server restart, never hand out a dead connection
             open=False,
             name="queue",
         )

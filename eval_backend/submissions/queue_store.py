@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Collection, Iterable, Mapping, Protocol, Sequence
 
 from eval_backend.benchmarks import DEFAULT_BENCHMARK
 from eval_backend.benchmarks.chat_mode import ChatMode
@@ -411,15 +411,16 @@ class QueueStore(ABC):
 
     # -- the worker's side ------------------------------------------------------------------
 
-    def claim(self, worker_id: str) -> QueueRequest | None:
-        """Take the oldest PENDING request for `worker_id`, or None; one statement, so atomic."""
+    def claim(self, worker_id: str, *, passed_over: Collection[int] = ()) -> QueueRequest | None:
+        """Take the oldest PENDING request for `worker_id` but those `passed_over`, or None; one statement, so atomic."""
+        skip = f" AND id NOT IN ({', '.join('?' for _ in passed_over)})" if passed_over else ""
         return self._one(
             f"UPDATE requests SET status = '{Status.RUNNING}', worker_id = ?, started_at = {self._now},"
             f" heartbeat_at = {self._now}, finished_at = NULL, attempts = attempts + 1"
-            f" WHERE id = (SELECT id FROM requests WHERE status = '{Status.PENDING}'"
+            f" WHERE id = (SELECT id FROM requests WHERE status = '{Status.PENDING}'{skip}"
             f" ORDER BY submitted_at, id LIMIT 1{self._skip_locked})"
             " RETURNING *",
-            (worker_id,),
+            (worker_id, *passed_over),
         )
 
     def _update_held(self, request_id: int, worker_id: str, assignments: str, params: Sequence[Any]) -> bool:
@@ -460,6 +461,14 @@ class QueueStore(ABC):
         """Mark the request FAILED with `error`; False if it was cancelled or taken over meanwhile."""
         return self._update_held(
             request_id, worker_id, f"status = '{Status.FAILED}', finished_at = {self._now}, error = ?", (error,)
+        )
+
+    def release_claim(self, request_id: int, worker_id: str, reason: str) -> bool:
+        """Put a request this worker holds back to PENDING without using an attempt (it could not start);
+        False if it was cancelled or taken over meanwhile."""
+        return self._update_held(
+            request_id, worker_id,
+            f"status = '{Status.PENDING}', worker_id = NULL, attempts = attempts - 1, error = ?", (reason,),
         )
 
     def requeue_stale(self, max_age_s: float, max_attempts: int) -> list[QueueRequest]:

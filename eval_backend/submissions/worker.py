@@ -15,7 +15,7 @@ import os
 import socket
 import threading
 import uuid
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.chat_mode import ChatMode, in_mode
@@ -24,14 +24,16 @@ from eval_backend.generation.options import GenerationOptions
 from eval_backend.hub_sync import mirror_request, push_run
 from eval_backend.pipeline import PhaseProgress, RunSpec, run_pipeline
 from eval_backend.redaction import redact
-from eval_backend.run_folder import RunFolder
+from eval_backend.run_folder import RunFolder, RunFolderBusy
 from eval_backend.scorer_runs import unfinished_scored_reason
 from eval_backend.scoring import Summary, unfinished_reason
 from eval_backend.settings import Settings
 from eval_backend.submissions.fence import ClaimLost
+from eval_backend.submissions.folder_wait import wait_for_folder
 from eval_backend.submissions.gpu_layout import engine_overrides
 from eval_backend.submissions.monitor import RunMonitor
-from eval_backend.submissions.queue_store import QueueRequest, QueueStore, timestamp
+from eval_backend.submissions.outage import patient
+from eval_backend.submissions.queue_store import QueueRequest, QueueStore, Status, timestamp
 from eval_backend.write_guard import guarded_writes
 
 logger = logging.getLogger(__name__)
@@ -55,6 +57,7 @@ def generation_options(request: QueueRequest, settings: Settings) -> GenerationO
         **{
             "base_url": settings.generation.base_url,
             "api_key": settings.generation.api_key,
+            "max_connection_failures": settings.generation.max_connection_failures,
             **request.backend_params,
             **engine_overrides(settings.parallel),  # this host's GPUs, whatever the request was queued with
             # A local folder's revision is our hash of it, not something a loader could check out.
@@ -99,14 +102,21 @@ def _request_record(request: QueueRequest) -> dict[str, Any]:
     }
 
 
-def poll_once(store: QueueStore, settings: Settings, *, worker_id: str, runner: Runner = run_request) -> QueueRequest | None:
-    """Requeue stalled requests, then claim and run the oldest PENDING one; returns it as it ended, or None."""
+def poll_once(
+    store: QueueStore, settings: Settings, *, worker_id: str, runner: Runner = run_request,
+    passed_over: Collection[int] = (),
+) -> QueueRequest | None:
+    """Requeue stalled requests, then claim and run the oldest PENDING one; returns it as it ended, or None.
+
+    A database outage on the way is waited out (`outage.patient`), never the end of the run or the worker.
+    """
     queue = settings.queue
+    store = patient(store, queue.reconnect_max_s)
     for changed in store.requeue_stale(queue.stale_after_s, queue.max_attempts):
         logger.warning("request #%d is now %s: %s", changed.id, changed.status, changed.error)
         store.append_log(changed.id, f"{timestamp()} {changed.status}: {changed.error}\n")
         mirror_request(changed, settings)
-    request = store.claim(worker_id)
+    request = store.claim(worker_id, passed_over=passed_over)
     if request is None:
         return None
     mirror_request(request, settings)
@@ -119,9 +129,13 @@ def poll_once(store: QueueStore, settings: Settings, *, worker_id: str, runner: 
         )
         try:
             with guarded_writes(monitor.fence):  # a cancelled or taken-over request writes nothing more
+                wait_for_folder(folder, queue.folder_wait_s, monitor.fence)  # a stalled previous holder's
                 summary = runner(request, folder, settings, monitor.on_progress)
         except ClaimLost as exc:  # its state is the admin's or the new holder's to record, not ours
             logger.warning("request #%d stopped: %s", request.id, exc)
+        except RunFolderBusy as exc:  # another process still writes the folder: not this attempt's failure
+            logger.warning("request #%d: %s; requeued without using an attempt", request.id, exc)
+            store.release_claim(request.id, worker_id, f"{exc}; requeued without using an attempt")
         except Exception as exc:  # any failure of one run is that run's outcome, never the worker's end
             logger.exception("request #%d failed", request.id)
             store.fail(request.id, worker_id, redact(f"{type(exc).__name__}: {exc}"))
@@ -156,11 +170,17 @@ def worker_loop(
     stop = stop or threading.Event()
     logger.info("worker %s polling %s every %gs", worker_id, store.location, settings.queue.poll_interval_s)
     handled = 0
+    # Requests given back because another process held their folder: the rest of the queue goes first,
+    # and they are tried again once nothing else is pending (a paused worker must not stall the queue).
+    passed_over: set[int] = set()
     while not stop.is_set():
-        ran = poll_once(store, settings, worker_id=worker_id, runner=runner)
+        ran = poll_once(store, settings, worker_id=worker_id, runner=runner, passed_over=passed_over)
         handled += ran is not None
         if once:
             break
-        if ran is None:
+        if ran is not None and ran.status is Status.PENDING:
+            passed_over.add(ran.id)
+        elif ran is None:
+            passed_over.clear()
             stop.wait(settings.queue.poll_interval_s)
     return handled

@@ -74,14 +74,23 @@ class PostgresServer:
             os.chown(self.root, owner.pw_uid, owner.pw_gid)
         self._run(_binary("initdb"), "-D", str(self.data_dir), "-U", "postgres", "-A", "trust", "-E", "UTF8",
                   "--no-sync", "--no-instructions")
+        self.restart()
+        return self
+
+    def restart(self) -> None:
+        """Start the server on its folder and port (again, after `halt`)."""
         options = f"-h 127.0.0.1 -p {self.port} -k '' -F -c max_connections=200"
         self._run(_binary("pg_ctl"), "-D", str(self.data_dir), "-l", str(self.log), "-o", options, "-w",
                   "-t", str(START_TIMEOUT_S), "start")
-        return self
+
+    def halt(self) -> None:
+        """Stop the server as an administrator would (`-m fast`: clients get AdminShutdown), keeping its data."""
+        self._run(_binary("pg_ctl"), "-D", str(self.data_dir), "-m", "fast", "-w", "stop")
 
     def stop(self) -> None:
         try:
-            self._run(_binary("pg_ctl"), "-D", str(self.data_dir), "-m", "immediate", "-w", "stop")
+            if (self.data_dir / "postmaster.pid").exists():  # not already halted
+                self._run(_binary("pg_ctl"), "-D", str(self.data_dir), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 

@@ -311,3 +311,35 @@ def test_the_key_never_reaches_the_run_folder(tmp_path, dataset_dir, items, monk
     for path in (tmp_path / "run").iterdir():
         if path.is_file():
             assert KEY.encode() not in path.read_bytes(), path.name
+
+
+def test_a_resume_with_another_judge_collects_the_old_batch_then_judges_with_the_new_one(
+    tmp_path, dataset_dir, items, monkeypatch
+) -> None:
+    """The old judge's batch is paid for, so it is collected (kept under its judge); the new judge still
+    owes every call, and the summary is the new judge's, complete."""
+    responses = write_responses(tmp_path / "responses.jsonl", hindi(items))
+    out = tmp_path / "run"
+    calls = len(hindi(items)) * 5
+    with StandInBatchServer() as server:
+        use_openai(monkeypatch, server)
+        server.hold()
+        command = [sys.executable, "-m", "eval_backend", "judge", "--dataset", str(dataset_dir), "--responses",
+                   str(responses), "--out-dir", str(out), "--configs", "Hindi", "--judge-mode", "batch"]
+        process = subprocess.Popen(command, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + 60
+            while server.polls < 3 and time.monotonic() < deadline:  # the old judge's batch is submitted and pending
+                assert process.poll() is None, process.stderr.read().decode()
+                time.sleep(0.05)
+        finally:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+        server.release()
+        monkeypatch.setenv("JUDGE_MODEL", "new-judge")
+        assert run_judge(dataset_dir, responses, out, "--configs", "Hindi", "--judge-mode", "batch") == 0
+        assert len(server.created) == 2  # the old batch collected, one new batch for the new judge
+    by_judge = {model: [r for r in judgments(out) if r["judge_model"] == model] for model in ("stand-in-judge", "new-judge")}
+    assert len(by_judge["stand-in-judge"]) == len(by_judge["new-judge"]) == calls
+    written = json.loads((out / "summary.json").read_text())
+    assert written["provenance"]["judge_model"] == "new-judge" and written["complete"], written["coverage"]

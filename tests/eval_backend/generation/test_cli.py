@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from pathlib import Path
 
@@ -116,3 +117,22 @@ def test_the_vllm_backend_without_vllm_says_how_to_install_it(
     ]
     assert main(argv) == 2
     assert "requirements-gpu.txt" in capsys.readouterr().err
+
+
+def test_generate_against_an_unreachable_endpoint_stops_in_one_line_naming_it_and_the_items_left(
+    dataset_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Connections refused in a row stop the run (no minutes of silent retries, no traceback); nothing is lost."""
+    with socket.socket() as probe:  # a port nothing listens on: every connection is refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("GENERATION_MAX_CONNECTION_FAILURES", "3")
+    out = tmp_path / "run"
+    argv = ["generate", "--model", "org/model-under-test", "--backend", "openai", "--base-url",
+            f"http://127.0.0.1:{port}/v1", "--dataset", str(dataset_dir), "--out-dir", str(out),
+            "--configs", "Hindi,Tamil", "--limit", "2"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"127.0.0.1:{port} could not be reached 3 times in a row" in err, err
+    assert "4 of 4 items left pending" in err and "Traceback" not in err
+    assert not RunFolder(out).read_responses()  # nothing recorded as answered: every item is owed on resume

@@ -298,3 +298,14 @@ def test_concurrent_processes_never_claim_the_same_request(store: QueueStore, qu
     assert sorted(every_claim) == sorted(ids)  # each request exactly once
     assert sum(1 for batch in claimed if batch) > 1  # the workers really competed
     assert {row.status for row in store.list_requests()} == {Status.RUNNING}
+
+
+def test_a_claim_given_back_is_pending_again_with_its_attempt_returned_for_its_holder_only(store: QueueStore) -> None:
+    request = store.add(new())
+    store.claim("w1")
+    assert not store.release_claim(request.id, "intruder", "busy")
+    assert store.release_claim(request.id, "w1", "run folder busy; requeued without using an attempt")
+    row = store.get(request.id)
+    assert (row.status, row.worker_id, row.attempts) == (Status.PENDING, None, 0)
+    assert row.error == "run folder busy; requeued without using an attempt"
+    assert store.claim("w2").attempts == 1  # type: ignore[union-attr]

@@ -20,7 +20,7 @@ from eval_backend.benchmarks.chat_mode import ChatMode
 from eval_backend.pipeline import PhaseProgress
 from eval_backend.records import ItemMeta, ResponseRecord, Usage
 from eval_backend.scoring import Counts, Coverage, item_results, summarize
-from eval_backend.run_folder import RunFolder
+from eval_backend.run_folder import RunFolder, RunFolderBusy
 from eval_backend.settings import DataSettings, QueueSettings, Settings
 from eval_backend.submissions import NewRequest, Phase, QueueRequest, QueueStore, Status, SubmissionForm
 from eval_backend.submissions.service import submit
@@ -271,3 +271,29 @@ def test_the_license_and_open_weights_of_the_request_reach_request_json(
     assert ended is not None and ended.status is Status.FINISHED, ended and ended.error
     request = json.loads(RunFolder(Path(str(ended.run_dir))).request_path.read_text(encoding="utf-8"))
     assert (request["license"], request["open_weights"]) == ("apache-2.0", True)  # what the board's filters read
+
+
+def test_a_request_whose_folder_another_process_holds_goes_back_unspent_and_the_rest_of_the_queue_goes_first(
+    store: QueueStore, tmp_path: Path
+) -> None:
+    held, free = queued(store, "org/held"), queued(store, "org/free")
+    polls = {"left": 20}  # a bound, so that a worker stuck on the held request ends the test instead of hanging it
+
+    def runner(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
+        if row.model_id == "org/held":
+            raise RunFolderBusy(f"run folder {folder.path} is in use by pid 1 on elsewhere")
+        return finished_summary(7.0)
+
+    class _Stop:
+        def is_set(self) -> bool:
+            polls["left"] -= 1
+            return polls["left"] < 0 or store.get(free.id).status is Status.FINISHED
+
+        def wait(self, timeout: float) -> bool:
+            return self.is_set()
+
+    worker_loop(store, make_settings(tmp_path, poll_interval_s=0.01), runner=runner, stop=_Stop())  # type: ignore[arg-type]
+    assert store.get(free.id).status is Status.FINISHED
+    given_back = store.get(held.id)
+    assert (given_back.status, given_back.attempts) == (Status.PENDING, 0)
+    assert "requeued without using an attempt" in (given_back.error or "")
