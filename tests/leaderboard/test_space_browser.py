@@ -10,7 +10,6 @@ its path and query unchanged, as the Space's proxy forwards it.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -28,6 +27,7 @@ from tests.support.chat_server import StandInChatServer, chat_reply, judge_reply
 from tests.support.hub_dataset import write_writing_bench_dataset
 from tests.support.hub_oauth import HubAccount, StandInHubOAuth
 from tests.support.hub_server import chat_model_files
+from tests.support.network_guard import described, guarded_environment, outbound_attempts
 
 UI_TIMEOUT_MS = 20_000
 SPACE_ID = "indic-benchmarks/indic-writingbench-leaderboard"
@@ -51,14 +51,21 @@ def space_environment(hub: StandInHubOAuth) -> dict[str, str]:
     return {"SYSTEM": "spaces", "SPACE_ID": SPACE_ID, "SPACE_HOST": SPACE_HOST,
             "OAUTH_CLIENT_ID": client.client_id, "OAUTH_CLIENT_SECRET": client.client_secret,
             "OAUTH_SCOPES": "openid profile", "OPENID_PROVIDER_URL": hub.url,
-            "HF_ENDPOINT": hub.url, "HF_HUB_OFFLINE": "0", "SUBMISSIONS_PER_WEEK": "1",
+            "HF_ENDPOINT": hub.url, "SUBMISSIONS_PER_WEEK": "1",
             "WORKER_BACKEND_PARAMS": json.dumps({"backend": "openai"})}  # queued with each request
 
 
 @pytest.fixture(scope="module")
-def space(hub: StandInHubOAuth, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+def network_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """What the Space's processes (the app, the worker) tried to reach outside 127.0.0.1, each refused."""
+    return tmp_path_factory.mktemp("network") / "network.jsonl"
+
+
+@pytest.fixture(scope="module")
+def space(hub: StandInHubOAuth, network_log: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     root = tmp_path_factory.mktemp("space")
-    with running_app(root / "data", root / "app.log", **space_environment(hub)) as server:
+    with running_app(root / "data", root / "app.log", base=guarded_environment(network_log),
+                     **space_environment(hub)) as server:
         yield server
 
 
@@ -98,7 +105,7 @@ def test_a_signed_out_visitor_cannot_submit(context: BrowserContext, space: AppS
 
 
 def test_a_person_signs_in_submits_and_meets_the_weekly_limit(
-    context: BrowserContext, space: AppServer, hub: StandInHubOAuth, tmp_path: Path
+    context: BrowserContext, space: AppServer, hub: StandInHubOAuth, tmp_path: Path, network_log: Path
 ) -> None:
     hub.sign_in(PERSON)
     page = open_submit_tab(context, space.url)
@@ -120,16 +127,16 @@ def test_a_person_signs_in_submits_and_meets_the_weekly_limit(
     requests = SqliteQueueStore(space.data_dir / "queue.sqlite").list_requests()
     assert {request.model_id for request in requests} == {MODEL_ID}
     assert {request.submitter for request in requests} == {PERSON.username}
-    request = json.loads((run_worker_once(space, tmp_path) / "request.json").read_text(encoding="utf-8"))
+    request = json.loads((run_worker_once(space, tmp_path, network_log) / "request.json").read_text(encoding="utf-8"))
     assert (request["model"], request["submitter"]) == (MODEL_ID, PERSON.username)
 
 
-def run_worker_once(space: AppServer, tmp_path: Path) -> Path:
+def run_worker_once(space: AppServer, tmp_path: Path, network_log: Path) -> Path:
     """`python -m eval_backend worker --once` on the Space's data folder (one item a language, stand-in
     model and judge); the run folder of the request it ran."""
     dataset = write_writing_bench_dataset(tmp_path / "dataset")
     with StandInChatServer(chat_reply()) as model, StandInChatServer(judge_reply()) as judge:
-        env = {**os.environ, "DATA_DIR": str(space.data_dir), "WB_DATASET": str(dataset), "WORKER_RUN_LIMIT": "1",
+        env = {**guarded_environment(network_log), "DATA_DIR": str(space.data_dir), "WB_DATASET": str(dataset), "WORKER_RUN_LIMIT": "1",
                "GENERATION_BASE_URL": model.base_url, "GENERATION_API_KEY": "stand-in",
                "OPENAI_BASE_URL": judge.base_url, "OPENAI_API_KEY": "stand-in", "JUDGE_MODEL": "stand-in-judge"}
         done = subprocess.run([sys.executable, "-m", "eval_backend", "worker", "--once"], cwd=REPO, env=env,
@@ -137,3 +144,8 @@ def run_worker_once(space: AppServer, tmp_path: Path) -> Path:
     assert done.returncode == 0, done.stderr[-3000:]
     [ran] = [request for request in SqliteQueueStore(space.data_dir / "queue.sqlite").list_requests() if request.run_dir]
     return Path(ran.run_dir)
+
+
+def test_the_space_reached_for_nothing_but_the_hub_it_was_given(space: AppServer, network_log: Path) -> None:
+    # Its start, every visit, sign-in and submission above, and the worker's run: 127.0.0.1 only.
+    assert outbound_attempts(network_log) == [], described(outbound_attempts(network_log))
