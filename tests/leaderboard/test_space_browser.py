@@ -16,9 +16,12 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
+import huggingface_hub.constants
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
+from eval_backend.hub_sync import push_run
+from eval_backend.settings import DataSettings, HubSettings, Settings
 from eval_backend.submissions import SqliteQueueStore
 from leaderboard.submit_messages import QUEUED_LABEL, REFUSED_LABEL
 from leaderboard.tabs.submit_tab import SIGN_IN_FIRST
@@ -28,6 +31,7 @@ from tests.support.hub_dataset import write_writing_bench_dataset
 from tests.support.hub_oauth import HubAccount, StandInHubOAuth
 from tests.support.hub_server import chat_model_files
 from tests.support.network_guard import described, guarded_environment, outbound_attempts
+from tests.support.run_folders import DEFAULT_PROFILES, build_evaluated_data
 
 UI_TIMEOUT_MS = 20_000
 SPACE_ID = "indic-benchmarks/indic-writingbench-leaderboard"
@@ -35,23 +39,36 @@ SPACE_HOST = "indic-benchmarks-indic-writingbench-leaderboard.hf.space"
 PERSON = HubAccount("ananya-krishnamurthy", "அனன்யா கிருஷ்ணமூர்த்தி")
 MODEL_ID = "sarvam-indic-research-collective/hindi-tamil-bengali-instruct-" + "v2-" * 12 + "7b"  # 100 characters
 SECOND_MODEL_ID = "sarvam-indic-research-collective/bengali-shahmukhi-writer-8b"
+PUSHED_MODEL_ID = DEFAULT_PROFILES[0].model_id
+HUB_TOKEN = "hf_space_secret_5d0c9b7e1a"  # the Space's HF_TOKEN secret (the stand-in takes any for writes)
+RESULTS_REPO = "indic-benchmarks/results"
+REQUESTS_REPO = "indic-benchmarks/requests"
 
 
 @pytest.fixture(scope="module")
-def hub() -> Iterator[StandInHubOAuth]:
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StandInHubOAuth]:
+    """The Hub: the models people submit, and a results repo holding a run a GPU worker pushed."""
     with StandInHubOAuth() as server:
         for model in (MODEL_ID, SECOND_MODEL_ID):
             server.add_model(model, chat_model_files(), parameters=7_000_000_000, card_data={"license": "apache-2.0"})
+        evaluated = build_evaluated_data(tmp_path_factory.mktemp("worker"), DEFAULT_PROFILES[:1], {"Hindi": 2})
+        with pytest.MonkeyPatch.context() as patch:  # the suite runs huggingface_hub offline; the stand-in is allowed
+            patch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+            worker = Settings(hub=HubSettings(hf_token=HUB_TOKEN, hf_endpoint=server.url, results_repo=RESULTS_REPO),
+                              data=DataSettings(data_dir=evaluated.data_dir))
+            assert push_run(evaluated.folders[PUSHED_MODEL_ID], worker)
         yield server
 
 
+@pytest.fixture(scope="module")
 def space_environment(hub: StandInHubOAuth) -> dict[str, str]:
-    """The variables a Space with `hf_oauth: true` runs `app.py` with, its Hub being the stand-in."""
+    """The variables and secrets a Space with `hf_oauth: true` runs `app.py` with, its Hub being the stand-in."""
     client = hub.register_space(SPACE_HOST)
     return {"SYSTEM": "spaces", "SPACE_ID": SPACE_ID, "SPACE_HOST": SPACE_HOST,
             "OAUTH_CLIENT_ID": client.client_id, "OAUTH_CLIENT_SECRET": client.client_secret,
             "OAUTH_SCOPES": "openid profile", "OPENID_PROVIDER_URL": hub.url,
-            "HF_ENDPOINT": hub.url, "SUBMISSIONS_PER_WEEK": "1",
+            "HF_ENDPOINT": hub.url, "HF_TOKEN": HUB_TOKEN, "RESULTS_REPO": RESULTS_REPO, "REQUESTS_REPO": REQUESTS_REPO,
+            "SUBMISSIONS_PER_WEEK": "1", "LEADERBOARD_REFRESH_S": "2",
             "WORKER_BACKEND_PARAMS": json.dumps({"backend": "openai"})}  # queued with each request
 
 
@@ -62,25 +79,31 @@ def network_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def space(hub: StandInHubOAuth, network_log: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+def space(space_environment: dict[str, str], network_log: Path, tmp_path_factory: pytest.TempPathFactory
+          ) -> Iterator[AppServer]:
     root = tmp_path_factory.mktemp("space")
     with running_app(root / "data", root / "app.log", base=guarded_environment(network_log),
-                     **space_environment(hub)) as server:
+                     **space_environment) as server:
         yield server
 
 
 @pytest.fixture
-def context(browser: Browser, space: AppServer) -> Iterator[BrowserContext]:
+def context(space: AppServer, browser: Browser) -> Iterator[BrowserContext]:
+    # The Space (and the Hub's run, built with asyncio) first: Playwright's loop then holds this thread.
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     context.set_default_timeout(UI_TIMEOUT_MS)
-    context.route(f"https://{SPACE_HOST}/**", lambda route: _to_the_app(route, space.url))
+    front_door(context, space.url)
     yield context
     context.close()
 
 
-def _to_the_app(route: Route, app_url: str) -> None:
-    path = route.request.url.removeprefix(f"https://{SPACE_HOST}/")
-    route.fulfill(status=307, headers={"Location": app_url + path})
+def front_door(context: BrowserContext, app_url: str) -> None:
+    """The Space's HTTPS address, forwarded to the app at `app_url` (path and query kept)."""
+    def forward(route: Route) -> None:
+        route.fulfill(status=307, headers={"Location": app_url + route.request.url.removeprefix(f"https://{SPACE_HOST}/")})
+
+    context.unroute(f"https://{SPACE_HOST}/**")
+    context.route(f"https://{SPACE_HOST}/**", forward)
 
 
 def open_submit_tab(context: BrowserContext, url: str) -> Page:
@@ -88,6 +111,16 @@ def open_submit_tab(context: BrowserContext, url: str) -> Page:
     page.goto(url)
     page.get_by_role("tab", name="Submit").click()
     return page
+
+
+def sign_in(page: Page, app_url: str) -> None:
+    """Click "Sign in with Hugging Face", authorize on the Hub's page, and come back signed in to Submit."""
+    page.get_by_role("button", name="Sign in with Hugging Face").click()
+    expect(page.get_by_text(f"Signed in as {PERSON.username}.")).to_be_visible()  # the Hub's consent page
+    page.get_by_role("button", name="Authorize").click()
+    page.wait_for_url(f"{app_url}**")
+    page.get_by_role("tab", name="Submit").click()
+    expect(page.get_by_role("button", name=f"Logout ({PERSON.username})")).to_be_visible()
 
 
 def submit(page: Page, model_id: str) -> None:
@@ -109,13 +142,7 @@ def test_a_person_signs_in_submits_and_meets_the_weekly_limit(
 ) -> None:
     hub.sign_in(PERSON)
     page = open_submit_tab(context, space.url)
-    page.get_by_role("button", name="Sign in with Hugging Face").click()
-    expect(page.get_by_text(f"Signed in as {PERSON.username}.")).to_be_visible()  # the Hub's consent page
-    page.get_by_role("button", name="Authorize").click()
-    page.wait_for_url(f"{space.url}**")
-    page.get_by_role("tab", name="Submit").click()
-    expect(page.get_by_role("button", name=f"Logout ({PERSON.username})")).to_be_visible()
-
+    sign_in(page, space.url)
     submit(page, MODEL_ID)
     expect(page.locator("#submit-message")).to_contain_text(QUEUED_LABEL)
     expect(page.locator("#submit-message textarea")).to_have_value(re.compile(rf"^Queued as request #1 .*: {MODEL_ID} at "))
@@ -144,6 +171,33 @@ def run_worker_once(space: AppServer, tmp_path: Path, network_log: Path) -> Path
     assert done.returncode == 0, done.stderr[-3000:]
     [ran] = [request for request in SqliteQueueStore(space.data_dir / "queue.sqlite").list_requests() if request.run_dir]
     return Path(ran.run_dir)
+
+
+def test_a_restarted_space_on_an_empty_disk_restores_the_queue_and_pulls_the_results(
+    context: BrowserContext, space: AppServer, space_environment: dict[str, str], hub: StandInHubOAuth,
+    network_log: Path, tmp_path: Path,
+) -> None:
+    # A Space without persistent storage restarts on an empty disk: what it had lives in the Hub's repos.
+    before = SqliteQueueStore(space.data_dir / "queue.sqlite").list_requests()
+    assert before, "run after the sign-in test: it queues the submission this restart must find"
+    with running_app(tmp_path / "data", tmp_path / "app.log", base=guarded_environment(network_log),
+                     **space_environment) as restarted:
+        after = SqliteQueueStore(restarted.data_dir / "queue.sqlite").list_requests()
+        assert [(r.id, r.model_id, r.submitter, r.benchmark) for r in after] == [
+            (r.id, r.model_id, r.submitter, r.benchmark) for r in before]
+        page = context.new_page()
+        page.goto(restarted.url)
+        # The Hub sync pulls the results at start; an open page finds them at its next look (LEADERBOARD_REFRESH_S).
+        expect(page.locator("#leaderboard-table")).to_contain_text(PUSHED_MODEL_ID, timeout=UI_TIMEOUT_MS)
+        pulled = tmp_path / "data" / "runs" / "indic_writing_bench" / PUSHED_MODEL_ID.replace("/", "__")
+        assert [path.name for path in pulled.glob("*/summary.json")] == ["summary.json"]
+        # The weekly limit counts what was submitted before the restart.
+        front_door(context, restarted.url)
+        hub.sign_in(PERSON)
+        page.get_by_role("tab", name="Submit").click()
+        sign_in(page, restarted.url)
+        submit(page, SECOND_MODEL_ID)
+        expect(page.locator("#submit-message textarea")).to_have_value(re.compile(f"'{PERSON.username}' has made 1"))
 
 
 def test_the_space_reached_for_nothing_but_the_hub_it_was_given(space: AppServer, network_log: Path) -> None:
