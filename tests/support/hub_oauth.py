@@ -19,8 +19,8 @@ request must come with the client's secret, the code issued for that redirect, o
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
-import json
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -210,4 +210,4 @@ class StandInHubOAuth(StandInHubRepos):
 
 
 def _subject(account: HubAccount) -> str:
-    return json.dumps(account.username).encode().hex()[:24]  # stable per account, like the Hub's user id
+    return hashlib.sha1(account.username.encode()).hexdigest()[:24]  # stable per account, like the Hub's user id
