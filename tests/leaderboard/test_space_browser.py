@@ -63,7 +63,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StandInHubOAuth]:
 @pytest.fixture(scope="module")
 def space_environment(hub: StandInHubOAuth) -> dict[str, str]:
     """The variables and secrets a Space with `hf_oauth: true` runs `app.py` with, its Hub being the stand-in."""
-    client = hub.register_space(SPACE_HOST)
+    client = hub.register_space(f"https://{SPACE_HOST}")
     return {"SYSTEM": "spaces", "SPACE_ID": SPACE_ID, "SPACE_HOST": SPACE_HOST,
             "OAUTH_CLIENT_ID": client.client_id, "OAUTH_CLIENT_SECRET": client.client_secret,
             "OAUTH_SCOPES": "openid profile", "OPENID_PROVIDER_URL": hub.url,

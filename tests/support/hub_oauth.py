@@ -14,6 +14,10 @@ authlib. These are the endpoints it reaches, answering as huggingface.co does::
 The authorization request is checked as the Hub checks it: the client id is the Space's, the
 redirect goes to `https://<SPACE_HOST>/login/callback`, the response type is `code`; the token
 request must come with the client's secret, the code issued for that redirect, once.
+
+To sign in by hand, `python -m tests.support.hub_oauth` serves this Hub with a model and a signed-in
+account and prints the `make app` line with a Space's variables pointing at it. SPACE_HOST stays
+unset there, so Gradio sends the browser back to the app's own http://127.0.0.1:7860.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from joserfc import jwt
 from joserfc.jwk import RSAKey
 
 from tests.support.hub_repo_server import StandInHubRepos
-from tests.support.hub_server import HubResponse
+from tests.support.hub_server import HubResponse, chat_model_files
 
 __all__ = ["HubAccount", "OAuthClient", "StandInHubOAuth"]
 
@@ -52,11 +56,12 @@ class OAuthClient:
 
     client_id: str
     client_secret: str
-    space_host: str
+    origin: str
+    """Where the Space is reached: https://<SPACE_HOST>, or the app's own address when SPACE_HOST is unset."""
 
     @property
     def callback(self) -> str:
-        return f"https://{self.space_host}/login/callback"
+        return f"{self.origin}/login/callback"
 
 
 @dataclass(frozen=True)
@@ -91,9 +96,9 @@ class StandInHubOAuth(StandInHubRepos):
 
     # -- what tests use -----------------------------------------------------------------------
 
-    def register_space(self, space_host: str) -> OAuthClient:
-        """The Space's OAuth app, as the Hub creates it for `hf_oauth: true`."""
-        self.oauth.client = OAuthClient(secrets.token_hex(8), secrets.token_urlsafe(24), space_host)
+    def register_space(self, origin: str) -> OAuthClient:
+        """The Space's OAuth app, as the Hub creates it for `hf_oauth: true`, calling back to `origin`."""
+        self.oauth.client = OAuthClient(secrets.token_hex(8), secrets.token_urlsafe(24), origin)
         return self.oauth.client
 
     def sign_in(self, account: HubAccount) -> None:
@@ -211,3 +216,26 @@ class StandInHubOAuth(StandInHubRepos):
 
 def _subject(account: HubAccount) -> str:
     return hashlib.sha1(account.username.encode()).hexdigest()[:24]  # stable per account, like the Hub's user id
+
+
+def main() -> None:  # pragma: no cover - by hand: python -m tests.support.hub_oauth [APP_URL]
+    """Serve the stand-in Hub until interrupted and print how to start the app as a Space against it."""
+    import sys
+    import threading
+
+    app_url = sys.argv[1].rstrip("/") if len(sys.argv) > 1 else "http://127.0.0.1:7860"
+    with StandInHubOAuth() as hub:
+        hub.add_model("indic-demo/hindi-writer-7b", chat_model_files(), parameters=7_000_000_000,
+                      card_data={"license": "apache-2.0"})
+        hub.sign_in(HubAccount("ananya-krishnamurthy", "Ananya Krishnamurthy"))
+        client = hub.register_space(app_url)
+        print(f"HF_HUB_OFFLINE=0 SYSTEM=spaces SPACE_ID=indic-demo/leaderboard OAUTH_CLIENT_ID={client.client_id} "
+              f"OAUTH_CLIENT_SECRET={client.client_secret} OAUTH_SCOPES='openid profile' "
+              f"OPENID_PROVIDER_URL={hub.url} HF_ENDPOINT={hub.url} WORKER_ENABLED=false make app", flush=True)
+        print(f"then open {app_url}, Submit, 'Sign in with Hugging Face', Authorize, and submit "
+              "indic-demo/hindi-writer-7b (Ctrl-C stops the stand-in Hub)", flush=True)
+        threading.Event().wait()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
