@@ -39,19 +39,39 @@ def judge_variables(judge: StandInChatServer, model: str = "stand-in-judge") -> 
             "JUDGE_TRANSPORT_RETRIES": "0"}
 
 
-def test_the_guard_refuses_and_records_an_outbound_connection_and_lets_local_ones_through(tmp_path: Path) -> None:
+# A stand-in on 127.0.0.1, then the Hub by urllib, then the judge's default endpoint by aiohttp on uvloop (the
+# judge transport's stack, which looks names up in libuv): each outside attempt is refused with the guard's words.
+GUARD_CHECK = """
+import asyncio, sys, urllib.request
+import aiohttp, uvloop
+urllib.request.urlopen(sys.argv[1] + "/api/models/sarvamai/sarvam-m", timeout=5)
+try:
+    urllib.request.urlopen("https://huggingface.co/api/models/sarvamai/sarvam-m", timeout=5)
+except OSError as exc:
+    print(exc)
+async def judge():
+    async with aiohttp.ClientSession() as session:
+        await session.get("https://api.openai.com/v1/models")
+try:
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(judge())
+except OSError as exc:
+    print(exc)
+"""
+
+
+def test_the_guard_refuses_and_records_outbound_attempts_and_lets_local_ones_through(tmp_path: Path) -> None:
     log = tmp_path / "network.jsonl"
     with StandInHub() as hub:
         hub.add_model("sarvamai/sarvam-m", chat_model_files())
-        script = ("import urllib.request\n"
-                  f"urllib.request.urlopen('{hub.url}/api/models/sarvamai/sarvam-m', timeout=5)\n"
-                  "urllib.request.urlopen('https://huggingface.co/api/models/sarvamai/sarvam-m', timeout=5)\n")
-        done = subprocess.run([sys.executable, "-c", script], env=guarded_environment(log), capture_output=True,
-                              text=True, timeout=60, check=False)
+        done = subprocess.run([sys.executable, "-c", GUARD_CHECK, hub.url], env=guarded_environment(log),
+                              capture_output=True, text=True, timeout=60, check=False)
         assert [request.path for request in hub.recorded] == ["/api/models/sarvamai/sarvam-m"]  # 127.0.0.1 is let through
-    assert done.returncode == 1 and "network guard: no lookup of 'huggingface.co'" in done.stderr
-    [attempt] = outbound_attempts(log)
-    assert attempt["event"] == "socket.getaddrinfo" and "huggingface.co" in attempt["target"]
+    assert done.returncode == 0, done.stderr
+    assert "network guard: no lookup of 'huggingface.co'" in done.stdout
+    assert "network guard: no lookup of 'api.openai.com'" in done.stdout
+    assert [(attempt["event"], attempt["target"]) for attempt in outbound_attempts(log)] == [
+        ("getaddrinfo", "('huggingface.co', 443)"), ("getaddrinfo", "('api.openai.com', 443)")]
 
 
 def test_indic_writing_bench_run_and_score_stay_local(tmp_path: Path) -> None:
