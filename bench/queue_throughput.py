@@ -121,6 +121,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="how long requests arrive")
     parser.add_argument("--work-ms", type=float, default=10.0, help="a worker's work per request")
     parser.add_argument("--poll-ms", type=float, default=50.0, help="a worker's wait when the queue is empty")
+    parser.add_argument("--workers", default=",".join(map(str, WORKER_COUNTS)),
+                        help="worker process counts to measure, comma-separated")
     parser.add_argument("--record", action="store_true", help="append the figures to bench/README.md")
     args = parser.parse_args()
 
@@ -129,7 +131,7 @@ def main() -> None:
     postgres = next(server)
     try:
         with tempfile.TemporaryDirectory(prefix="queue-bench-") as folder:
-            for count in WORKER_COUNTS:
+            for count in (int(count) for count in args.workers.split(",")):
                 figures = {}
                 for backend in ("sqlite", "postgres"):
                     def fresh(tag: str) -> str:

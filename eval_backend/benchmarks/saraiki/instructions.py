@@ -15,12 +15,16 @@ is missing, kwargs a checker rejects, a checker that fails on the reply.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import logging
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from eval_backend.benchmarks.saraiki.rows import IFBENCH_SOURCE, IFEVAL_SOURCE, InstructionRow
+
+logger = logging.getLogger(__name__)
 
 
 class CheckError(StrEnum):
@@ -95,12 +99,33 @@ def registry_for(source: str) -> Mapping[str, Any]:
 
 @functools.cache
 def _registries() -> dict[str, Mapping[str, Any]]:
-    # Imported on first use: IFBench's module looks for its nltk data (and tries to download
-    # what is missing) when it is imported.
-    from if_verifiable.ifbench.instructions_registry import INSTRUCTION_DICT as IFBENCH
-    from if_verifiable.ifeval.instructions_registry import INSTRUCTION_DICT as IFEVAL
+    # Imported on first use, with nltk's downloader switched off: IFBench's module calls
+    # nltk.download for each resource it does not find when it is imported, which reaches for the
+    # internet (and waits on it where there is none). The data is what `make install` ships
+    # (NLTK_DATA); a checker needing data that is not there is a MISSING_DATA error, shown.
+    with _nltk_downloads_off():
+        from if_verifiable.ifbench.instructions_registry import INSTRUCTION_DICT as IFBENCH
+        from if_verifiable.ifeval.instructions_registry import INSTRUCTION_DICT as IFEVAL
 
     return {IFEVAL_SOURCE: IFEVAL, IFBENCH_SOURCE: IFBENCH}
+
+
+@contextlib.contextmanager
+def _nltk_downloads_off() -> Iterator[None]:
+    import nltk
+
+    download = nltk.download
+    nltk.download = _refuse_download
+    try:
+        yield
+    finally:
+        nltk.download = download
+
+
+def _refuse_download(resource: str, *args: Any, **kwargs: Any) -> bool:
+    logger.info("nltk data %r is not installed; not downloading it (checkers needing it report missing data)",
+                resource)
+    return False
 
 
 def _loose_variants(response: str) -> list[str]:

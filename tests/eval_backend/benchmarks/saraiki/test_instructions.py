@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from eval_backend.benchmarks.saraiki.instructions import (
     CheckError,
     InstructionCheck,
+    _registries,
     check_instructions,
     registry_for,
     response_for_checks,
@@ -127,3 +129,20 @@ def test_a_checker_whose_nltk_data_is_missing_is_an_error(monkeypatch: pytest.Mo
     check = _only(_row(IFBENCH_SOURCE, ("words:start_verb", {})), "Write about Multan.")
     assert check.error_kind is CheckError.MISSING_DATA
     assert "averaged_perceptron_tagger_eng" in str(check.error)
+
+
+def test_loading_the_checkers_never_downloads_nltk_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    # IFBench's module calls nltk.download at import for each resource missing here (punkt and the
+    # POS tagger are not in the installed data), so the import is run again, as a fresh process would.
+    downloads: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(nltk, "download", lambda *args, **kwargs: downloads.append(args))
+    for name in [name for name in sys.modules if name.startswith("if_verifiable")]:
+        monkeypatch.delitem(sys.modules, name)
+    _registries.cache_clear()
+    try:
+        assert "words:start_verb" in registry_for(IFBENCH_SOURCE)
+    finally:
+        _registries.cache_clear()  # the next test loads the checkers the suite imported first
+    assert downloads == []
+    nltk.download("stand-in")  # the recorder is nltk.download again once the checkers are loaded
+    assert downloads == [("stand-in",)]

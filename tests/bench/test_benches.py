@@ -1,0 +1,46 @@
+"""Every bench runs from this checkout in its smallest setting, so a broken bench is found here, not by the
+next reader. The figures are not checked (they mean something only at full size): that the bench runs to
+its table, with its reference where it has one, and writes nothing into bench/README.md without --record.
+
+`vllm_overhead.py` needs vLLM (`.venv-vllm`, `make test-vllm`) and `gpu_check.sh` a GPU; neither runs here.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SMALLEST = {
+    "judge_throughput": (["--items-per-config", "1", "--query-chars", "300", "--latency", "0.01",
+                          "--concurrency", "4", "--sequential-calls", "5"], "speed-up over one at a time"),
+    # Its default reference: a commit of main, extracted with `git archive`.
+    "judge_throughput --ladder": (["--ladder", "--latency", "0.02", "--seconds-per-rung", "1", "--rates", "50"],
+                                  r"50/s ideal \(1 in flight\): share of ideal"),
+    "batch_judging": (["--items-per-config", "1", "--query-chars", "300", "--poll-s", "0.05"], "peak memory"),
+    "leaderboard_scale": (["--models", "3", "--repeats", "1"], "main table"),
+    # Its reference's app and the current one, each started once (the crowd of Chromium visits left out).
+    "concurrent_viewers": (["--viewers", "2", "--models", "3", "--reference", "86da067", "--no-static-files"],
+                           "86da067 -> current"),
+    "joint_bootstrap": (["--models", "3", "--replicates", "20", "--repeats", "1", "--folders"],
+                        r"same intervals and rank intervals\s+True"),
+    "queue_throughput": (["--workers", "1", "--requests", "20", "--rate", "20", "--seconds", "0.5", "--work-ms", "1",
+                          "--poll-ms", "10"], "postgres / sqlite, 1 workers: claims/s"),
+}
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("bench", list(SMALLEST))
+def test_the_bench_runs_to_its_table_in_its_smallest_setting(bench: str) -> None:
+    script, *_ = bench.split()
+    argv, expected_row = SMALLEST[bench]  # a pattern of one row of the bench's table
+    readme = (REPO / "bench" / "README.md").read_bytes()
+    done = subprocess.run([sys.executable, f"bench/{script}.py", *argv], cwd=REPO, capture_output=True, text=True,
+                          timeout=220, check=False)
+    assert done.returncode == 0, f"{bench} exited {done.returncode}:\n{done.stderr[-3000:]}"
+    assert re.search(expected_row, done.stdout), done.stdout
+    assert (REPO / "bench" / "README.md").read_bytes() == readme
