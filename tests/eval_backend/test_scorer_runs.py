@@ -99,7 +99,10 @@ def test_the_summary_has_the_seeds_verdicts_per_language_and_domain(tmp_path, da
     assert pooled["judge"] == pytest.approx(100 * 5 / QUESTIONS)
     assert summary["combined"]["agreement"] == {"both": 5, "exact_only": 1, "overlap_only": 2, "neither": 1}
     assert summary["combined"]["judge"]["temperature"] == 0.0
-    assert summary["counts"]["ruled_judgments"] == 1 and summary["counts"]["failed_judgments"] == 0
+    # The blank answer is no answer: scored by the policy (as the seed scores a blank), no judge asked.
+    assert summary["counts"]["no_response_items"] == 1 and summary["counts"]["ruled_judgments"] == 0
+    assert summary["counts"]["failed_judgments"] == 0
+    assert summary["complete"] and summary["coverage"]["no_response"] == 1
 
 
 def test_a_finished_run_resumes_with_no_call_and_rescoring_needs_no_judge(tmp_path, dataset, model) -> None:
