@@ -29,7 +29,11 @@ from eval_backend.submissions.worker import worker_loop
 from tests.eval_backend.submissions.conftest import make_settings
 from tests.support.queue_backends import QueueBackend
 from tests.support.chat_server import StandInChatServer
-from tests.support.saraiki_dataset import saraiki_rows, write_split
+from tests.eval_backend.test_scorer_runs import CONTEXT, dataset_with, run_qa, strong_answer
+from tests.eval_backend.test_scorer_runs_saraiki import run_saraiki, silent_on_instructions_and_safety
+from tests.support.qa_judge import qa_judge_reply
+from tests.support.qa_runs import QaProfile, qa_model_reply
+from tests.support.saraiki_dataset import saraiki_rows, write_saraiki_dataset, write_split
 from tests.support.tiny_model import build_tiny_chat_model
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -271,3 +275,27 @@ def test_the_license_and_open_weights_of_the_request_reach_request_json(
     assert ended is not None and ended.status is Status.FINISHED, ended and ended.error
     request = json.loads(RunFolder(Path(str(ended.run_dir))).request_path.read_text(encoding="utf-8"))
     assert (request["license"], request["open_weights"]) == ("apache-2.0", True)  # what the board's filters read
+
+
+def test_a_qa_run_with_a_question_that_never_fits_is_finished(store: QueueStore, tmp_path: Path) -> None:
+    request = store.add(NewRequest("acme/qa-7b", "b" * 40, "main", "float32", False, "alice", benchmark="indic_qa"))
+    dataset = dataset_with(tmp_path / "qa", extra=True)
+    profile = QaProfile("acme/qa-7b", strong_answer)
+    with StandInChatServer(qa_model_reply([profile]), max_model_len=CONTEXT) as model, \
+            StandInChatServer(qa_judge_reply()) as judge:
+        ended = poll_once(store, make_settings(tmp_path / "data"), worker_id="w",
+                          runner=lambda row, folder, _, on_progress: run_qa(folder, dataset, model, judge))
+    assert (ended.id, ended.status, ended.error) == (request.id, Status.FINISHED, None)
+    summary = json.loads(RunFolder(Path(str(ended.run_dir))).summary_path.read_text(encoding="utf-8"))
+    assert summary["complete"] and summary["coverage"]["no_response"] == 1
+
+
+def test_a_saraiki_run_with_unanswered_items_is_finished(store: QueueStore, tmp_path: Path) -> None:
+    request = store.add(NewRequest("acme/saraiki-7b", "b" * 40, "main", "float32", False, "alice", benchmark="saraiki"))
+    dataset = write_saraiki_dataset(tmp_path / "saraiki", test_rows=4)
+    with StandInChatServer(silent_on_instructions_and_safety) as model:
+        ended = poll_once(store, make_settings(tmp_path / "data"), worker_id="w",
+                          runner=lambda row, folder, _, on_progress: run_saraiki(folder, dataset, model))
+    assert (ended.id, ended.status, ended.error) == (request.id, Status.FINISHED, None)
+    summary = json.loads(RunFolder(Path(str(ended.run_dir))).summary_path.read_text(encoding="utf-8"))
+    assert summary["complete"] and summary["coverage"]["no_response"] == 6
