@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from eval_backend.benchmarks.plugin import JudgeScorer, ScoredBenchmark, ScoredItem
 from eval_backend.details import write_details
 from eval_backend.jsonl import JsonlAppender, read_jsonl
-from eval_backend.judge_client import JudgeClient
+from eval_backend.judge_client import JudgeClient, JudgeConfigError
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
 from eval_backend.judging import JudgingProgress, ProgressCallback
 from eval_backend.metric_intervals import metric_intervals
@@ -125,6 +125,11 @@ def judge_scored_run(
     logger.info("%d judge calls to make in %s", len(calls), folder.path)
     if not calls:
         return JudgingProgress(total=0)
+    if settings.mode == "batch":  # never judged live in silence when the run asked for batches
+        raise JudgeConfigError(
+            f"judge mode 'batch' (JUDGE_MODE / --judge-mode) is not available for {benchmark.name} yet: "
+            f"{len(calls)} judge calls owed in {folder.path}; judge them with --judge-mode live"
+        )
     return asyncio.run(_judge_calls(calls, folder, settings, on_progress))
 
 
