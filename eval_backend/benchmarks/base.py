@@ -63,6 +63,11 @@ class Benchmark:
     index_from_position: bool = False
     no_answer: NoAnswerPolicy = RUBRIC_FLOOR
     """What an item the model did not answer scores: the rubric's floor on every criterion."""
+    shots_split: str | None = None
+    """Declared as every benchmark declares it (`ScoredBenchmark`); the rubric benchmark has no shots."""
+    shot_counts: Mapping[str, int] = field(default_factory=dict)
+    in_mode: Callable[[bool], Benchmark] | None = None
+    """Declared as every benchmark declares it; None: its prompts are chat turns only."""
     kind: str = "rubric"
 
     def prompt(self, item: Item) -> Prompt:
