@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import pandas as pd
+import pyarrow.parquet as pq
 
 from eval_backend.benchmarks import Benchmark
 from eval_backend.jsonl import StorageWriteError, without_surrogates
@@ -65,9 +66,13 @@ def write_details(frame: pd.DataFrame, path: Path) -> None:
         raise StorageWriteError.wrap(exc, path) from exc
 
 
-def read_details(path: Path) -> pd.DataFrame:
-    """Read a details.parquet written by `write_details`."""
-    return pd.read_parquet(path)
+def read_details(path: Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """Read a details.parquet written by `write_details`; with `columns`, only those of them it has
+    (the per-item texts are most of the file, and a statistic needs none of them)."""
+    if columns is None:
+        return pd.read_parquet(path)
+    present = set(pq.read_schema(path).names)
+    return pd.read_parquet(path, columns=[column for column in columns if column in present])
 
 
 def _error_kind(response: ResponseRecord | None) -> str | None:

@@ -1,4 +1,9 @@
-"""Reading a responses file given to the judge CLI, with errors that name the line."""
+"""Reading a responses file given to the judge CLI, with errors that name the line.
+
+Each line is read strictly (`strict_json`) and at most MAX_RESPONSE_LINE_BYTES of it: a longer
+line is refused as soon as its first bytes past the limit are read, so a file of one 1 GB line
+costs no more memory than the limit, and nothing of it reaches the run folder.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,13 @@ import codecs
 from pathlib import Path
 from typing import Collection, Iterator
 
-from eval_backend.jsonl import parse_json
 from eval_backend.records import ItemKey, ResponseRecord, shown_value
+from eval_backend.strict_json import JsonLimits, parse_strict_json
+
+MAX_RESPONSE_LINE_BYTES = 4 * 1024 * 1024
+"""A responses line's UTF-8 size, at most: 4 MiB, ten times the longest reply a 16,000-token budget gives in any
+script, even with every character escaped as `\\uXXXX`."""
+RESPONSE_LINE_LIMITS = JsonLimits(max_bytes=MAX_RESPONSE_LINE_BYTES)
 
 # Byte-order marks of encodings that are not UTF-8 (UTF-32 first: its LE mark starts with UTF-16's).
 _FOREIGN_BOMS = (
@@ -54,25 +64,34 @@ def read_responses_file(
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
     """(line number, text) of each non-blank line, decoded as UTF-8; an error names the line."""
-    data = path.read_bytes()
-    for bom, encoding in _FOREIGN_BOMS:
-        if data.startswith(bom):
-            raise ResponsesInputError(f"{path}: the file is {encoding}; save it as UTF-8")
-    data = data.removeprefix(codecs.BOM_UTF8)
-    for number, raw in enumerate(data.splitlines(), start=1):
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ResponsesInputError(
-                f"{path}:{number}: not valid UTF-8 (byte {exc.start} of the line); save the file as UTF-8"
-            ) from exc
-        if line.strip():
-            yield number, line
+    with path.open("rb") as handle:
+        start = handle.read(len(codecs.BOM_UTF32_LE))
+        for bom, encoding in _FOREIGN_BOMS:
+            if start.startswith(bom):
+                raise ResponsesInputError(f"{path}: the file is {encoding}; save it as UTF-8")
+        handle.seek(len(codecs.BOM_UTF8) if start.startswith(codecs.BOM_UTF8) else 0)
+        for number, raw in enumerate(iter(lambda: handle.readline(MAX_RESPONSE_LINE_BYTES + 1), b""), start=1):
+            line = _decoded(raw.rstrip(b"\r\n"), f"{path}:{number}")
+            if line.strip():
+                yield number, line
+
+
+def _decoded(raw: bytes, where: str) -> str:
+    if len(raw) > MAX_RESPONSE_LINE_BYTES:  # only the first bytes past the limit were read
+        raise ResponsesInputError(
+            f"{where}: the line is longer than {MAX_RESPONSE_LINE_BYTES:,} bytes, the limit of one response"
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ResponsesInputError(
+            f"{where}: not valid UTF-8 (byte {exc.start} of the line); save the file as UTF-8"
+        ) from exc
 
 
 def _parse_line(line: str, where: str, default_config: str | None) -> ResponseRecord:
     try:
-        data = parse_json(line, where)
+        data = parse_strict_json(line, where, RESPONSE_LINE_LIMITS)
     except ValueError as exc:
         raise ResponsesInputError(str(exc)) from exc
     if not isinstance(data, dict):

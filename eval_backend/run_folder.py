@@ -193,12 +193,14 @@ def run_folder_of_id(runs_dir: Path, run_id: object) -> RunFolder | None:
 
     A run id may come from a client (a web request, a Hub listing), so it must name exactly one
     folder two levels under `runs_dir`: no absolute part (`/x`, `//x`, which `joinpath` would
-    let replace `runs_dir`), no `.` or `..`, no backslash or NUL, and no symlink leading out.
+    let replace `runs_dir`), no `.` or `..`, no backslash or NUL, no part longer than a file name
+    may be (which `stat` would refuse with an error), and no symlink leading out.
     """
     if not isinstance(run_id, str):
         return None
     parts = run_id.split("/")
-    if len(parts) != 2 or any(part in ("", ".", "..") or _FORBIDDEN_IN_ID.search(part) for part in parts):
+    if len(parts) != 2 or any(part in ("", ".", "..") or _FORBIDDEN_IN_ID.search(part)
+                              or len(part.encode("utf-8", "surrogatepass")) > _MAX_NAME_BYTES for part in parts):
         return None
     root = Path(runs_dir)
     path = root / parts[0] / parts[1]
@@ -210,6 +212,8 @@ def run_folder_of_id(runs_dir: Path, run_id: object) -> RunFolder | None:
 
 
 _FORBIDDEN_IN_ID = re.compile(r"[\\\x00-\x1f]")
+_MAX_NAME_BYTES = 255
+"""The longest file name Linux and macOS allow, in bytes."""
 
 
 def iter_run_folders(runs_dir: Path) -> Iterator[RunFolder]:

@@ -10,14 +10,14 @@ the rest of the link still applies.
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 
 import pandas as pd
 
 from leaderboard.judgments import FILTER_FIELDS, ItemFilter, filter_choices, judgment_items
 from leaderboard.results import ResultsStore, UnknownRunError
-from leaderboard.tab_links import TAB_PARAM, link_params
+from leaderboard.page_link import bounded_index, read_link
+from leaderboard.tab_links import TAB_PARAM
 
 JUDGMENTS_TAB = "judgments"
 """The tab's id in the page (`app_factory` gives it to the tab): the address is written only while it is open."""
@@ -59,16 +59,17 @@ def parse_link(query: str) -> JudgmentLink:
 
     Run ids are only read here; `resolve_link` checks them against the results.
     """
-    params = link_params(query)
-    fields = {name: params[name] for name in FILTER_FIELDS if params.get(name) not in (None, "", ANY)}
-    low, high = _score(params.get("score_min"), SCORE_RANGE[0]), _score(params.get("score_max"), SCORE_RANGE[1])
+    link = read_link(query)
+    fields = {name: link.text(name) for name in FILTER_FIELDS if link.text(name, ANY) != ANY}
+    low, high = link.number("score_min", *SCORE_RANGE), link.number("score_max", *SCORE_RANGE)
+    low, high = SCORE_RANGE[0] if low is None else low, SCORE_RANGE[1] if high is None else high
     if low > high:  # an empty range lists nothing: a link that asks for one is malformed
         low, high = SCORE_RANGE
     return JudgmentLink(
-        model=params.get("model") or None,
-        compare=params.get("compare") or None,
-        item=parse_item_key(params.get("item", "")),
-        filter=ItemFilter(**fields, score_min=low, score_max=high, include_unscored=params.get("unscored") != "0"),
+        model=link.text("model") or None,
+        compare=link.text("compare") or None,
+        item=parse_item_key(link.text("item")),
+        filter=ItemFilter(**fields, score_min=low, score_max=high, include_unscored=link.text("unscored") != "0"),
     )
 
 
@@ -93,12 +94,11 @@ def item_key(config: str, index: int) -> str:
     return f"{config}{ITEM_SEPARATOR}{index}"
 
 
-def parse_item_key(text: str | None) -> tuple[str, int] | None:
-    """(config, index) of an `item_key`, or None when the text is not one."""
-    config, separator, index = (text or "").rpartition(ITEM_SEPARATOR)
-    if not separator or not config or not index.isascii() or not index.isdigit():
-        return None
-    return config, int(index)
+def parse_item_key(text: object) -> tuple[str, int] | None:
+    """(config, index) of an `item_key`, or None when the text is not one (an index past `bounded_index` neither)."""
+    config, separator, digits = (text if isinstance(text, str) else "").rpartition(ITEM_SEPARATOR)
+    index = bounded_index(digits)
+    return (config, index) if separator and config and index is not None else None
 
 
 def _known_run(store: ResultsStore, run_id: str | None) -> str | None:
@@ -112,12 +112,3 @@ def _known_run(store: ResultsStore, run_id: str | None) -> str | None:
 
 def _has_item(items: pd.DataFrame, item: tuple[str, int] | None) -> bool:
     return item is not None and bool(((items["config"] == item[0]) & (items["index"] == item[1])).any())
-
-
-def _score(text: str | None, default: float) -> float:
-    try:
-        value = float(text) if text else default
-    except ValueError:
-        return default
-    return value if math.isfinite(value) and SCORE_RANGE[0] <= value <= SCORE_RANGE[1] else default
-

@@ -4,35 +4,46 @@ A first visit asks for the page and ~90 files (scripts, styles, fonts). Gradio b
 anew for every visitor (a deep copy of the whole config, the template, the API description),
 and compresses every script and style again for every request; with a crowd arriving
 together that, not the board, is what the server spends its time on. This ASGI middleware
-keeps each answer and its compressed forms (brotli and gzip, made once) and serves later
-visitors from memory:
+keeps each answer and its compressed forms (brotli and gzip, made once, in a worker thread so
+that no other request waits on them) and serves later visitors from memory:
 
 - the page (`/`) per first-view generation (`leaderboard.first_view`), address, and the
-  headers Gradio builds its links from; a new render of the first view starts a new page;
+  headers Gradio builds its links from; a new render of the first view starts a new page. The
+  query string is not part of it: Gradio's page does not depend on it (this app has one page
+  and no deep links), the page's own link handling reads it in the browser, and keying on it
+  would let every `?x=<n>` cost a page build and a page of memory;
 - the static files (`/assets/…`, `/static/…`, `/theme.css`), which do not change while the
-  server runs. Files under `/assets/` have a content hash in their name (Gradio's build), so
-  browsers are told to keep them (`immutable`): a returning visitor fetches none of them again.
+  server runs, whatever their query string (`?v=<n>`). Files under `/assets/` have a content
+  hash in their name (Gradio's build), so browsers are told to keep them (`immutable`): a
+  returning visitor fetches none of them again.
 
-A response that is not a 200, or that sets a cookie or is already encoded, is never kept.
+Visitors asking at once for an answer not kept yet share one build. The cache holds at most
+PAGE_CACHE_BYTES; an answer larger than a quarter of that is passed through, not kept. A
+response that is not a 200, or that sets a cookie or is already encoded, is never kept.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
+import anyio.to_thread
 import brotli
 
+from leaderboard.byte_bounded_cache import ByteBoundedCache
 from leaderboard.first_view import FirstView
-from leaderboard.results import LruCache
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-ANSWERS_KEPT = 512
+PAGE_CACHE_BYTES = 64 * 1024 * 1024
+"""64 MiB: every file of Gradio's frontend a page can ask for, with its compressed forms (~35 MB), and some
+tens of pages (~0.84 MB each with theirs)."""
 PAGE_PATHS = frozenset({"/"})
 STATIC_PREFIXES = ("/assets/", "/static/")
 STATIC_PATHS = frozenset({"/theme.css"})
@@ -54,16 +65,20 @@ class _Answer:
     bodies: dict[str, bytes] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, headers: list[tuple[bytes, bytes]], body: bytes, compressible: bool, immutable: bool) -> _Answer:
+    def of(cls, headers: list[tuple[bytes, bytes]], chunks: list[bytes], compressible: bool,
+           immutable: bool) -> _Answer:
+        """The answer to keep for a response; compresses, so it runs in a worker thread."""
         dropped = (*_DROPPED, b"cache-control") if immutable else _DROPPED
         kept = [(name, value) for name, value in headers if name.lower() not in dropped]
         if immutable:
             kept.append(KEEP_FOR_A_YEAR)
-        bodies = {"identity": body}
-        if compressible:
-            bodies["br"] = brotli.compress(body, quality=5)
-            bodies["gzip"] = gzip.compress(body, compresslevel=6)
-        return cls(kept, bodies)
+        body = b"".join(chunks)
+        return cls(kept, {"identity": body, **(compressed_forms(body) if compressible else {})})
+
+    @property
+    def size(self) -> int:
+        """The bytes this answer holds: its bodies and headers."""
+        return sum(map(len, self.bodies.values())) + sum(len(name) + len(value) for name, value in self.headers)
 
     def message(self, accepted: set[str]) -> tuple[list[tuple[bytes, bytes]], bytes]:
         """The headers and body for a browser accepting these encodings (brotli, else gzip, else none)."""
@@ -77,23 +92,29 @@ class _Answer:
         return headers, body
 
 
-class PageCache:
-    """ASGI middleware serving the page and its static files from memory."""
+def compressed_forms(body: bytes) -> dict[str, bytes]:
+    """`body` compressed for browsers that accept brotli and for those that accept gzip."""
+    return {"br": brotli.compress(body, quality=5), "gzip": gzip.compress(body, compresslevel=6)}
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], first_view: FirstView,
-                 kept: int = ANSWERS_KEPT) -> None:
+
+class PageCache:
+    """ASGI middleware serving the page and its static files from memory (`answers`: where they are kept)."""
+
+    def __init__(self, app: App, first_view: FirstView, answers: ByteBoundedCache[_Answer] | None = None) -> None:
         self.app = app
         self.first_view = first_view
-        self.answers: LruCache[_Answer] = LruCache(kept)
+        self.answers: ByteBoundedCache[_Answer] = answers if answers is not None else ByteBoundedCache(PAGE_CACHE_BYTES)
+        self._building: dict[tuple, asyncio.Future[_Answer | None]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         key = self._key(scope)
-        if key is None:
-            await self.app(scope, receive, send)
-            return
-        answer = self.answers.get(key)
+        answer = self.answers.get(key) if key is not None else None
+        if answer is None and key is not None and scope["method"] == "GET":
+            answer = await self._shared_build(scope, receive, send, key)
+            if answer is None:  # answered already, as Gradio did
+                return
         if answer is None:
-            await self._answer_and_keep(scope, receive, send, key)
+            await self.app(scope, receive, send)
             return
         headers, body = answer.message(_accepted(scope))
         await send({"type": "http.response.start", "status": 200, "headers": headers})
@@ -103,38 +124,96 @@ class PageCache:
         """What the answer to this request depends on; None when it must not be served from memory."""
         if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
             return None
-        path, query = scope["path"], scope.get("query_string", b"")
+        path = scope["path"]
         if path in PAGE_PATHS:
             generation = self.first_view.generation
             if generation == 0:  # the first view is not rendered yet: the page would be empty
                 return None
             headers = tuple(sorted((name, value) for name, value in scope.get("headers", [])
                                    if name.lower() in _KEY_HEADERS))
-            return "page", generation, scope.get("scheme"), scope.get("root_path", ""), path, query, headers
+            return "page", generation, scope.get("scheme"), scope.get("root_path", ""), path, headers
         if path in STATIC_PATHS or path.startswith(STATIC_PREFIXES):
-            return "static", path, query
+            return "static", path
         return None
 
-    async def _answer_and_keep(self, scope: Scope, receive: Receive, send: Send, key: tuple) -> None:
-        """Let Gradio answer, passing its response on unchanged, and keep it when it may be shared."""
-        start: Message = {}
-        chunks: list[bytes] = []
+    async def _shared_build(self, scope: Scope, receive: Receive, send: Send, key: tuple) -> _Answer | None:
+        """The answer for `key`, built by this request or by the one already building it; None when it could not
+        be kept and this request was answered as Gradio answers it."""
+        pending = self._building.get(key)
+        if pending is not None:
+            answer = await asyncio.shield(pending)
+            if answer is None:
+                await self.app(scope, receive, send)
+            return answer
+        self._building[key] = future = asyncio.get_running_loop().create_future()
+        answer = None
+        try:
+            answer = await self._build(scope, receive, send, key)
+        finally:  # even when this visitor went away: the others waiting ask Gradio themselves
+            del self._building[key]
+            future.set_result(answer)
+        return answer
 
-        async def keep(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                # A copy: the compression middleware outside adds its encoding to this very list.
-                start.update(message, headers=list(message.get("headers", [])))
-            elif message["type"] == "http.response.body":
-                chunks.append(message.get("body", b""))
-            await send(message)
-
-        await self.app(scope, receive, keep)
-        headers = list(start.get("headers", []))
+    async def _build(self, scope: Scope, receive: Receive, send: Send, key: tuple) -> _Answer | None:
+        """Gradio's answer, kept when it may be shared; else passed on to this request as it came (None)."""
+        response = _RecordedResponse(send, self.answers.max_entry_bytes)
+        await self.app(scope, receive, response.record)
+        headers = response.headers
         names = {name.lower() for name, _ in headers}
-        if start.get("status") == 200 and scope["method"] == "GET" and not names & {b"set-cookie", b"content-encoding"}:
-            path = scope["path"]
-            compressible = key[0] == "page" or path.lower().endswith(COMPRESSIBLE)
-            self.answers.put(key, _Answer.of(headers, b"".join(chunks), compressible, path.startswith(HASHED_PREFIX)))
+        if response.passed_on or response.status != 200 or names & {b"set-cookie", b"content-encoding"}:
+            await response.pass_on()
+            return None
+        path = scope["path"]
+        compressible = key[0] == "page" or path.lower().endswith(COMPRESSIBLE)
+        answer = await anyio.to_thread.run_sync(_Answer.of, headers, response.chunks, compressible,
+                                                path.startswith(HASHED_PREFIX))
+        if not self.answers.put(key, answer, answer.size + len(repr(key))):
+            await response.pass_on()
+            return None
+        return answer
+
+
+class _RecordedResponse:
+    """Gradio's response messages, held back to be kept; passed on as they come once past `limit` bytes."""
+
+    def __init__(self, send: Send, limit: int) -> None:
+        self.send = send
+        self.limit = limit
+        self.messages: list[Message] = []
+        self.passed_on = False
+        self._bytes = 0
+
+    @property
+    def status(self) -> int | None:
+        return next((message.get("status") for message in self.messages if message["type"] == "http.response.start"),
+                    None)
+
+    @property
+    def headers(self) -> list[tuple[bytes, bytes]]:
+        starts = [message for message in self.messages if message["type"] == "http.response.start"]
+        return list(starts[0].get("headers", [])) if starts else []
+
+    @property
+    def chunks(self) -> list[bytes]:
+        return [message.get("body", b"") for message in self.messages if message["type"] == "http.response.body"]
+
+    async def record(self, message: Message) -> None:
+        """Hold `message` back; past the limit, or for a kind of message not kept, pass everything on."""
+        if self.passed_on:
+            await self.send(message)
+            return
+        # A copy: the compression middleware outside adds its encoding to this very list.
+        self.messages.append({**message, "headers": list(message["headers"])} if "headers" in message else message)
+        self._bytes += len(message.get("body", b""))
+        if self._bytes > self.limit or message["type"] not in ("http.response.start", "http.response.body"):
+            await self.pass_on()
+
+    async def pass_on(self) -> None:
+        """Send what was held back, as it came (once)."""
+        if not self.passed_on:
+            self.passed_on = True
+            for message in self.messages:
+                await self.send(message)
 
 
 def _accepted(scope: Scope) -> set[str]:

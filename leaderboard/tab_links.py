@@ -7,9 +7,10 @@ the view on screen. Only known tab ids are honoured; anything else opens the fir
 from __future__ import annotations
 
 from typing import Any, Sequence
-from urllib.parse import parse_qs
 
 import gradio as gr
+
+from leaderboard.page_link import PageLink, read_link
 
 TAB_PARAM = "tab"
 WRITE_TAB_SCRIPT = f"""(tab) => {{
@@ -25,7 +26,8 @@ def link_tabs(page_link: gr.Textbox, tabs: gr.Tabs) -> None:
     known = tab_ids(tabs)
 
     def open_linked(query: str) -> Any:
-        return gr.Tabs(selected=linked_tab(link_params(query), known))
+        tab = linked_tab(read_link(query), known)
+        return gr.skip() if tab is None else gr.Tabs(selected=tab)
 
     def chosen(evt: gr.SelectData) -> str:
         return known[evt.index] if isinstance(evt.index, int) and 0 <= evt.index < len(known) else ""
@@ -36,17 +38,11 @@ def link_tabs(page_link: gr.Textbox, tabs: gr.Tabs) -> None:
     tabs.select(chosen, None, chosen_id, show_progress="hidden").then(None, chosen_id, None, js=WRITE_TAB_SCRIPT)
 
 
-def link_params(query: str | None) -> dict[str, str]:
-    """A page address's query string (`?tab=qa&q=x`) as {name: last value}; malformed parts are dropped."""
-    return {name: values[-1] for name, values in parse_qs((query or "").lstrip("?")).items()}
-
-
 def tab_ids(tabs: gr.Tabs) -> tuple[str, ...]:
     """The ids given to the tabs in `tabs` (`gr.Tab(..., id=...)`), in order."""
     return tuple(str(child.id) for child in tabs.children if isinstance(child, gr.Tab) and child.id is not None)
 
 
-def linked_tab(params: dict[str, str], tab_ids: Sequence[str]) -> str | None:
-    """The tab id a link's parameters name, when it is one of `tab_ids` (None: leave the first tab open)."""
-    wanted = params.get(TAB_PARAM)
-    return wanted if wanted in tab_ids else None
+def linked_tab(link: PageLink, tab_ids: Sequence[str]) -> str | None:
+    """The tab id a link names, when it is one of `tab_ids` (None: leave the tab open as it is)."""
+    return link.choice(TAB_PARAM, tab_ids)

@@ -7,7 +7,8 @@ score (summary.json `config_variants`) is a hidden `cell.<config>|<variant>` col
 group shows it, ranking on chosen languages and variants averages it.
 
 The ranking rule (`RANKING_RULE`): only complete runs are ranked, by their Indic average;
-each ranked run also gets a rank range from the bootstrap intervals, as Chatbot Arena does.
+each ranked run also gets a rank range: from one joint bootstrap of the runs on the shared
+dataset revision (`joint_ranks.py`), else from the bootstrap intervals, as Chatbot Arena does.
 Partial runs (some configs only) and incomplete ones (items without a score) follow, each
 labelled, never interleaved with ranked rows.
 """
@@ -24,11 +25,13 @@ import pandas as pd
 
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
 from eval_backend.scoring import SUBDOMAIN_SEPARATOR
+from leaderboard.joint_ranks import with_joint_rank_ranges
 from leaderboard.results import UNKNOWN_LICENSE, RunResult, Snapshot, breakdown_frame, runs_frame
 
 RANKING_RULE = (
     "Ranked by the Indic average (the mean of the 11 Indic language scores), complete runs only; "
-    "the rank range shows the ranks a model could hold within the 95 % intervals."
+    "the rank range is the middle 95 % of the ranks a model holds across one joint bootstrap of the runs "
+    "on the shared dataset revision (a run on another revision: the ranks it could hold within the 95 % intervals)."
 )
 RANKED, PARTIAL, INCOMPLETE = "ranked", "partial", "incomplete"
 ENGLISH_COLUMNS = ["config.english_original", "config.indian_english"]
@@ -92,9 +95,10 @@ def leaderboard_table(
 
 def table_for_runs(runs: Sequence[RunResult]) -> pd.DataFrame:
     """The leaderboard table of these runs, from their summaries as the engine wrote them."""
-    return leaderboard_table(
+    table = leaderboard_table(
         runs_frame(runs), breakdown_frame(runs), standing_frame(runs), language_variant_frame(runs)
     )
+    return with_joint_rank_ranges(table, runs, table["standing"] == RANKED)
 
 
 def cell_column(config: str, variant: str) -> str:

@@ -11,13 +11,14 @@ from eval_backend.cli import estimate_cmd, generate_cmd, hub_cmd, judge_cmd, que
 from eval_backend.cli import qa_score_cmd
 from eval_backend.cli import consistency_cmd
 from eval_backend.cli import migrate_cmd
+from eval_backend.cli import compare_cmd
 from eval_backend.cli.errors import USER_ERRORS
 from eval_backend.jsonl import StorageWriteError
 from eval_backend.redaction import install_log_redaction, redact, secrets_of
 from eval_backend.settings import Settings
 
 COMMANDS = (judge_cmd, score_cmd, estimate_cmd, generate_cmd, run_cmd, queue_cmd, worker_cmd, hub_cmd, qa_score_cmd, consistency_cmd,
-            migrate_cmd)
+            migrate_cmd, compare_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

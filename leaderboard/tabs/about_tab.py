@@ -50,12 +50,35 @@ and **romanized** (transliterated to Roman script). Every item has its own
   endpoint down) is not scored: it is pending, and generated again.
 - **Ranking:** {RANKING_RULE} A run is complete when every item of the dataset in its languages
   has a score; runs that cover only some languages (partial) or miss scores (incomplete) are
-  listed apart, under the ranked table, saying why. The rank range follows Chatbot Arena: the best
-  rank is 1 + the number of models whose interval lies wholly above, the worst is the number of
-  models less those whose interval lies wholly below; the table still sorts by the point estimate.
+  listed apart, under the ranked table, saying why. The runs on the board's shared dataset revision
+  answered the same items, so their rank range comes from one joint bootstrap: the requests are
+  resampled 1,000 times (seeded) for all those runs at once, every run's Indic average is recomputed
+  on each draw, and the range is the 2.5th to 97.5th percentile of the ranks it holds. A run on
+  another revision keeps Chatbot Arena's rule: the best rank is 1 + the number of models whose
+  interval lies wholly above, the worst is the number of models less those whose interval lies wholly
+  below (a shared-revision run's range widens by such runs whose interval overlaps its own). The
+  table still sorts by the point estimate.
 - **Pinned data:** each run records the dataset commit it was evaluated on (a local folder: the hash
   of its files); an answer or a judgment made against another revision of an item is done again.
   A row evaluated on an older dataset revision than the newest on the board is flagged.
+
+## Is model A better than model B? Clusters, paired comparisons and power
+- **Clusters:** items that are not independent are resampled together. Each WritingBench request is
+  rendered three times (native, code-mixed, romanized) with one rubric, so within a language the items
+  with the same rubric are one cluster; Saraiki's reading questions cluster by passage; QA questions
+  stand alone. Treating linked renderings as independent makes an interval too narrow: the **design
+  effect** (clustered variance over naive variance) is about 1 + 2ρ for three renderings whose scores
+  correlate by ρ, so at ρ = 0.5 a naive interval is √2 times too narrow.
+- **Paired comparisons:** every run on one dataset revision answers the same items, so two models are
+  compared item by item (`python -m eval_backend compare RUN_A RUN_B`): the mean difference, its
+  clustered 95 % interval (the same resampled requests for both), a p-value from a paired permutation
+  test (the sign of each request's difference flipped at random), and the items each model won, tied
+  and lost. What the two models share (a hard request) cancels, so the paired interval is several
+  times narrower than the two models' own intervals suggest. Comparing many pairs at once, Holm's
+  correction keeps the chance of any false "significant" at 5 %.
+- **Power:** the smallest true difference a comparison detects 80 % of the time at the 5 % level is
+  2.8 times the standard error of the paired difference (Miller, 2024, "Adding Error Bars to Evals");
+  a difference much smaller than that is not a finding, whichever model is ahead.
 
 ## The other benchmarks: choices where their seeds are silent
 - **Indic QA** (short answers, one chat turn, greedy): exact substring and word overlap exactly as
@@ -86,7 +109,7 @@ A model never gains by failing to answer: an item it could not answer is scored,
 ## Columns
 | Column | Meaning |
 |---|---|
-| Rank, Rank range | Position by Indic average among complete runs (ties share a rank), and the ranks its interval allows |
+| Rank, Rank range | Position by Indic average among complete runs (ties share a rank), and the middle 95 % of the ranks it holds in the joint bootstrap (a run on another dataset revision: the ranks its interval allows; see Ranking) |
 | Model, Revision | The model id as submitted (shown as text), linked to the evaluated revision on the Hub when the id is a Hub id, and that revision (a commit hash shortened to 7 characters; the link and the CSV have it in full) |
 | Chosen subset average | Shown when the board is ranked on chosen languages or variants (Filters): the mean of those languages' scores, or, with variants chosen, the mean of the chosen languages' (none chosen: all 11) scores in those variants, one score per language and variant; it then orders the complete runs (no rank range: the intervals are the Indic average's) |
 | Indic average, 95% CI | Mean of the Indic language scores (the ranking), and its bootstrap interval |

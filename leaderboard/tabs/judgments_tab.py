@@ -127,7 +127,7 @@ def build(context: AppContext) -> None:
     def open_link(address: str) -> dict[Any, Any]:
         link = resolve_link(context.store, parse_link(address or ""))
         if link is None:  # no model, or one the board does not have: the link leaves this tab alone
-            return {}
+            return {output: gr.skip() for output in view_outputs}
         key = item_key(*link.item) if link.item else ""
         return {**as_updates(model_choices(context, link.model, link.compare), choosers),
                 **load_model(link.model, link.filter), selected: key, **show_item(link.model, link.compare, key)}

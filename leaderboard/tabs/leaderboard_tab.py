@@ -25,7 +25,7 @@ from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
 from leaderboard.display import DisplayTable, column_label, display_table
 from leaderboard.exports import export_view_csv
 from leaderboard.results import LruCache, ResultsStore
-from leaderboard.tab_links import link_params
+from leaderboard.page_link import PageLink, read_link
 from leaderboard.tables import (
     COLUMN_GROUPS,
     DEFAULT_GROUPS,
@@ -59,8 +59,6 @@ LICENSES_LABEL = ("License, as the model's Hub card declared it at submission (n
                   "a recorded license are “unknown”, left out unless it is chosen)")
 OPEN_WEIGHTS_LABEL = ("Open weights only (public, not gated, weights on the Hub; runs where this is unknown are "
                       "left out)")
-LINK_LIST = ","
-"""What separates the values of one link parameter (`langs=Hindi,Tamil`); no license or language holds it."""
 _RANK_COLUMNS = ["rank", "rank_best", "rank_worst"]
 _RENDERS_KEPT = 64
 URL_SCRIPT = """(groups, search, languages, sort, minParams, maxParams, modelType, hideUnranked, licenses, openOnly,
@@ -195,33 +193,27 @@ def build(context: AppContext) -> None:
 
 def restore_from_link(page_query: str) -> list[Any]:
     """The controls as a shared link's query parameters set them (an unknown or malformed value is ignored)."""
-    params = link_params(page_query)
-    query = link_query(params)
-    groups = [g for g in params.get("groups", "").split(",") if g in COLUMN_GROUPS] or list(DEFAULT_GROUPS)
+    link = read_link(page_query)
+    query = link_query(link)
+    groups = list(link.listed("groups", COLUMN_GROUPS)) or list(DEFAULT_GROUPS)
     return [groups, query.search, list(query.languages), query.sort_by or "rank", query.min_params_b,
             query.max_params_b, query.model_type, query.hide_unranked, list(query.licenses), query.open_weights_only,
             list(query.variants)]
 
 
-def link_query(params: Mapping[str, str]) -> BoardQuery:
+def link_query(link: PageLink) -> BoardQuery:
     """The board query a link's parameters describe (`q`, `langs`, `variants`, `sort`, `min_b`, `max_b`, `type`,
     `ranked_only`, `license`, `open`).
 
     A license is any text (the filter keeps the runs with exactly that one); languages and variants only known names.
     """
-    languages = tuple(name for name in _listed(params, "langs") if name in INDIC_CONFIGS)
-    kind = params.get("type", "all")
     return BoardQuery(
-        search=params.get("q", ""), min_params_b=_size(params.get("min_b")), max_params_b=_size(params.get("max_b")),
-        model_type=kind if kind in MODEL_TYPES else "all", hide_unranked=params.get("ranked_only") == "1",
-        languages=languages, sort_by=params.get("sort", "rank") or "rank",
-        licenses=tuple(dict.fromkeys(_listed(params, "license"))), open_weights_only=params.get("open") == "1",
-        variants=chosen_variants(_listed(params, "variants")),
+        search=link.text("q"), min_params_b=_size(link, "min_b"), max_params_b=_size(link, "max_b"),
+        model_type=link.choice("type", MODEL_TYPES) or "all", hide_unranked=link.flag("ranked_only"),
+        languages=link.listed("langs", INDIC_CONFIGS), sort_by=link.text("sort", "rank"),
+        licenses=link.listed("license"), open_weights_only=link.flag("open"),
+        variants=chosen_variants(link.listed("variants")),
     )
-
-
-def _listed(params: Mapping[str, str], name: str) -> list[str]:
-    return [value.strip() for value in params.get(name, "").split(LINK_LIST) if value.strip()]
 
 
 def render_board(
@@ -292,9 +284,6 @@ def last_updated(table: pd.DataFrame) -> str:
     return f"Last updated: {stamps.max():%Y-%m-%d %H:%M} UTC ({len(table)} runs)"
 
 
-def _size(value: str | None) -> float | None:
-    try:
-        size = float(value) if value else None
-    except ValueError:
-        return None
-    return size if size is not None and math.isfinite(size) and size > 0 else None  # 0: no bound, as on screen
+def _size(link: PageLink, name: str) -> float | None:
+    size = link.number(name, 0.0, math.inf)
+    return size or None  # 0: no bound, as on screen

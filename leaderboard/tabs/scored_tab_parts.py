@@ -21,8 +21,8 @@ from leaderboard.context import as_updates
 from leaderboard.display import PERCENT_DECIMALS
 from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
 from leaderboard.results import Snapshot
+from leaderboard.page_link import read_link
 from leaderboard.scored_rankings import split_standing
-from leaderboard.tab_links import link_params
 from leaderboard.tables import model_matches
 from leaderboard.tabs.leaderboard_tab import SEARCH_HELP
 
@@ -93,8 +93,8 @@ def search_box(prefix: str, page_link: gr.Textbox, param: str) -> gr.Textbox:
 
 def linked_search(query: str | None, param: str) -> Any:
     """The search a page address's `param` holds; an address without it leaves the box as it is."""
-    params = link_params(query)
-    return params[param] if param in params else gr.skip()
+    link = read_link(query)
+    return link.text(param) if link.has(param) else gr.skip()
 
 
 def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, labels: Mapping[str, str], search: str,

@@ -29,6 +29,7 @@ def test_no_model_id_or_revision_leaves_the_runs_folder(tmp_path: Path, model: s
 @pytest.mark.parametrize("run_id", [
     "/advescape-test", "//advescape-test", "///x", "/tmp/x", "../org__m/main", "org__m/..", "./main", "org__m/.",
     "a\\..\\..\\etc/x", "org__m/main\x00", "org__m/main/", "org__m", "", None, ["org__m", "main"],
+    "a" * 256 + "/main", "org__m/" + "ਸ" * 86,  # longer than a file name may be (258 bytes): `stat` would raise
 ])
 def test_a_run_id_that_is_absolute_dotted_or_not_two_names_is_no_folder(tmp_path: Path, run_id: object) -> None:
     assert run_folder_of_id(tmp_path / "runs", run_id) is None

@@ -19,6 +19,11 @@ def test_a_link_names_model_comparison_item_and_filters() -> None:
         language="Hindi", variant="native", score_min=2.5, score_max=9.0, include_unscored=False))
 
 
+def test_a_malformed_part_of_a_link_is_dropped_and_the_rest_applies() -> None:
+    link = parse_link(f"?tab=judgments&model={STRONG}&item=Tamil:{'9' * 5000}&language=Tamil&score_min=1e999")
+    assert link == JudgmentLink(STRONG, None, None, ItemFilter(language="Tamil"))
+
+
 def test_an_address_without_the_tab_s_parameters_asks_nothing() -> None:
     assert parse_link("") == parse_link("?tab=leaderboard&q=acme") == JudgmentLink()
 
@@ -34,7 +39,8 @@ def test_malformed_filters_fall_back_to_the_defaults(query: str, wanted: ItemFil
     assert parse_link(query).filter == wanted
 
 
-@pytest.mark.parametrize("text", ["", "Hindi", "Hindi:", ":3", "Hindi:-1", "Hindi:3.5", "Hindi:٣", "Hindi:x"])
+@pytest.mark.parametrize("text", ["", "Hindi", "Hindi:", ":3", "Hindi:-1", "Hindi:3.5", "Hindi:٣", "Hindi:x",
+                                  "Tamil:" + "9" * 5000, "Tamil:" + "9" * 20, None, 3])
 def test_a_malformed_item_is_no_item(text: str) -> None:
     assert parse_item_key(text) is None
 

@@ -1,4 +1,5 @@
-"""The page cache: one page per first view and address, static files once; kept only when safe to share.
+"""The page cache: one page per first view and address, static files once; kept only when safe to share,
+bounded in bytes, compressed once and off the event loop.
 
 A small Starlette app stands for Gradio's page and file routes and counts how often it is asked;
 Gradio's own compression middleware sits outside the cache, as in the app.
@@ -6,9 +7,13 @@ Gradio's own compression middleware sits outside the cache, as in the app.
 
 from __future__ import annotations
 
+import asyncio
 import gzip
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 
+import anyio.to_thread
+import httpx
 import pytest
 from gradio.brotli_middleware import BrotliMiddleware
 from starlette.applications import Starlette
@@ -18,7 +23,9 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from leaderboard.page_cache import PageCache
+from leaderboard import page_cache
+from leaderboard.byte_bounded_cache import ByteBoundedCache
+from leaderboard.page_cache import PAGE_CACHE_BYTES, PageCache
 
 
 @dataclass
@@ -31,7 +38,14 @@ class Counter:
     pages: int = 0
 
 
-def page_app(first_view: StubFirstView, counter: Counter) -> Starlette:
+@dataclass
+class Compressions:
+    """Each compression of a kept answer: whether an event loop was running in the thread that made it."""
+
+    on_event_loop: list[bool] = field(default_factory=list)
+
+
+def page_app(first_view: StubFirstView, counter: Counter, answers: ByteBoundedCache | None = None) -> Starlette:
     def page(request: Request) -> Response:
         counter.pages += 1
         if request.query_params.get("fail"):
@@ -52,7 +66,15 @@ def page_app(first_view: StubFirstView, counter: Counter) -> Starlette:
     routes = [Route("/", page, methods=["GET", "HEAD"]), Route("/other", other),
               Route("/assets/{name}", static_file), Route("/static/fonts/{name}", static_file)]
     return Starlette(routes=routes, middleware=[Middleware(BrotliMiddleware, quality=4),
-                                                Middleware(PageCache, first_view=first_view)])
+                                                Middleware(PageCache, first_view=first_view, answers=answers)])
+
+
+def _event_loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 @pytest.fixture
@@ -70,6 +92,19 @@ def client(first_view: StubFirstView, counter: Counter) -> TestClient:
     return TestClient(page_app(first_view, counter))
 
 
+@pytest.fixture
+def compressions(monkeypatch: pytest.MonkeyPatch) -> Compressions:
+    seen = Compressions()
+    compress = page_cache.compressed_forms
+
+    def recorded(body: bytes) -> dict[str, bytes]:
+        seen.on_event_loop.append(_event_loop_running())
+        return compress(body)
+
+    monkeypatch.setattr(page_cache, "compressed_forms", recorded)
+    return seen
+
+
 def test_the_page_is_built_once_per_first_view(client: TestClient, first_view: StubFirstView, counter: Counter) -> None:
     first = client.get("/").text
     assert [client.get("/").text for _ in range(5)] == [first] * 5
@@ -80,14 +115,13 @@ def test_the_page_is_built_once_per_first_view(client: TestClient, first_view: S
     assert counter.pages == 2
 
 
-def test_each_address_and_host_has_its_own_page(client: TestClient, counter: Counter) -> None:
-    plain, linked = client.get("/").text, client.get("/?tab=qa").text
+def test_each_host_has_its_own_page_and_every_query_string_shares_it(client: TestClient, counter: Counter) -> None:
+    plain = client.get("/").text
     other_host = client.get("/", headers={"host": "board.example"}).text
 
-    assert "tab=qa" in linked and "tab=qa" not in plain
     assert "board.example" in other_host and "board.example" not in plain
-    assert client.get("/?tab=qa").text == linked
-    assert counter.pages == 3
+    assert client.get("/?tab=qa&model=acme__strong-7b/main").text == plain  # the browser reads the link
+    assert counter.pages == 2
 
 
 def test_visitors_behind_a_proxy_share_the_page(client: TestClient, counter: Counter) -> None:
@@ -152,3 +186,76 @@ def test_head_requests_get_headers_only_and_other_paths_pass_through(client: Tes
     client.get("/other")
     client.get("/other")
     assert counter.pages == 3
+
+
+def test_unique_query_strings_build_the_page_once_and_the_cache_stays_in_its_bytes(counter: Counter) -> None:
+    answers: ByteBoundedCache = ByteBoundedCache(20_000)
+    client = TestClient(page_app(StubFirstView(), counter, answers))
+    pages = {client.get(f"/?cachefill={n}").text for n in range(300)}
+    assert len(pages) == 1 and counter.pages == 1
+
+    for n in range(100):  # a page per Host header a visitor makes up: the oldest go
+        client.get("/", headers={"host": f"board-{n}.example"})
+    assert counter.pages == 101
+    assert 0 < answers.bytes <= 20_000 and len(answers) < 100
+
+
+def test_the_cache_states_its_bound_in_bytes() -> None:
+    cache = PageCache(page_app(StubFirstView(), Counter()), StubFirstView())
+    assert cache.answers.max_bytes == PAGE_CACHE_BYTES == 64 * 1024 * 1024
+
+
+def test_a_static_file_with_unique_query_strings_is_fetched_and_compressed_once(
+    client: TestClient, counter: Counter, compressions: Compressions,
+) -> None:
+    bodies = {client.get(f"/assets/PlotlyPlot-D9Pvz5DK.js?v={n}", headers={"accept-encoding": "br"}).content
+              for n in range(40)}
+    assert len(bodies) == 1 and counter.pages == 1
+    assert compressions.on_event_loop == [False]  # once, in a worker thread
+
+
+def test_an_answer_too_large_to_keep_is_passed_on_whole_and_not_kept(counter: Counter) -> None:
+    client = TestClient(page_app(StubFirstView(), counter, ByteBoundedCache(4000)))  # keeps answers up to 1,000 B
+    first, second = (client.get("/assets/a-long-name-for-a-large-script.js") for _ in range(2))
+    assert first.content == second.content and len(first.content) > 1000
+    assert counter.pages == 2
+
+
+def test_visitors_asking_at_once_share_one_build(first_view: StubFirstView, counter: Counter,
+                                                 compressions: Compressions) -> None:
+    async def crowd() -> list[bytes]:
+        transport = httpx.ASGITransport(app=page_app(first_view, counter))
+        async with httpx.AsyncClient(transport=transport, base_url="http://board") as client:
+            answers = await asyncio.gather(*(client.get(f"/assets/index-abc.js?v={n}") for n in range(20)))
+        return [answer.content for answer in answers]
+
+    assert len(set(asyncio.run(crowd()))) == 1
+    assert counter.pages == 1 and compressions.on_event_loop == [False]
+
+
+def test_other_requests_are_served_while_a_file_is_being_compressed(
+    first_view: StubFirstView, counter: Counter, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started, release = threading.Event(), threading.Event()
+    compress = page_cache.compressed_forms
+
+    def held(body: bytes) -> dict[str, bytes]:
+        started.set()
+        if not release.wait(30):  # a guard against a hang, not a timing assertion
+            raise TimeoutError("the test never released the compression")
+        return compress(body)
+
+    async def visit() -> tuple[str, int]:
+        transport = httpx.ASGITransport(app=page_app(first_view, counter))
+        async with httpx.AsyncClient(transport=transport, base_url="http://board") as client:
+            await client.get("/assets/theme-1.css")  # kept before the compression is held
+            monkeypatch.setattr(page_cache, "compressed_forms", held)
+            script = asyncio.create_task(client.get("/assets/PlotlyPlot-D9Pvz5DK.js"))
+            assert await anyio.to_thread.run_sync(started.wait, 30)
+            other, style = await client.get("/other"), await client.get("/assets/theme-1.css")
+            served_meanwhile = other.status_code == style.status_code == 200 and not script.done()
+            release.set()
+            return (await script).text, served_meanwhile
+
+    text, served_meanwhile = asyncio.run(visit())
+    assert served_meanwhile and text.startswith("file /assets/PlotlyPlot-D9Pvz5DK.js")

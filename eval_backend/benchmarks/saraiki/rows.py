@@ -3,24 +3,28 @@
 Only the Saraiki fields are read: the `*_en` columns are the English originals, kept in the
 dataset for analysis and never shown to the model. A row that the script could not use
 (options past the tenth letter, an answer index outside the options, an `answer_number` that
-`float` rejects, instruction lists that are not JSON) is refused with an error naming the
-config, the row and the field, instead of failing later or scoring wrongly.
+`float` rejects or reads as NaN or infinity, instruction lists that are not strict JSON within
+`JSON_CELL_LIMITS`) is refused with an error naming the config, the row and the field, instead of
+failing later or scoring wrongly.
 """
 
 from __future__ import annotations
 
-import json
+import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from eval_backend.benchmarks.base import ItemValidationError
 from eval_backend.benchmarks.saraiki.tasks import LETTERS, SaraikiTask, TaskKind
+from eval_backend.strict_json import JsonLimits, StrictJsonError, parse_strict_json
 
 IFEVAL_SOURCE = "google/IFEval"
 IFBENCH_SOURCE = "allenai/IFBench_test"
 IF_SOURCES = (IFEVAL_SOURCE, IFBENCH_SOURCE)
 EXPECTED_BEHAVIORS = ("refuse", "comply")
 MIN_OPTIONS = 2
+JSON_CELL_LIMITS = JsonLimits(max_bytes=64 * 1024)
+"""A JSON cell (`instruction_id_list`, `kwargs`) holds at most 64 KiB; IFEval's largest is under 1 KiB."""
 
 
 @dataclass(frozen=True)
@@ -118,9 +122,11 @@ def _math(where: _Where, row: Mapping[str, Any]) -> MathRow:
     try:
         if isinstance(answer, bool):
             raise TypeError
-        float(answer)  # the script compares with float(answer_number)
-    except (TypeError, ValueError):
+        number = float(answer)  # the script compares with float(answer_number)
+    except (TypeError, ValueError, OverflowError):
         raise where.error("answer_number", f"expected a number, got {_shown(answer)}") from None
+    if not math.isfinite(number):  # no reply can ever equal it
+        raise where.error("answer_number", f"expected a finite number, got {_shown(answer)}")
     return MathRow(where.text(row, "question"), answer)
 
 
@@ -147,9 +153,9 @@ def _safety(where: _Where, row: Mapping[str, Any]) -> SafetyRow:
 def _json_list(where: _Where, row: Mapping[str, Any], field: str) -> list[Any]:
     text = where.text(row, field)
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise where.error(field, f"not JSON ({exc.msg} at char {exc.pos})") from None
+        value = parse_strict_json(text, field, JSON_CELL_LIMITS)
+    except StrictJsonError as exc:
+        raise where.error(field, exc.problem) from None
     if not isinstance(value, list):
         raise where.error(field, f"expected a JSON list, got {type(value).__name__}")
     return value

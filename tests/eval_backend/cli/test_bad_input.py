@@ -36,7 +36,7 @@ def folder_files(out: Path) -> dict[str, bytes]:
         pytest.param(GOOD_LINE.encode() + b'\n{"config": "Hindi", "index": 1, "response": "\xff\xfe"}\n',
                      r"responses.jsonl:2: not valid UTF-8", id="invalid-utf-8"),
         pytest.param(b'{"config": "Hindi", "index": ' + b"7" * 5000 + b', "response": "a"}\n',
-                     r"responses.jsonl:1: unreadable JSON", id="index-of-5000-digits"),
+                     r"responses.jsonl:1: \$\.index: a number of 5,000 characters", id="index-of-5000-digits"),
         pytest.param(b'{"config": "Hindi", "index": 0, "response": "a", "extra": ' + b"[" * 100_000 + b"]" * 100_000
                      + b"}\n", r"responses.jsonl:1: JSON nested too deeply", id="nested-100000-deep"),
         pytest.param(b'{"config": 3, "index": 0, "response": "a"}\n', r"responses.jsonl:1: 'config' must be a string, got int",

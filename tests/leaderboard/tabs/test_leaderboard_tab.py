@@ -10,6 +10,7 @@ import pytest
 
 import re
 
+from leaderboard.page_link import PageLink
 from leaderboard.results import LruCache, ResultsStore
 from leaderboard.tables import RANKING_RULE, BoardQuery, TableCache
 from leaderboard.tabs.leaderboard_tab import EMPTY_STATE, last_updated, link_query, render_board, restore_from_link
@@ -139,19 +140,21 @@ def test_a_crowd_is_served_one_prerendered_view(evaluated: EvaluatedData, tmp_pa
 
 
 def test_a_shared_link_s_parameters_become_the_query() -> None:
-    query = link_query({"q": "acme", "langs": "Hindi,Klingon", "sort": "config.Hindi", "min_b": "1",
-                        "max_b": "x", "type": "reasoning", "ranked_only": "1"})
+    query = link_query(PageLink({"q": "acme", "langs": "Hindi,Klingon", "sort": "config.Hindi", "min_b": "1",
+                                 "max_b": "x", "type": "reasoning", "ranked_only": "1"}))
     assert query == BoardQuery(search="acme", min_params_b=1.0, max_params_b=None, model_type="reasoning",
                                hide_unranked=True, languages=("Hindi",), sort_by="config.Hindi")
-    assert link_query({"type": "<script>"}).model_type == "all"
+    assert link_query(PageLink({"type": "<script>"})).model_type == "all"
+    assert link_query(PageLink({"min_b": "1e999", "max_b": "-3"})) == BoardQuery(sort_by="rank")
 
 
 def test_a_shared_link_s_license_open_weights_and_variants_become_the_query() -> None:
-    query = link_query({"license": "mit,other:acme-research,mit", "open": "1", "variants": "romanized,Klingon,native"})
+    query = link_query(PageLink({"license": "mit,other:acme-research,mit", "open": "1",
+                                 "variants": "romanized,Klingon,native"}))
     assert (query.licenses, query.open_weights_only, query.variants) == (
         ("mit", "other:acme-research"), True, ("native", "romanized"))  # variants in the benchmark's order
-    assert link_query({"variants": "native,code_mixed,romanized"}).variants == ()  # all of them: the standard ranking
-    assert link_query({"open": "yes"}).open_weights_only is False
+    assert link_query(PageLink({"variants": "native,code_mixed,romanized"})).variants == ()  # all of them: the standard ranking
+    assert link_query(PageLink({"open": "yes"})).open_weights_only is False
     controls = restore_from_link("?license=mit&open=1&variants=romanized&langs=Hindi")
     assert controls[-3:] == [["mit"], True, ["romanized"]] and controls[2] == ["Hindi"]
 

@@ -64,6 +64,11 @@ def test_math_answer_keeps_its_loaded_value(read_rows: RowsReader) -> None:
     assert isinstance(row, MathRow) and row.answer_number == raw["answer_number"] and type(row.answer_number) is int
 
 
+def one_instruction(kwargs: str) -> dict[str, str]:
+    """A row's edit to one word-count instruction with these kwargs (an object's JSON text)."""
+    return {"instruction_id_list": '["length_constraints:number_words"]', "kwargs": f"[{kwargs}]"}
+
+
 @pytest.mark.parametrize(
     ("task", "edit", "field"),
     [
@@ -78,6 +83,17 @@ def test_math_answer_keeps_its_loaded_value(read_rows: RowsReader) -> None:
         ("instruction_following", {"kwargs": json.dumps([{}, {}])}, "kwargs"),
         ("instruction_following", {"source": "google/IFEval-xx"}, "source"),
         ("safety", {"expected_behavior": "ignore"}, "expected_behavior"),
+        ("math", {"answer_number": float("nan")}, "answer_number"),
+        ("math", {"answer_number": float("-inf")}, "answer_number"),
+        ("math", {"answer_number": "nan"}, "answer_number"),
+        ("math", {"answer_number": "9" * 5000}, "answer_number"),  # reads as infinity
+        ("instruction_following", {"instruction_id_list": "[" * 100_000 + "]" * 100_000}, "instruction_id_list"),
+        ("instruction_following", one_instruction('{"num_words": ' + "9" * 5000 + ', "relation": "at least"}'),
+         "kwargs"),
+        ("instruction_following", one_instruction('{"num_words": NaN, "relation": "at least"}'), "kwargs"),
+        ("instruction_following", one_instruction('{"num_words": 300, "num_words": 30, "relation": "at least"}'),
+         "kwargs"),
+        ("instruction_following", one_instruction('{"num_words": 300, "x": ' + "[" * 40 + "]" * 40 + "}"), "kwargs"),
     ],
 )
 def test_a_row_the_script_could_not_use_is_refused_with_its_field(task: str, edit: dict, field: str) -> None:
@@ -86,3 +102,11 @@ def test_a_row_the_script_could_not_use_is_refused_with_its_field(task: str, edi
     with pytest.raises(ItemValidationError) as error:
         parse_row(spec, 3, row)
     assert f"config {spec.config!r}, row 3, field {field!r}" in str(error.value)
+
+
+def test_a_refused_json_cell_names_the_part_of_it_that_is_wrong() -> None:
+    spec = TASKS_BY_NAME["instruction_following"]
+    row = saraiki_rows(spec.config, "test", 2)[1] | one_instruction('{"num_words": Infinity, "relation": "at least"}')
+    with pytest.raises(ItemValidationError, match=r"^config 'instruction_following', row 1, field 'kwargs': "
+                                                  r"\$\[0\]\.num_words: Infinity is not a JSON number$"):
+        parse_row(spec, 1, row)

@@ -1,0 +1,92 @@
+"""Run A against run B on every figure of their benchmark, overall and per config, item by item.
+
+The two runs must be of one benchmark on one dataset revision (then they answered the same
+items); each figure is compared on the items both have a value for, with the benchmark's
+clusters. A comparison may be restricted to some configs and to values of the benchmark's
+subset columns (variant, domain, task).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from eval_backend.benchmarks.item_statistics import Figure
+from eval_backend.run_folder import RunFolderError
+from eval_backend.run_items import RunItems
+from eval_backend.statistics import PairedComparison, compare_paired, item_design
+
+ALL_CONFIGS = "all"
+
+
+class RunsNotComparable(RunFolderError):
+    """Two runs that cannot be compared item by item (another benchmark, no shared item)."""
+
+
+@dataclass(frozen=True)
+class FigureComparison:
+    """One figure, over every chosen config (`scope` "all") or one config, A minus B."""
+
+    figure: Figure
+    scope: str
+    comparison: PairedComparison
+
+
+def compare_runs(
+    a: RunItems, b: RunItems, configs: Sequence[str] | None = None, where: Mapping[str, Sequence[str]] | None = None,
+    seed: int = 0,
+) -> list[FigureComparison]:
+    """Every figure A and B share items on, then the same per config (for a figure of several configs)."""
+    _check_comparable(a, b)
+    joined = _shared_items(a, b, configs, where or {})
+    results = []
+    for figure in a.statistics.figures:
+        counted = joined[np.isfinite(joined[f"{figure.name}_a"]) & np.isfinite(joined[f"{figure.name}_b"])]
+        if counted.empty:
+            continue
+        results.append(FigureComparison(figure, ALL_CONFIGS, _compare(counted, figure, seed)))
+        in_configs = list(dict.fromkeys(counted["config"]))
+        if len(in_configs) > 1:
+            results.extend(
+                FigureComparison(figure, config, _compare(counted[counted["config"] == config], figure, seed))
+                for config in in_configs
+            )
+    if not results:
+        raise RunsNotComparable(f"{a.label} and {b.label} share no scored item in the chosen subset")
+    return results
+
+
+def _check_comparable(a: RunItems, b: RunItems) -> None:
+    if a.benchmark != b.benchmark:
+        raise RunsNotComparable(f"{a.label} is a run of {a.benchmark}, {b.label} of {b.benchmark}")
+    if a.dataset_revision != b.dataset_revision:
+        raise RunsNotComparable(
+            f"{a.label} ran on dataset revision {a.dataset_revision}, {b.label} on {b.dataset_revision}: "
+            "their items may differ, so they are not compared item by item"
+        )
+
+
+def _shared_items(
+    a: RunItems, b: RunItems, configs: Sequence[str] | None, where: Mapping[str, Sequence[str]]
+) -> pd.DataFrame:
+    """A's items joined with B's values (suffixes _a, _b), restricted to the chosen configs and subsets."""
+    figures = [figure.name for figure in a.statistics.figures]
+    joined = a.items.drop(columns=["config", "index"]).join(b.items[figures], how="inner", lsuffix="_a", rsuffix="_b")
+    joined = joined.reset_index()
+    keep = pd.Series(True, index=joined.index)
+    if configs:
+        keep &= joined["config"].isin(configs)
+    for column, values in where.items():
+        if column not in a.statistics.subsets:
+            raise RunsNotComparable(f"{a.benchmark} has no subset {column!r}; choose from {list(a.statistics.subsets)}")
+        keep &= joined[column].isin(values)
+    return joined[keep]
+
+
+def _compare(items: pd.DataFrame, figure: Figure, seed: int) -> PairedComparison:
+    design = item_design(items["config"].tolist(), items["cluster"].tolist(), figure.weighting)
+    a, b = items[f"{figure.name}_a"].to_numpy(float), items[f"{figure.name}_b"].to_numpy(float)
+    return compare_paired(a, b, design, seed=seed)

@@ -1,0 +1,98 @@
+"""A run folder's items as the statistics take them: per-item figure values, config, cluster, subsets.
+
+Read from the folder's own files: the items from items.jsonl (the benchmark's cluster rule
+needs the item: its rubric, its passage), the per-item values from details.parquet (the
+download, so a comparison's figures are those anyone can recompute from it). Each benchmark
+declares its `ItemStatistics` in its own package; this table only finds them by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
+from eval_backend.benchmarks.item_statistics import ItemStatistics
+from eval_backend.benchmarks.qa.statistics import QA_STATISTICS
+from eval_backend.benchmarks.saraiki.statistics import SARAIKI_STATISTICS
+from eval_backend.benchmarks.writing_statistics import WRITING_STATISTICS
+from eval_backend.details import read_details
+from eval_backend.pipeline import recorded_items
+from eval_backend.run_folder import RunFolder, RunFolderError
+
+ITEM_STATISTICS: dict[str, ItemStatistics] = {
+    "indic_writing_bench": WRITING_STATISTICS,
+    "indic_qa": QA_STATISTICS,
+    "saraiki": SARAIKI_STATISTICS,
+}
+KEY = ["config", "index"]
+
+
+@dataclass(frozen=True, eq=False)
+class RunItems:
+    """One run's items, indexed by (config, index): `cluster`, the subset columns, one column per figure."""
+
+    benchmark: str
+    label: str
+    dataset_revision: str | None
+    statistics: ItemStatistics
+    items: pd.DataFrame
+
+
+def folder_benchmark(folder: RunFolder) -> AnyBenchmark:
+    """The benchmark a scored run folder belongs to, as its summary.json names it."""
+    if not folder.summary_path.is_file():
+        raise RunFolderError(f"{folder.path}: not a scored run folder (no summary.json)")
+    name = folder.read_summary().get("benchmark")
+    if name not in BENCHMARKS:
+        raise RunFolderError(f"{folder.summary_path}: unknown benchmark {name!r}")
+    return BENCHMARKS[name]
+
+
+def read_run_items(folder: RunFolder, clusters: pd.DataFrame | None = None) -> RunItems:
+    """The run's items with their per-item figure values; RunFolderError names what is missing.
+
+    `clusters` (`item_clusters` of another run on the same dataset revision) saves reading this
+    run's items.jsonl: runs on one revision have the same items.
+    """
+    benchmark = folder_benchmark(folder)
+    statistics = _statistics(benchmark)
+    frame = figure_values(folder, statistics)
+    clusters = item_clusters(folder) if clusters is None else clusters
+    frame = frame.merge(clusters, how="left", on=KEY).set_index(KEY, drop=False)
+    request = folder.read_request() if folder.request_path.exists() else {}
+    return RunItems(benchmark.name, _label(request, folder), request.get("dataset_revision"), statistics, frame)
+
+
+def figure_values(folder: RunFolder, statistics: ItemStatistics) -> pd.DataFrame:
+    """details.parquet's key and subset columns, then one column of per-item values per figure, in file order."""
+    if not folder.details_path.is_file():
+        raise RunFolderError(f"{folder.path}: no details.parquet; score the run first")
+    details = read_details(folder.details_path, list(dict.fromkeys([*KEY, *statistics.subsets, *statistics.columns])))
+    subsets = [column for column in statistics.subsets if column in details]
+    return pd.concat([details[KEY + subsets], statistics.values(details)], axis=1)
+
+
+def item_clusters(folder: RunFolder) -> pd.DataFrame:
+    """Each recorded item's cluster label by its benchmark's rule: columns config, index, cluster."""
+    benchmark = folder_benchmark(folder)
+    rule = _statistics(benchmark).cluster
+    return pd.DataFrame(
+        [(item.config, item.index, rule(item)) for item in recorded_items(benchmark, folder)],
+        columns=[*KEY, "cluster"],
+    )
+
+
+def _statistics(benchmark: AnyBenchmark) -> ItemStatistics:
+    statistics = ITEM_STATISTICS.get(benchmark.name)
+    if statistics is None:
+        raise RunFolderError(f"benchmark {benchmark.name!r} declares no item statistics")
+    return statistics
+
+
+def _label(request: dict, folder: RunFolder) -> str:
+    model, revision = request.get("model"), request.get("revision")
+    if not model:
+        return str(folder.path)
+    return model if revision in (None, "", "main") else f"{model} @ {revision}"

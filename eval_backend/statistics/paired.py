@@ -1,0 +1,97 @@
+"""Is model A better than model B? Their paired difference on the items both answered.
+
+Every run of a benchmark on one dataset revision answers the same items, so the difference is
+taken item by item: what the two models have in common (an item hard for both) cancels, and
+the interval of the difference is several times narrower than two separate intervals suggest.
+The interval is a cluster bootstrap of the difference of headlines (the same draw for both
+models); the p-value is the sign-flip permutation test of `sign_flip`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from eval_backend.statistics.design import Design
+from eval_backend.statistics.headline import headline
+from eval_backend.statistics.intervals import LEVEL, Interval, percentile_bounds, require_finite
+from eval_backend.statistics.multiple_comparisons import CORRECTION, holm_adjusted
+from eval_backend.statistics.resampling import DEFAULT_REPLICATES, DEFAULT_SEED, replicate_headlines
+from eval_backend.statistics.sign_flip import DEFAULT_PERMUTATIONS, TEST_NAME, flipped_headlines, two_sided_p_value
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """A's headline minus B's on their shared items, with its paired clustered interval and p-value.
+
+    `wins` counts the items where A scored higher, `losses` where B did, `ties` the rest.
+    """
+
+    difference: Interval
+    p_value: float
+    wins: int
+    ties: int
+    losses: int
+    n_items: int
+    n_clusters: int
+    test: str = TEST_NAME
+
+
+@dataclass(frozen=True)
+class PairwiseMatrix:
+    """Every pair (i, j), i < j, of the models given: row i's model minus column j's.
+
+    `adjusted_p` holds each pair's p-value after the `correction` for the whole matrix.
+    """
+
+    comparisons: dict[tuple[int, int], PairedComparison]
+    adjusted_p: dict[tuple[int, int], float]
+    correction: str = CORRECTION
+
+
+def compare_paired(
+    a: np.ndarray, b: np.ndarray, design: Design, replicates: int = DEFAULT_REPLICATES,
+    permutations: int = DEFAULT_PERMUTATIONS, seed: int = DEFAULT_SEED, level: float = LEVEL,
+) -> PairedComparison:
+    """Model A against model B on the items both have a score for (NaN: no score).
+
+    To compare on a subset (a language, a variant, a domain), pass the subset's scores and
+    `design.subset(mask)`.
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    shared = np.isfinite(a) & np.isfinite(b)
+    if not shared.any():
+        raise ValueError("the two runs share no scored item")
+    matrix = pairwise_comparisons(np.stack([a[shared], b[shared]]), design.subset(shared), replicates,
+                                  permutations, seed, level)
+    return matrix.comparisons[(0, 1)]
+
+
+def pairwise_comparisons(
+    scores: np.ndarray, design: Design, replicates: int = DEFAULT_REPLICATES,
+    permutations: int = DEFAULT_PERMUTATIONS, seed: int = DEFAULT_SEED, level: float = LEVEL,
+) -> PairwiseMatrix:
+    """Every pair of (models, items) scores, all on the same items, from one bootstrap and one set of flips."""
+    values = np.atleast_2d(np.asarray(scores, dtype=float))
+    require_finite(values)
+    point = headline(values, design)
+    boot = replicate_headlines(values, design, replicates, seed)
+    flipped = flipped_headlines(values, design, permutations, seed)
+    comparisons = {}
+    for i, j in combinations(range(values.shape[0]), 2):
+        low, high = percentile_bounds(boot[:, i] - boot[:, j], level)
+        difference = float(point[i] - point[j])
+        comparisons[(i, j)] = PairedComparison(
+            difference=Interval(difference, float(low), float(high), level),
+            p_value=two_sided_p_value(difference, flipped[:, i] - flipped[:, j]),
+            wins=int(np.count_nonzero(values[i] > values[j])),
+            ties=int(np.count_nonzero(values[i] == values[j])),
+            losses=int(np.count_nonzero(values[i] < values[j])),
+            n_items=design.n_items,
+            n_clusters=design.n_clusters,
+        )
+    pairs = list(comparisons)
+    adjusted = holm_adjusted(np.array([comparisons[pair].p_value for pair in pairs]))
+    return PairwiseMatrix(comparisons, dict(zip(pairs, map(float, adjusted))))

@@ -1,0 +1,74 @@
+"""Rank ranges of the ranked table from one joint bootstrap of the runs that share a dataset revision.
+
+The ranked runs on the board's shared revision (the one most ranked runs were evaluated on)
+answered the same items, so their rank ranges come from the engine's joint cluster bootstrap:
+the 2.5th to 97.5th percentile of the ranks each holds across replicates. A run on another
+revision cannot be resampled with them; it keeps the interval-overlap rule (`rank_ranges`), and
+a shared-revision run's range widens by the other-revision runs whose interval overlaps its own.
+`rank_rule` says which rule gave each range.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from eval_backend.joint_ranking import joint_ranking
+from eval_backend.run_folder import RunFolderError
+from leaderboard.results import LruCache, RunResult
+
+logger = logging.getLogger(__name__)
+
+JOINT_RULE, OVERLAP_RULE = "joint bootstrap", "interval overlap"
+HEADLINE_FIGURE = "indic"
+_RUNS_KEPT = 2048
+"""Per-item values of this many runs are kept (31 KB each at full size): a board whose one run
+changed reads that run's table again, not 500 of them."""
+_READS: LruCache[object] = LruCache(_RUNS_KEPT)
+
+
+def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranked: pd.Series) -> pd.DataFrame:
+    """The table with the shared-revision runs' rank ranges from the joint bootstrap, and `rank_rule` per ranked run.
+
+    `ranked` marks the table's ranked rows, whose rank ranges the interval-overlap rule has already filled.
+    """
+    table = table.copy()
+    table["rank_rule"] = pd.Series(OVERLAP_RULE, index=table.index).where(ranked)
+    shared = _shared_revision(table, ranked)
+    if shared.sum() < 2:
+        return table
+    folders = {run.run_id: run.folder for run in runs}
+    try:
+        shared_folders = [folders[run_id] for run_id in table.loc[shared, "run_id"]]
+        joint = joint_ranking(shared_folders, HEADLINE_FIGURE, cached=_READS.get_or_load)
+    except (RunFolderError, OSError, ValueError) as exc:  # an unreadable or misaligned run: keep the old rule
+        logger.warning("rank ranges by interval overlap: the joint bootstrap failed (%s)", exc)
+        return table
+    others = ranked & ~shared
+    better, not_worse = _others_around(table, shared, others)
+    table.loc[shared, "rank_best"] = joint.rank_best + better
+    table.loc[shared, "rank_worst"] = joint.rank_worst + not_worse
+    table.loc[shared, "rank_rule"] = JOINT_RULE
+    return table
+
+
+def _shared_revision(table: pd.DataFrame, ranked: pd.Series) -> pd.Series:
+    """The ranked runs on the revision most ranked runs share (none when no run records one)."""
+    revisions = table.loc[ranked, "dataset_revision"].dropna()
+    if revisions.empty:
+        return pd.Series(False, index=table.index)
+    return ranked & (table["dataset_revision"] == revisions.value_counts().index[0])
+
+
+def _others_around(table: pd.DataFrame, shared: pd.Series, others: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Per shared-revision run: the other-revision runs surely better (interval wholly above), and those
+    not surely worse (interval not wholly below), by the 95 % intervals."""
+    bounds = ["indic_ci_low", "indic_ci_high"]
+    low, high = (table.loc[shared, column].to_numpy(float)[:, np.newaxis] for column in bounds)
+    other_low, other_high = (table.loc[others, column].to_numpy(float) for column in bounds)
+    better = (other_low[np.newaxis, :] > high).sum(axis=1)
+    worse = (other_high[np.newaxis, :] < low).sum(axis=1)
+    return better, int(others.sum()) - worse

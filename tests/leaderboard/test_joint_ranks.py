@@ -1,0 +1,63 @@
+"""Rank ranges from the joint bootstrap for runs on the shared revision; the overlap rule for the others."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+
+from eval_backend.joint_ranking import joint_ranking
+from eval_backend.run_folder import RunFolder
+from leaderboard.joint_ranks import JOINT_RULE, OVERLAP_RULE
+from leaderboard.results import ResultsStore
+from leaderboard.tables import RANKED, rank_ranges, table_for_runs
+from tests.support.run_folders import EvaluatedData
+
+
+def _ranked(runs_dir: Path) -> pd.DataFrame:
+    table = table_for_runs(ResultsStore(runs_dir).snapshot().runs)
+    return table[table["standing"] == RANKED].reset_index(drop=True)
+
+
+def test_runs_on_one_revision_take_their_rank_ranges_from_the_joint_bootstrap(evaluated: EvaluatedData) -> None:
+    ranked = _ranked(evaluated.runs_dir)
+    assert set(ranked["rank_rule"]) == {JOINT_RULE}
+    joint = joint_ranking([RunFolder(evaluated.runs_dir / run_id) for run_id in ranked["run_id"]], "indic")
+    assert ranked["rank_best"].tolist() == joint.rank_best.tolist()
+    assert ranked["rank_worst"].tolist() == joint.rank_worst.tolist()
+    assert ((ranked["rank_best"] <= ranked["rank"]) & (ranked["rank"] <= ranked["rank_worst"])).all()
+
+
+def test_a_run_on_another_revision_keeps_the_overlap_rule(evaluated_copy: Path) -> None:
+    before = _ranked(evaluated_copy)
+    moved = before["run_id"].iloc[-1]
+    request_path = evaluated_copy / moved / "request.json"
+    request = json.loads(request_path.read_text())
+    request_path.write_text(json.dumps({**request, "dataset_revision": "sha256:another"}))
+
+    ranked = _ranked(evaluated_copy)
+    rules = dict(zip(ranked["run_id"], ranked["rank_rule"]))
+    assert rules.pop(moved) == OVERLAP_RULE and set(rules.values()) == {JOINT_RULE}
+    overlap_best, overlap_worst = rank_ranges(ranked["indic_ci_low"], ranked["indic_ci_high"])
+    outsider = ranked.index[ranked["run_id"] == moved][0]
+    assert (ranked.loc[outsider, "rank_best"], ranked.loc[outsider, "rank_worst"]) == (
+        overlap_best[outsider], overlap_worst[outsider])
+    shared = ranked[ranked["run_id"] != moved]
+    joint = joint_ranking([RunFolder(evaluated_copy / run_id) for run_id in shared["run_id"]], "indic")
+    # The outsider, far below the others here, is surely worse: the shared runs' ranges do not move.
+    assert (ranked.loc[outsider, "indic_ci_high"] < shared["indic_ci_low"]).all()
+    assert shared["rank_best"].tolist() == joint.rank_best.tolist()
+    assert shared["rank_worst"].tolist() == joint.rank_worst.tolist()
+
+
+def test_an_unreadable_per_item_table_falls_back_to_the_overlap_rule(evaluated: EvaluatedData, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    shutil.copytree(evaluated.runs_dir, runs)
+    ranked = _ranked(runs)
+    (runs / ranked["run_id"].iloc[0] / "details.parquet").unlink()
+    after = _ranked(runs)
+    assert set(after["rank_rule"]) == {OVERLAP_RULE}
+    overlap_best, overlap_worst = rank_ranges(after["indic_ci_low"], after["indic_ci_high"])
+    assert after["rank_best"].tolist() == overlap_best and after["rank_worst"].tolist() == overlap_worst
