@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark, Benchmark, ScoredBenchmark
+from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark, Benchmark
 from eval_backend.memory import trim_heap
 from eval_backend.records import Item, ItemKey
 from eval_backend.settings import DataSettings
@@ -201,7 +201,7 @@ def index_items(items: Sequence[Item]) -> dict[ItemKey, Item]:
 
 def _shots(benchmark: AnyBenchmark, spec: DatasetSpec, config: str) -> list[dict]:
     """The few-shot rows of `config` (the first N of the benchmark's shots split), or none."""
-    count = benchmark.shot_counts.get(config, 0) if isinstance(benchmark, ScoredBenchmark) else 0
+    count = benchmark.shot_counts.get(config, 0)
     if not count or benchmark.shots_split is None:
         return []
     rows = _load_rows(benchmark, spec, config, benchmark.shots_split)[:count]

@@ -1,10 +1,12 @@
 """Scoring a run of a scorer-kind benchmark (QA, Saraiki, …): judge calls owed, then the summary.
 
-The same durability rules as WritingBench's judging: each judge verdict is appended to
+The same trust rules as WritingBench's judging: each judge verdict is appended to
 scores.jsonl as soon as it is known, a re-run sends only what is owed (a response whose
-judged text changed is judged again), and a failed judgment is recorded, counted and shown.
-Rule scorers are pure and recomputed at every scoring; the benchmark's `aggregate` turns the
-per-item results into the summary body.
+judged text changed, or an item whose scored fields changed in the dataset, is judged
+again), a failed judgment is recorded, counted and shown, and an item the model did not
+answer is scored by the benchmark's no-answer policy, never left out. Rule scorers are pure
+and recomputed at every scoring; the benchmark's `aggregate` turns the per-item results into
+the summary body, and the engine adds coverage, `complete` and intervals.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -19,13 +22,16 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from eval_backend.benchmarks.plugin import JudgeScorer, ScoredBenchmark, ScoredItem
 from eval_backend.details import write_details
 from eval_backend.jsonl import JsonlAppender, read_jsonl
-from eval_backend.judge_client import JudgeClient
+from eval_backend.judge_client import JudgeClient, JudgeConfigError
+from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
 from eval_backend.judging import JudgingProgress, ProgressCallback
+from eval_backend.metric_intervals import metric_intervals
 from eval_backend.records import ItemKey, ResponseRecord, Usage, sha256_text, to_json_dict
 # One provenance for every benchmark's summary (the rubric path's, kept in reporting.py).
 from eval_backend.reporting import run_provenance, scoring_judge
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.scores import ScoreRecord, current_scores, score_from_dict
+from eval_backend.scoring import answered, awaits_response, coverage_of
 from eval_backend.settings import JudgeSettings
 
 logger = logging.getLogger(__name__)
@@ -70,6 +76,7 @@ class ScorerCall:
     scorer: JudgeScorer
     judged_text: str
     response_sha256: str
+    item_sha256: str
 
 
 def plan_scorer_calls(
@@ -80,24 +87,26 @@ def plan_scorer_calls(
     judge_model: str,
     retry_failed: bool = False,
 ) -> list[ScorerCall]:
-    """Every judge call not yet made for good for the current response of each item.
+    """Every judge call not yet made for good for the current response of each item, as it is now.
 
-    With `retry_failed`, a judgment that failed for good is owed again too.
+    With `retry_failed`, a judgment that failed for good is owed again too. An item without a
+    current answer is owed one first; one the model did not answer is scored by the policy.
     """
+    hashes = {item.key: item.item_sha256 for item in items}
     done = {
-        key for key, record in current_scores(existing, judge_model).items()
+        key for key, record in current_scores(existing, judge_model, hashes).items()
         if record.final and not (retry_failed and record.failed)
     }
     calls = []
     for item in items:
         response = responses.get(item.key)
-        if response is None or response.response is None:
+        if awaits_response(response, item.query_sha256) or not answered(benchmark, response):  # type: ignore[arg-type]
             continue
-        text = benchmark.judged_text(response.response)
+        text = benchmark.judged_text(str(response.response))  # type: ignore[union-attr]
         sha = sha256_text(text)
         for scorer in benchmark.judges:
             if scorer.ruled(item, text) is None and (item.config, item.index, scorer.name, sha) not in done:
-                calls.append(ScorerCall(item, scorer, text, sha))
+                calls.append(ScorerCall(item, scorer, text, sha, hashes[item.key]))
     return calls
 
 
@@ -116,6 +125,11 @@ def judge_scored_run(
     logger.info("%d judge calls to make in %s", len(calls), folder.path)
     if not calls:
         return JudgingProgress(total=0)
+    if settings.mode == "batch":  # never judged live in silence when the run asked for batches
+        raise JudgeConfigError(
+            f"judge mode 'batch' (JUDGE_MODE / --judge-mode) is not available for {benchmark.name} yet: "
+            f"{len(calls)} judge calls owed in {folder.path}; judge them with --judge-mode live"
+        )
     return asyncio.run(_judge_calls(calls, folder, settings, on_progress))
 
 
@@ -167,6 +181,7 @@ async def _judge_one(call: ScorerCall, client: JudgeClient) -> ScoreRecord:
         error=outcome.error,
         error_kind=outcome.error_kind,
         raw_text=None if verdict is not None else outcome.raw_text,
+        item_sha256=call.item_sha256,
     )
 
 
@@ -181,24 +196,53 @@ def scored_items(
     records: Sequence[ScoreRecord],
     judge_model: str,
 ) -> list[ScoredItem]:
-    """Each item with its response, its rule scores and its judges' current records (pure)."""
-    current = current_scores(records, judge_model)
-    scored = []
-    for item in items:
-        response = responses.get(item.key)
-        text = benchmark.judged_text(response.response) if response and response.response is not None else None
-        rules = {rule.name: dict(rule.score(item, text)) for rule in benchmark.rules} if text is not None else {}
-        judges = _judge_records(benchmark, item, text, current) if text is not None else {}
-        scored.append(ScoredItem(item, response, text, rules, judges))
-    return scored
+    """Each item with its response, its rule scores, its judges' current records and its status (pure)."""
+    current = current_scores(records, judge_model, {item.key: item.item_sha256 for item in items})
+    return [_scored_item(benchmark, item, responses.get(item.key), current) for item in items]
 
 
 RULE_JUDGE = "rule"
 """`judge_model` of a verdict a scorer's rule decided without a call."""
+NO_ANSWER_JUDGE = NO_RESPONSE
+"""`judge_model` of a verdict the benchmark's no-answer policy decided, without a call."""
+
+
+def _scored_item(
+    benchmark: ScoredBenchmark, item: Any, response: ResponseRecord | None, current: Mapping[Any, ScoreRecord]
+) -> ScoredItem:
+    if awaits_response(response, item.query_sha256):
+        return ScoredItem(item, response, None, {}, {}, PENDING)
+    if not answered(benchmark, response):  # type: ignore[arg-type]
+        return no_answer_item(benchmark, item, response)  # type: ignore[arg-type]
+    text = benchmark.judged_text(str(response.response))  # type: ignore[union-attr]
+    rules = {rule.name: dict(rule.score(item, text)) for rule in benchmark.rules}
+    judges = _judge_records(benchmark, item, text, current)
+    return ScoredItem(item, response, text, rules, judges, _status(benchmark, judges))
+
+
+def no_answer_item(benchmark: ScoredBenchmark, item: Any, response: ResponseRecord) -> ScoredItem:
+    """An item the model did not answer, scored by its benchmark's no-answer policy, with no judge call."""
+    policy = benchmark.no_answer
+    judges = {
+        name: ScoreRecord(item.config, item.index, item.id, name, dict(values), "", NO_ANSWER_JUDGE,
+                          item_sha256=item.item_sha256)
+        for name, values in policy.judges(item).items()
+    }
+    rules = {name: dict(values) for name, values in policy.rules(item).items()}
+    return ScoredItem(item, response, None, rules, judges, NO_RESPONSE)
+
+
+def _status(benchmark: ScoredBenchmark, judges: Mapping[str, ScoreRecord]) -> str:
+    """FAILED when a judgment failed for good, PENDING while one is owed, else SCORED."""
+    if any(record.failed and record.final for record in judges.values()):
+        return FAILED
+    if len(judges) < len(benchmark.judges) or any(record.failed for record in judges.values()):
+        return PENDING
+    return SCORED
 
 
 def _judge_records(
-    benchmark: ScoredBenchmark, item: Any, text: str, current: Mapping[tuple[str, int, str, str], ScoreRecord]
+    benchmark: ScoredBenchmark, item: Any, text: str, current: Mapping[Any, ScoreRecord]
 ) -> dict[str, ScoreRecord]:
     sha = sha256_text(text)
     records = {}
@@ -206,7 +250,8 @@ def _judge_records(
         ruled = scorer.ruled(item, text)
         if ruled is not None:
             records[scorer.name] = ScoreRecord(
-                item.config, item.index, item.id, scorer.name, dict(ruled), sha, RULE_JUDGE
+                item.config, item.index, item.id, scorer.name, dict(ruled), sha, RULE_JUDGE,
+                item_sha256=item.item_sha256,
             )
         elif (item.config, item.index, scorer.name, sha) in current:
             records[scorer.name] = current[(item.config, item.index, scorer.name, sha)]
@@ -226,10 +271,18 @@ def score_scored_run(benchmark: ScoredBenchmark, folder: RunFolder, judge_model:
     request = folder.read_request() if folder.request_path.exists() else {}
     scored = scored_items(benchmark, items, folder.read_responses(), records, judge_model)
     provenance = run_provenance(request, judge_model)
+    coverage = coverage_of(
+        ((entry.item.config, entry.status) for entry in scored),
+        request.get("expected_items"),
+        request.get("dataset_configs") or benchmark.known_configs,
+    )
     summary = {
         "benchmark": benchmark.name,
         "kind": benchmark.kind,
         **benchmark.aggregate(scored),
+        **metric_intervals(benchmark, scored),
+        "complete": coverage.complete,
+        "coverage": to_json_dict(coverage),
         "counts": _counts(benchmark, scored),
         "usage": to_json_dict(sum((r.usage for r in records if r.judge_model == judge_model), Usage())),
         "provenance": provenance,
@@ -241,11 +294,16 @@ def score_scored_run(benchmark: ScoredBenchmark, folder: RunFolder, judge_model:
 
 def _counts(benchmark: ScoredBenchmark, scored: Sequence[ScoredItem]) -> dict[str, int]:
     answered = [entry for entry in scored if entry.judged_text is not None]
-    records = [record for entry in scored for record in entry.judges.values()]
+    records = [record for entry in answered for record in entry.judges.values()]
+    statuses = Counter(entry.status for entry in scored)
     return {
         "items": len(scored),
         "responses": len(answered),
         "missing_responses": len(scored) - len(answered),
+        "scored_items": statuses[SCORED],
+        "no_response_items": statuses[NO_RESPONSE],
+        "failed_items": statuses[FAILED],
+        "pending_items": statuses[PENDING],
         "judgments": sum(record.judge_model != RULE_JUDGE for record in records),
         "ruled_judgments": sum(record.judge_model == RULE_JUDGE for record in records),
         "failed_judgments": sum(record.failed for record in records),
@@ -291,20 +349,11 @@ def describe_summary(benchmark: ScoredBenchmark, summary: Mapping[str, Any]) -> 
         text = "n/a" if value is None else (f"{value:.1f} %" if metric.unit == "%" else f"{value:g}")
         shown.append(f"{metric.label.lower()} {text}")
     counts = summary.get("counts") or {}
+    coverage = summary.get("coverage") or {}
+    state = "complete" if summary.get("complete") else "incomplete"
     return (
         f"{'; '.join(shown)} over {counts.get('responses', 0)}/{counts.get('items', 0)} answered items "
-        f"({counts.get('failed_judgments', 0)} failed, {counts.get('pending_judgments', 0)} pending judgments)"
-    )
-
-
-def unfinished_scored_reason(summary: Mapping[str, Any]) -> str | None:
-    """Why a scorer-kind run may not be published as finished (answers or judgments missing), or None."""
-    counts = summary.get("counts") or {}
-    missing = counts.get("missing_responses", 0)
-    failed, pending = counts.get("failed_judgments", 0), counts.get("pending_judgments", 0)
-    if not (missing or failed or pending):
-        return None
-    return (
-        f"incomplete run: {counts.get('responses', 0)} of {counts.get('items', 0)} items answered, "
-        f"{failed} failed and {pending} pending judgments"
+        f"({counts.get('failed_judgments', 0)} failed, {counts.get('pending_judgments', 0)} pending judgments); "
+        f"{state}: {coverage.get('scored', 0) + coverage.get('no_response', 0)} of {coverage.get('expected', 0)} "
+        f"items scored, {coverage.get('no_response', 0)} without an answer"
     )

@@ -37,6 +37,8 @@ class ScoreRecord:
     error_kind: str | None = None
     raw_text: str | None = None
     created_at: str = field(default_factory=utc_now)
+    item_sha256: str | None = None
+    """The judged item's `item_sha256` (None in folders written before it existed)."""
 
     @property
     def key(self) -> ItemKey:
@@ -60,10 +62,14 @@ def score_from_dict(data: Mapping[str, Any]) -> ScoreRecord:
     return ScoreRecord(**values)
 
 
-def current_scores(records: Iterable[ScoreRecord], judge_model: str) -> dict[tuple[str, int, str, str], ScoreRecord]:
-    """The latest record per (config, index, scorer, response hash) from this judge model."""
+def current_scores(
+    records: Iterable[ScoreRecord], judge_model: str, item_hashes: Mapping[ItemKey, str]
+) -> dict[tuple[str, int, str, str], ScoreRecord]:
+    """The latest record per (config, index, scorer, response hash) from this judge model, of the
+    item as `item_hashes` has it now: a verdict on an earlier revision of the item is not current
+    (one written before records carried the hash is)."""
     latest: dict[tuple[str, int, str, str], ScoreRecord] = {}
     for record in records:
-        if record.judge_model == judge_model:
+        if record.judge_model == judge_model and record.item_sha256 in (None, item_hashes.get(record.key)):
             latest[(record.config, record.index, record.scorer, record.response_sha256)] = record
     return latest

@@ -8,8 +8,8 @@ only, so a rendering or a domain is never mixed with English.
 
 What counts, and how:
 - an item the model could not answer (its prompt does not fit the context, an empty
-  answer) gets the rubric's floor on every criterion (`NO_RESPONSE`), with no judge call:
-  a model never gains by failing on its hardest items;
+  answer) gets the benchmark's no-answer score (the rubric's floor) on every criterion
+  (`NO_RESPONSE`), with no judge call: a model never gains by failing on its hardest items;
 - an item the system failed on (no response line yet, a backend crash recorded as a
   system error, a response to an older query) is `PENDING`, as is one whose judgments
   are not all in: neither is scored;
@@ -26,13 +26,12 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.base import RUBRIC_SCORER
+from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
 from eval_backend.records import ItemKey, ItemMeta, Judgment, ResponseRecord, Usage, sha256_text
 
-SCORED, FAILED, PENDING, NO_RESPONSE = "scored", "failed", "pending", "no_response"
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 0
-FLOOR_SCORE = 1
-"""The rubric's lowest score, given on every criterion of an item the model did not answer."""
 HEADLINE_GROUP = "indic"
 """The config group the board ranks by and the breakdowns pool, when the benchmark has it."""
 SUBDOMAIN_SEPARATOR = " / "
@@ -146,6 +145,12 @@ def response_is_current(response: ResponseRecord, query_sha256: str | None) -> b
     return query_sha256 is None or response.query_sha256 is None or response.query_sha256 == query_sha256
 
 
+def awaits_response(response: ResponseRecord | None, query_sha256: str | None) -> bool:
+    """Whether an item is owed a (current) response before it can be scored: none yet, a
+    system failure, or an answer to an older revision of its query."""
+    return response is None or response.system_error or not response_is_current(response, query_sha256)
+
+
 def answered(benchmark: Benchmark, response: ResponseRecord | None) -> bool:
     """Whether the model gave text worth judging: not an error, not empty once its reasoning is removed."""
     if response is None or response.response is None:
@@ -176,7 +181,7 @@ def item_results(
     results = []
     for meta in items:
         response = responses.get(meta.key)
-        if response is None or response.system_error or not response_is_current(response, meta.query_sha256):
+        if awaits_response(response, meta.query_sha256):
             results.append(ItemResult(meta, PENDING, None, response, ()))
         elif not answered(benchmark, response):
             results.append(_no_response(benchmark, meta, response))
@@ -210,13 +215,13 @@ def summarize(
     config_means = {config: _mean(scores) for config, scores in by_config.items()}
     overall = _mean(list(config_means.values())) if config_means else None
     pooled = _headline_pool(benchmark, scored)
-    coverage = _coverage(results, expected, dataset_configs)
+    coverage = coverage_of(((r.meta.config, r.status) for r in results), expected, dataset_configs)
     return Summary(
         benchmark=benchmark.name,
         overall=overall,
-        overall_ci=_bootstrap_overall_ci(by_config),
+        overall_ci=bootstrap_interval(by_config),
         configs=config_means,
-        config_ci={config: _bootstrap_ci({config: scores}) for config, scores in by_config.items()},
+        config_ci={config: bootstrap_interval({config: scores}) for config, scores in by_config.items()},
         config_groups=_config_group_means(benchmark, config_means),
         variants=_group_means(pooled, lambda r: r.meta.variant),
         domains=_group_means(pooled, lambda r: r.meta.domain),
@@ -251,18 +256,26 @@ def _config_group_cis(benchmark: Benchmark, by_config: Mapping[str, list[float]]
     for name, members in benchmark.config_groups.items():
         present = {config: by_config[config] for config in members if config in by_config}
         if present:
-            intervals[name] = _bootstrap_ci(present)
+            intervals[name] = bootstrap_interval(present)
     return intervals
 
 
-def _coverage(
-    results: Sequence[ItemResult], expected: Mapping[str, int] | None, dataset_configs: Sequence[str] | None
+def coverage_of(
+    outcomes: Iterable[tuple[str, str]], expected: Mapping[str, int] | None, dataset_configs: Sequence[str] | None
 ) -> Coverage:
+    """The coverage of a run from each of its items' (config, status), for every benchmark.
+
+    `expected` is the dataset's item count per config as recorded at prepare time and
+    `dataset_configs` every config of the dataset; without them (folders from before they
+    were recorded) the run's own items and configs stand in.
+    """
     by_status: dict[str, int] = defaultdict(int)
-    for result in results:
-        by_status[result.status] += 1
-    configs = sorted({r.meta.config for r in results} | set(expected or ()))
-    total = sum(expected.values()) if expected else len(results)
+    run_configs: set[str] = set()
+    for config, status in outcomes:
+        by_status[status] += 1
+        run_configs.add(config)
+    configs = run_configs | set(expected or ())
+    total = sum(expected.values()) if expected else sum(by_status.values())
     done = by_status[SCORED] + by_status[FAILED] + by_status[NO_RESPONSE]
     return Coverage(
         expected=total,
@@ -286,19 +299,20 @@ def _config_group_means(benchmark: Benchmark, config_means: Mapping[str, float])
 
 
 def _no_response(benchmark: Benchmark, meta: ItemMeta, response: ResponseRecord) -> ItemResult:
-    """The floor on every criterion, marked as such in place of a judgment: no judge was asked."""
+    """The benchmark's no-answer score on every criterion, marked as such in place of a judgment."""
     why = response.error or "the model's answer is empty"
+    floor = benchmark.no_answer.judges(meta)[RUBRIC_SCORER]["score"]
     floors = tuple(
         Judgment(
             config=meta.config, index=meta.index, id=meta.id, variant=meta.variant, domain=meta.domain,
             subdomain=meta.subdomain, criterion_index=position,
             criterion=str(meta.checklist[position].get("name", "")) if position < len(meta.checklist) else "",
-            score=FLOOR_SCORE, reason=f"{NO_RESPONSE}: {why}", judge_model="", attempts=0, usage=Usage(),
+            score=floor, reason=f"{NO_RESPONSE}: {why}", judge_model="", attempts=0, usage=Usage(),
             response_sha256="", prompt_sha256="", error_kind=NO_RESPONSE,
         )
         for position in range(benchmark.criteria_per_item)
     )
-    return ItemResult(meta, NO_RESPONSE, float(FLOOR_SCORE), response, floors)
+    return ItemResult(meta, NO_RESPONSE, float(floor), response, floors)
 
 
 def _result_from_judgments(
@@ -327,16 +341,18 @@ def _mean(values: Sequence[float]) -> float:
     return float(sum(values) / len(values))
 
 
-def _bootstrap_overall_ci(by_config: Mapping[str, list[float]]) -> tuple[float, float] | None:
-    return _bootstrap_ci(by_config) if by_config else None
+def bootstrap_interval(groups: Mapping[str, Sequence[float]]) -> tuple[float, float] | None:
+    """95 % percentile interval of the mean of group means, resampling items within each group.
 
-
-def _bootstrap_ci(by_config: Mapping[str, list[float]]) -> tuple[float, float]:
-    """95 % percentile interval of the mean of config means, resampling items within each config."""
+    One group is the plain mean of its items; a group with no items is left out, and None
+    means there was nothing to resample.
+    """
+    present = [np.asarray(values, dtype=float) for values in groups.values() if len(values)]
+    if not present:
+        return None
     rng = np.random.default_rng(BOOTSTRAP_SEED)
     replicate_means = []
-    for scores in by_config.values():
-        values = np.asarray(scores, dtype=float)
+    for values in present:
         draws = rng.integers(0, len(values), size=(BOOTSTRAP_RESAMPLES, len(values)))
         replicate_means.append(values[draws].mean(axis=1))
     overall = np.mean(replicate_means, axis=0)
@@ -371,16 +387,15 @@ def total_usage(judgments: Iterable[Judgment]) -> Usage:
     return total
 
 
-def unfinished_reason(summary: Summary, *, limited: bool = False) -> str | None:
-    """Why a run may not be published as finished, with its counts; None when it may.
+def unfinished_reason(coverage: Coverage, run_pending: int, *, limited: bool = False) -> str | None:
+    """Why a run may not be published as finished, with its counts; None when it may (any benchmark).
 
     A run is finished when it is complete. A run asked for only the first items of each
-    config (`limited`, a smoke deployment) can never be complete: it is finished when each of
-    its own items has a score, and the board still lists it apart as incomplete.
+    config (`limited`, a smoke deployment) can never be complete: it is finished when none
+    of its own items is failed or pending (`run_pending`), and is never ranked.
     """
-    coverage, counts = summary.coverage, summary.counts
-    settled = counts.failed_items == 0 and counts.pending_items == 0
-    if settled and (summary.complete or limited):
+    settled = coverage.failed == 0 and run_pending == 0
+    if settled and (coverage.complete or limited):
         return None
     return (
         f"incomplete run: {coverage.scored + coverage.no_response} of {coverage.expected} items scored "

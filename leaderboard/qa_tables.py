@@ -10,7 +10,9 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from leaderboard.results import RunResult
+from leaderboard.scored_rankings import ranked_table
 
 METRIC_COLUMNS = ("judge", "exact", "overlap", "blank_responses", "overlap_only", "n")
 RANKING_COLUMNS = ("run_id", "model", "revision", *METRIC_COLUMNS, "failed_judgments", "judge_model", "created_at")
@@ -24,12 +26,12 @@ VERDICT_FILTERS = ("all", "judge wrong", "judge right", "overlap only", "exact o
 
 
 def ranking_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
-    """One row per run: the pooled metrics, best judge accuracy first (then exact substring)."""
+    """One row per run: the pooled metrics and its standing; the ranked (complete) runs first, by judge
+    accuracy (then exact substring) with their rank ranges, then the partial and incomplete ones."""
     rows = [_ranking_row(run) for run in runs]
     frame = pd.DataFrame(rows, columns=list(RANKING_COLUMNS))
-    return frame.sort_values(["judge", "exact"], ascending=False, na_position="last", kind="stable").reset_index(
-        drop=True
-    )
+    frame = frame.sort_values(["judge", "exact"], ascending=False, na_position="last", kind="stable")
+    return ranked_table(frame, runs, INDIC_QA)
 
 
 def _ranking_row(run: RunResult) -> dict[str, Any]:

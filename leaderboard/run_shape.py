@@ -15,7 +15,9 @@ from eval_backend.run_folder import RunFolder, RunFolderError
 
 _TEXT_FIELDS = ("model", "revision", "dataset", "dataset_revision", "precision", "benchmark", "judge_model",
                 "created_at")
-_SCORE_MAPS = ("configs", "variants", "domains", "subdomains", "config_groups")
+_SCORE_MAPS = ("configs", "variants", "domains", "subdomains", "config_groups", "metrics")
+_GROUP_MAPS = ("by_language", "by_domain", "tasks")
+"""A scored benchmark's breakdowns (QA's languages and domains, Saraiki's tasks): objects of objects."""
 
 
 def check_run_files(folder: RunFolder, request: Any, summary: Any) -> None:
@@ -33,6 +35,18 @@ def check_run_files(folder: RunFolder, request: Any, summary: Any) -> None:
     _check(path, "config_ci", _is_map_of(summary.get("config_ci"), _is_interval_or_none),
            "an object of [low, high] pairs")
     _check(path, "counts", _is_map_of(summary.get("counts"), _is_count), "an object of whole numbers")
+    _check(path, "coverage", _is_map_of(summary.get("coverage"), _is_count), "an object of whole numbers")
+    _check(path, "complete", summary.get("complete") in (None, True, False), "true, false or null")
+    _check(path, "intervals", _is_map_of(summary.get("intervals"), _is_interval_or_none),
+           "an object of [low, high] pairs")
+    _check(path, "config_intervals", _is_map_of(summary.get("config_intervals"), _is_interval_map),
+           "an object of objects of [low, high] pairs")
+    for name in _GROUP_MAPS:
+        groups = summary.get(name)
+        _check(path, name, _is_map_of(groups, lambda group: isinstance(group, dict)), "an object of objects")
+        for member, group in (groups or {}).items():
+            _check(path, f"{name}.{member}.metrics", _is_map_of(group.get("metrics"), _is_score_or_none),
+                   "an object of numbers")
     provenance = summary.get("provenance")
     _check(path, "provenance", provenance is None or isinstance(provenance, dict), "an object or null")
     _check_text_fields(path, provenance or {}, "provenance.")
@@ -64,6 +78,10 @@ def _json_kind(value: Any) -> str:
 
 def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_interval_map(value: Any) -> bool:
+    return isinstance(value, dict) and _is_map_of(value, _is_interval_or_none)
 
 
 def _is_map_of(value: Any, check: Callable[[Any], bool]) -> bool:

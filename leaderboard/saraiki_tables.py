@@ -12,8 +12,10 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
+from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.benchmarks.saraiki.tasks import TASKS
 from leaderboard.results import RunResult
+from leaderboard.scored_rankings import ranked_table
 
 TASK_COLUMNS = tuple(task.name for task in TASKS if task.name != "safety")
 RATE_COLUMNS = ("refusal_rate", "over_refusal_rate")
@@ -29,10 +31,11 @@ SHOW_FILTERS = ("all", "wrong", "right", "instruction errors", "refusals", "no r
 
 
 def ranking_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
-    """One row per run: each task's figure, the safety rates, the mode; sorted by knowledge accuracy."""
+    """One row per run: each task's figure, the safety rates, the mode and its standing; the ranked
+    (complete) runs first, by knowledge accuracy with their rank ranges, then the partial and incomplete ones."""
     frame = pd.DataFrame([_ranking_row(run) for run in runs], columns=list(RANKING_COLUMNS))
-    return frame.sort_values(["knowledge", "model"], ascending=[False, True], na_position="last",
-                             kind="stable").reset_index(drop=True)
+    frame = frame.sort_values(["knowledge", "model"], ascending=[False, True], na_position="last", kind="stable")
+    return ranked_table(frame, runs, SARAIKI)
 
 
 def _ranking_row(run: RunResult) -> dict[str, Any]:

@@ -405,24 +405,35 @@ def _standing_row(run: RunResult) -> dict[str, object]:
         "_dataset": _text(request.get("dataset")),
         "_resolved_at": _text(request.get("dataset_resolved_at")),
     }
+    standing = coverage_standing(summary)
+    row.update(standing)
+    if standing["standing"] == RANKED and _number(_mapping(summary.get("config_groups")).get("indic")) is None:
+        return {**row, "standing": INCOMPLETE, "standing_note": "incomplete: no Indic language scored"}
+    return row
+
+
+def coverage_standing(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """A run's `standing` (ranked / partial / incomplete) and `standing_note` by its summary's coverage, with
+    the coverage counts, for every benchmark: only a complete run that covers every config of the dataset
+    is ranked. A summary written before coverage was recorded is incomplete until the run is scored again;
+    a limited run (`--limit`) is never complete."""
     coverage = summary.get("coverage")
     if not isinstance(coverage, dict):
-        return {**row, "standing": INCOMPLETE, "standing_note": "incomplete: scored before coverage was recorded "
+        return {"standing": INCOMPLETE, "standing_note": "incomplete: scored before coverage was recorded "
                 "(score the run again)"}
     figures = {name: _whole(coverage.get(name)) or 0 for name in (
         "expected", "scored", "failed", "no_response", "pending", "configs", "dataset_configs")}
     covered = figures["scored"] + figures["no_response"]
-    row.update(expected_items=figures["expected"], covered_items=covered, no_response_items=figures["no_response"],
-               failed_items=figures["failed"], pending_items=figures["pending"])
+    counts = {"expected_items": figures["expected"], "covered_items": covered,
+              "no_response_items": figures["no_response"], "failed_items": figures["failed"],
+              "pending_items": figures["pending"]}
     if figures["configs"] < figures["dataset_configs"]:
         note = f"partial: {figures['configs']} of {figures['dataset_configs']} configs"
-        return {**row, "standing": PARTIAL, "standing_note": note}
+        return {**counts, "standing": PARTIAL, "standing_note": note}
     if summary.get("complete") is not True or covered < figures["expected"]:
         note = f"incomplete: {covered:,} of {figures['expected']:,} items"
-        return {**row, "standing": INCOMPLETE, "standing_note": note}
-    if _number(_mapping(summary.get("config_groups")).get("indic")) is None:
-        return {**row, "standing": INCOMPLETE, "standing_note": "incomplete: no Indic language scored"}
-    return {**row, "standing": RANKED, "standing_note": ""}
+        return {**counts, "standing": INCOMPLETE, "standing_note": note}
+    return {**counts, "standing": RANKED, "standing_note": ""}
 
 
 def _newest_revisions(frame: pd.DataFrame) -> dict[str, str]:

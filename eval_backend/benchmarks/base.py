@@ -5,11 +5,28 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
 from eval_backend.benchmarks.plugin import Metric
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.records import Item
 
-__all__ = ["Benchmark", "ItemValidationError", "SamplingDefaults"]
+__all__ = ["FLOOR_SCORE", "RUBRIC_FLOOR", "RUBRIC_SCORER", "Benchmark", "ItemValidationError", "SamplingDefaults"]
+
+FLOOR_SCORE = 1
+"""The rubric's lowest score, given on every criterion of an item the model did not answer."""
+RUBRIC_SCORER = "rubric"
+"""The rubric judge's name, as a no-answer policy names it."""
+
+
+def _floor(item: Any) -> ScorerValues:
+    return {RUBRIC_SCORER: {"score": FLOOR_SCORE}}
+
+
+RUBRIC_FLOOR = NoAnswerPolicy(
+    "An item the model did not answer (its prompt does not fit its context, an empty answer) scores the "
+    f"rubric's floor, {FLOOR_SCORE}, on every criterion, with no judge call.",
+    judges=_floor,
+)
 
 
 class ItemValidationError(ValueError):
@@ -44,6 +61,13 @@ class Benchmark:
     metrics: tuple[Metric, ...] = (Metric("overall", "Overall", "score 1–10"),)
     headline: str = "overall"
     index_from_position: bool = False
+    no_answer: NoAnswerPolicy = RUBRIC_FLOOR
+    """What an item the model did not answer scores: the rubric's floor on every criterion."""
+    shots_split: str | None = None
+    """Declared as every benchmark declares it (`ScoredBenchmark`); the rubric benchmark has no shots."""
+    shot_counts: Mapping[str, int] = field(default_factory=dict)
+    in_mode: Callable[[bool], Benchmark] | None = None
+    """Declared as every benchmark declares it; None: its prompts are chat turns only."""
     kind: str = "rubric"
 
     def prompt(self, item: Item) -> Prompt:

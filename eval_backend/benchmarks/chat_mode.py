@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from eval_backend.benchmarks import AnyBenchmark, ScoredBenchmark
+from eval_backend.benchmarks import AnyBenchmark
 
 
 class ChatMode(StrEnum):
@@ -25,7 +25,7 @@ MODE_CHOICES: tuple[str, ...] = (AUTO, ChatMode.CHAT.value, ChatMode.RAW.value)
 
 def offers_raw(benchmark: AnyBenchmark) -> bool:
     """Whether `benchmark` can be asked with raw text (else it needs a chat template)."""
-    return isinstance(benchmark, ScoredBenchmark) and benchmark.in_mode is not None
+    return benchmark.in_mode is not None
 
 
 def resolved_mode(choice: str, has_chat_template: bool) -> ChatMode:
@@ -37,7 +37,7 @@ def resolved_mode(choice: str, has_chat_template: bool) -> ChatMode:
 
 def in_mode(benchmark: AnyBenchmark, mode: ChatMode) -> AnyBenchmark:
     """`benchmark` asked in `mode`; ValueError for raw on a benchmark that only asks in chat."""
-    if isinstance(benchmark, ScoredBenchmark) and benchmark.in_mode is not None:
+    if benchmark.in_mode is not None:
         return benchmark.in_mode(mode == ChatMode.CHAT)
     if mode != ChatMode.CHAT:
         raise ValueError(f"benchmark {benchmark.name!r} asks its prompts as chat turns; it has no {mode} mode")

@@ -13,8 +13,10 @@ judge transport with its retries, run folders, resume, the queue, the CLI's `--b
                judges: (item, judged text) -> judge messages, parse(answer) -> verdict,
                sent through the shared JudgeClient, one line each in scores.jsonl;
                ruled(item, judged text) -> values when a rule decides, without a call
-    metrics    Metric(name, label, unit, higher_is_better); one is the headline
+    metrics    Metric(name, label, unit, higher_is_better, item_value); one is the headline;
+               `item_value` gives one item's share of the figure, for its bootstrap interval
     aggregate  pure: [ScoredItem] -> summary body with "metrics": {name: value} (the corpus level)
+    no_answer  NoAnswerPolicy: what an item the model did not answer scores (applied by the engine)
 
 Indic WritingBench is the other kind: a rubric-judged `Benchmark` (base.py) on its own path.
 """
@@ -24,7 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
+from eval_backend.benchmarks.no_answer import NoAnswerPolicy
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
+from eval_backend.item_status import PENDING
 from eval_backend.records import ItemKey, ResponseRecord
 from eval_backend.scores import ScoreRecord
 
@@ -43,6 +47,11 @@ class SuiteItem(Protocol):
     def query_sha256(self) -> str:
         """Identifies what the model is asked: a response to another prompt is generated again."""
 
+    @property
+    def item_sha256(self) -> str:
+        """Identifies everything the item's scorers read (golden answer, options, rubric, ...):
+        a verdict on another revision of the item is owed again."""
+
     def meta(self) -> Any:
         """The frozen dataclass written as this item's line of items.jsonl."""
 
@@ -55,6 +64,10 @@ class Metric:
     label: str
     unit: str
     higher_is_better: bool = True
+    item_value: Callable[[Any], float | None] | None = None
+    """One scored item's value, whose mean over the items it is not None for is the figure
+    (100 or 0 for a percentage); the engine bootstraps the figure's interval from it. None: a
+    count, with no interval."""
 
 
 @dataclass(frozen=True)
@@ -90,10 +103,12 @@ class JudgeScorer:
 
 @dataclass(frozen=True)
 class ScoredItem:
-    """One item with its response (None: not answered), its rule scores and its judges' records.
+    """One item with its response, its rule scores, its judges' records and its status.
 
     `judges` holds each judge scorer's current record for this response; a verdict a rule
-    decided has `judge_model` "rule" and no call behind it.
+    decided has `judge_model` "rule" and no call behind it, and one the no-answer policy
+    decided has `judge_model` "no_response". `judged_text` is None when the model gave no
+    answer (`status` NO_RESPONSE: scored by the policy) or none is there yet (PENDING).
     """
 
     item: Any
@@ -101,6 +116,12 @@ class ScoredItem:
     judged_text: str | None
     rules: Mapping[str, Mapping[str, Any]]
     judges: Mapping[str, ScoreRecord]
+    status: str
+
+    @property
+    def counted(self) -> bool:
+        """Whether the item counts in the figures: answered, or scored by the no-answer policy."""
+        return self.status != PENDING
 
 
 @dataclass(frozen=True)
@@ -128,6 +149,8 @@ class ScoredBenchmark:
     headline: str
     """The metric shown for this benchmark on the landing view."""
     aggregate: Callable[[Sequence[ScoredItem]], Mapping[str, Any]]
+    no_answer: NoAnswerPolicy
+    """What an item the model did not answer scores, under each of its scorers."""
     index_from_position: bool = True
     """Rows carry no `index` column: an item's index is its row's position in its config."""
     shots_split: str | None = None

@@ -15,7 +15,7 @@ import os
 import socket
 import threading
 import uuid
-from typing import Any, Callable, Collection
+from typing import Any, Callable, Collection, Mapping
 
 from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.chat_mode import ChatMode, in_mode
@@ -25,8 +25,7 @@ from eval_backend.hub_sync import mirror_request, push_run
 from eval_backend.pipeline import PhaseProgress, RunSpec, run_pipeline
 from eval_backend.redaction import redact
 from eval_backend.run_folder import RunFolder, RunFolderBusy
-from eval_backend.scorer_runs import unfinished_scored_reason
-from eval_backend.scoring import Summary, unfinished_reason
+from eval_backend.scoring import Coverage, Summary, unfinished_reason
 from eval_backend.settings import Settings
 from eval_backend.submissions.fence import ClaimLost
 from eval_backend.submissions.folder_wait import wait_for_folder
@@ -140,21 +139,27 @@ def poll_once(
             logger.exception("request #%d failed", request.id)
             store.fail(request.id, worker_id, redact(f"{type(exc).__name__}: {exc}"))
         else:
-            # Only a complete run is FINISHED (published); the counts say what is missing.
-            problem = (
-                unfinished_scored_reason(summary) if isinstance(summary, dict)
-                else unfinished_reason(summary, limited=settings.queue.run_limit is not None)
-            )
+            # Only a settled run is FINISHED, and only a complete one is published; the counts say
+            # what is missing. A limited run (a smoke deployment) is never complete.
+            coverage, run_pending = _coverage(summary)
+            problem = unfinished_reason(coverage, run_pending, limited=settings.queue.run_limit is not None)
             if problem:
                 logger.warning("request #%d not finished: %s", request.id, problem)
                 store.fail(request.id, worker_id, problem)
             else:
                 logger.info("request #%d finished -> %s", request.id, folder.summary_path)
-                if store.finish(request.id, worker_id):
+                if store.finish(request.id, worker_id) and coverage.complete:
                     push_run(folder, settings)
     final = store.get(request.id)
     mirror_request(final, settings)
     return final
+
+
+def _coverage(summary: Summary | Mapping[str, Any]) -> tuple[Coverage, int]:
+    """A run's coverage and how many of its own items are pending, from either kind of summary."""
+    if isinstance(summary, Mapping):  # a scorer-kind benchmark's summary.json
+        return Coverage(**summary["coverage"]), summary["counts"]["pending_items"]
+    return summary.coverage, summary.counts.pending_items
 
 
 def worker_loop(

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import gradio as gr
 
+from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, INDIC_WRITING_BENCH
 from leaderboard.context import AppContext
 from leaderboard.tables import RANKING_RULE
 from leaderboard.tabs import consistency_section
 
 _SAMPLING = INDIC_WRITING_BENCH.sampling
+NO_ANSWER_RULES = "\n".join(f"- **{benchmark.title}:** {benchmark.no_answer.statement}"
+                            for benchmark in BENCHMARKS.values())
+"""Each benchmark's declared no-answer policy, as the engine applies it."""
 
 def about_text(judge_attempts: int) -> str:
     """The About page for a judge asked up to `judge_attempts` times per criterion (JUDGE_ATTEMPTS)."""
@@ -92,6 +96,15 @@ and **romanized** (transliterated to Roman script). Every item has its own
   percentage, never a silent pass or fail. Safety replies are classified by our keyword rules in
   English, Urdu and Saraiki (or, by a setting, by the LLM judge, a partial refusal counting as a
   refusal); refusal and over-refusal rates are shown apart. No average across tasks or benchmarks.
+- **Both boards rank as WritingBench's does:** complete runs only (every config of the dataset, every
+  item scored; a run limited to the first items of each config never is), by the headline (judge
+  accuracy; knowledge accuracy), each with the rank range its 95 % interval allows (bootstrap over
+  items, 1000 draws; every figure of their summaries has one). Partial and incomplete runs are
+  listed under the ranked table, saying why.
+
+## What an unanswered item scores, per benchmark
+A model never gains by failing to answer: an item it could not answer is scored, never left out.
+{NO_ANSWER_RULES}
 
 ## Columns
 | Column | Meaning |

@@ -52,8 +52,10 @@ class QaBoard:
     """One render of the tab's results: tables, figures, the CSV of the rankings, the model choices."""
 
     table: Any
+    unranked: Any
     download: Any
     no_match: Any
+    problems: Any
     breakdown: Any
     accuracy: Any
     languages: Any
@@ -118,8 +120,10 @@ def render_board(context: AppContext, group: str, search: str = "") -> QaBoard:
     shown = _rankings(context, snapshot, ranking, search)
     return QaBoard(
         table=shown.table,
+        unranked=shown.unranked,
         download=shown.download,
         no_match=shown.no_match,
+        problems=shown.problems,
         breakdown=rounded_table(breakdown_frame(runs, group), LABELS),
         accuracy=failsafe(accuracy_bars)(ranking),
         languages=failsafe(language_heatmap)(language_matrix(runs)),

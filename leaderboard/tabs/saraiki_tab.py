@@ -49,8 +49,10 @@ class SaraikiBoard:
     """One render of the tab's results: the rankings, its CSV, each task's figures, the model choices."""
 
     table: Any
+    unranked: Any
     download: Any
     no_match: Any
+    problems: Any
     tasks: Any
     model: Any
 
@@ -129,8 +131,10 @@ def render_board(context: AppContext, search: str = "") -> SaraikiBoard:
     shown = _rankings(context, snapshot, ranking, search)
     return SaraikiBoard(
         table=shown.table,
+        unranked=shown.unranked,
         download=shown.download,
         no_match=shown.no_match,
+        problems=shown.problems,
         tasks=rounded_table(tasks_frame(runs), LABELS),
         model=gr.update(choices=choices, value=choices[0][1] if choices else None),
     )

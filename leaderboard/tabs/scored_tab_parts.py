@@ -1,4 +1,5 @@
-"""What the tabs of scored benchmarks (QA, Saraiki) share: the rankings' search and CSV, a run's downloads,
+"""What the tabs of scored benchmarks (QA, Saraiki) share: the rankings (ranked runs, then the partial and
+incomplete ones under them), their search and CSV, the run folders that could not be read, a run's downloads,
 rounded tables.
 
 Percentages are shown to one decimal, as the benchmarks' own scripts print them; the downloads
@@ -21,12 +22,17 @@ from leaderboard.display import PERCENT_DECIMALS
 from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
 from leaderboard.results import Snapshot
 from leaderboard.page_link import read_link
+from leaderboard.scored_rankings import split_standing
 from leaderboard.tables import model_matches
 from leaderboard.tabs.leaderboard_tab import SEARCH_HELP
 
 NO_MATCH = "**No models match** the search. Clear the search box, or separate several models with `;`."
 """What the rankings say in place of an empty table when the search keeps no model."""
-RANKINGS_LABEL = "Rankings (sort from the ⋮ menu of a column header)"
+RANKINGS_LABEL = "Rankings: complete runs (sort from the ⋮ menu of a column header)"
+UNRANKED_LABEL = "Not ranked: partial runs (some configs only) and incomplete ones (items without a score, a --limit)"
+PROBLEMS_LABEL = "Run folders that could not be read"
+RANK_LABELS = {"rank": "Rank", "rank_best": "Best rank (95 %)", "rank_worst": "Worst rank (95 %)",
+               "standing_note": "Why not ranked"}
 SEARCH_URL_SCRIPT = """(search) => {{
   const params = new URLSearchParams(window.location.search);
   search ? params.set("{param}", search) : params.delete("{param}");
@@ -38,16 +44,20 @@ SEARCH_URL_SCRIPT = """(search) => {{
 
 @dataclass(frozen=True)
 class RankingsView:
-    """One render of the rankings: the rows the search keeps, their CSV, and the note when none is kept."""
+    """One render of the rankings: the ranked rows the search keeps, the unranked ones under them, their
+    CSV, the note when none is kept, and the run folders that could not be read."""
 
     table: Any
+    unranked: Any
     download: Any
     no_match: Any
+    problems: Any
 
 
 def rankings_section(prefix: str, page_link: gr.Textbox, param: str,
                      render: Callable[[str], RankingsView]) -> tuple[gr.Textbox, dict[str, Any]]:
-    """The rankings' search box, "no match" note, table and CSV button (the last three keyed as `RankingsView`).
+    """The rankings' search box, "no match" note, ranked and unranked tables, CSV button and unreadable run
+    folders (all but the search keyed as `RankingsView`).
 
     Typing a search re-renders the rankings alone through `render`; the tab renders them with the rest
     of its board when the results change.
@@ -56,7 +66,10 @@ def rankings_section(prefix: str, page_link: gr.Textbox, param: str,
     rankings = {
         "no_match": gr.Markdown(NO_MATCH, visible=False, elem_id=f"{prefix}-no-match"),
         "table": gr.Dataframe(label=RANKINGS_LABEL, interactive=False, elem_id=f"{prefix}-table"),
+        "unranked": gr.Dataframe(label=UNRANKED_LABEL, interactive=False, elem_id=f"{prefix}-unranked",
+                                 visible=False),
         "download": gr.DownloadButton("Download this table (CSV)", elem_id=f"{prefix}-download-view", visible=False),
+        "problems": gr.Textbox(label=PROBLEMS_LABEL, interactive=False, visible=False, elem_id=f"{prefix}-problems"),
     }
     search.change(lambda terms: as_updates(render(terms), rankings), [search], list(rankings.values()),
                   show_progress="hidden", trigger_mode="always_last")
@@ -86,14 +99,20 @@ def linked_search(query: str | None, param: str) -> Any:
 
 def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, labels: Mapping[str, str], search: str,
                   downloads_dir: Path, prefix: str, file_name: str) -> RankingsView:
-    """The rankings' rows whose model matches `search` (all when blank), with a CSV of exactly those rows."""
+    """The rankings' rows whose model matches `search` (all when blank), ranked ones apart from the others,
+    with a CSV of exactly those rows."""
     shown = ranking[model_matches(ranking["model"], search or "")] if len(ranking) else ranking
+    problems = gr.update(value="\n".join(snapshot.problems), visible=bool(snapshot.problems))
     if snapshot.runs and shown.empty:
-        return RankingsView(gr.update(visible=False), gr.update(value=None, visible=False), gr.update(visible=True))
+        hidden = gr.update(visible=False)
+        return RankingsView(hidden, hidden, gr.update(value=None, visible=False), gr.update(visible=True), problems)
+    ranked, unranked = split_standing(shown.drop(columns=["run_id"]))
     return RankingsView(
-        table=rounded_table(shown.drop(columns=["run_id"]), labels, visible=True),
+        table=rounded_table(ranked, {**RANK_LABELS, **labels}, visible=True),
+        unranked=rounded_table(unranked, {**RANK_LABELS, **labels}, visible=not unranked.empty),
         download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, search or ""),
         no_match=gr.update(visible=False),
+        problems=problems,
     )
 
 

@@ -15,6 +15,7 @@ from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.jsonl import read_jsonl
+from eval_backend.judge_client import JudgeConfigError
 from eval_backend.pipeline import RunSpec, run_pipeline, score_folder
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.scorer_runs import read_scores, scores_path
@@ -99,7 +100,10 @@ def test_the_summary_has_the_seeds_verdicts_per_language_and_domain(tmp_path, da
     assert pooled["judge"] == pytest.approx(100 * 5 / QUESTIONS)
     assert summary["combined"]["agreement"] == {"both": 5, "exact_only": 1, "overlap_only": 2, "neither": 1}
     assert summary["combined"]["judge"]["temperature"] == 0.0
-    assert summary["counts"]["ruled_judgments"] == 1 and summary["counts"]["failed_judgments"] == 0
+    # The blank answer is no answer: scored by the policy (as the seed scores a blank), no judge asked.
+    assert summary["counts"]["no_response_items"] == 1 and summary["counts"]["ruled_judgments"] == 0
+    assert summary["counts"]["failed_judgments"] == 0
+    assert summary["complete"] and summary["coverage"]["no_response"] == 1
 
 
 def test_a_finished_run_resumes_with_no_call_and_rescoring_needs_no_judge(tmp_path, dataset, model) -> None:
@@ -160,3 +164,110 @@ def test_a_damaged_scores_file_is_named_with_its_line(tmp_path, dataset, model) 
     path.write_text("\n".join([lines[0], '{"config": "english"}', *lines[1:]]) + "\n", encoding="utf-8")
     with pytest.raises(RunFolderError, match=rf"{path}:2: not a valid score record"):
         score_folder(INDIC_QA, folder)
+
+
+# --- the engine's trust rules on the QA plug-in ------------------------------------------------
+
+LONG_QUESTION = (
+    "नीचे दिए गए लंबे अनुच्छेद को ध्यान से पढ़िए और बताइए कि इसमें किस नदी का उल्लेख है। "
+    + "यह अनुच्छेद भारत की नदियों, उनके उद्गम, उनकी सहायक नदियों और उनके किनारे बसे नगरों के बारे में है। " * 40
+)
+"""About 4,000 characters (1,000 tokens at the stand-in's four characters a token): it never fits."""
+CONTEXT = 600
+"""The stand-in model's context in tokens: every short question fits (its answer capped to the room
+left), the long question alone does not."""
+
+
+def dataset_with(root: Path, changes: dict[str, tuple[str, str, str]] | None = None, extra: bool = False) -> Path:
+    """The QA dataset with `changes` (golden answer -> its corrected row) and, with `extra`, the long question."""
+    rows = {config: [(changes or {}).get(row[1], row) for row in config_rows] for config, config_rows in QA_ROWS.items()}
+    if extra:
+        rows["hindi"] = [*rows["hindi"], (LONG_QUESTION, "गंगा", "Geography")]
+    return write_qa_dataset(root, rows)
+
+
+def strong_answer(question: str, golden: str) -> str:
+    return f"The answer is {golden}."
+
+
+@pytest.fixture
+def strong_model() -> StandInChatServer:
+    profile = QaProfile("acme/qa-7b", lambda question, golden: strong_answer(question, golden))
+    with StandInChatServer(qa_model_reply([profile]), max_model_len=CONTEXT) as server:
+        yield server
+
+
+def test_a_question_that_never_fits_is_wrong_under_every_scorer_and_the_run_is_complete(
+    tmp_path, strong_model
+) -> None:
+    folder = RunFolder(tmp_path / "run")
+    with StandInChatServer(qa_judge_reply()) as judge:
+        summary = run_qa(folder, dataset_with(tmp_path / "qa", extra=True), strong_model, judge)
+        assert len(judge.requests) == QUESTIONS  # never asked about the question with no answer
+    answered = QUESTIONS  # every short question answered right; the long one has no answer
+    for metric in ("exact", "overlap", "judge"):  # counted wrong, in every denominator: not left out
+        assert summary["metrics"][metric] == pytest.approx(100 * answered / (answered + 1))
+    hindi = summary["by_language"]["hindi"]["metrics"]
+    assert hindi["judge"] == pytest.approx(300 / 4) and hindi["n"] == 4
+    assert summary["complete"] is True
+    assert summary["coverage"] == {"expected": QUESTIONS + 1, "scored": QUESTIONS, "failed": 0, "no_response": 1,
+                                   "pending": 0, "configs": 3, "dataset_configs": 3}
+    details = pd.read_parquet(folder.details_path).set_index("question")
+    unanswered = details.loc[LONG_QUESTION]
+    assert "does not fit the context of 600" in unanswered["response_error"]
+    assert not unanswered["exact_correct"] and not unanswered["judge_correct"]
+
+
+def test_a_corrected_golden_answer_is_judged_again_once_and_nothing_is_generated_again(
+    tmp_path, dataset, model
+) -> None:
+    folder = RunFolder(tmp_path / "run")
+    with StandInChatServer(qa_judge_reply()) as judge:
+        first = run_qa(folder, dataset, model, judge)
+        assert first["by_language"]["hindi"]["metrics"]["judge"] == pytest.approx(200 / 3)
+        # The script question's golden answer is corrected; the model's "देवनागरी" no longer matches.
+        corrected = dataset_with(dataset, {"देवनागरी": ("हिंदी किस लिपि में लिखी जाती है?", "नागरी लिपि", "Language")})
+        model.clear(), judge.clear()
+        second = run_qa(folder, corrected, model, judge)
+        assert model.requests == []  # the question did not change: its answer stands
+        assert len(judge.requests) == 1 and "नागरी लिपि" in user_text(judge.requests[0].body)
+        model.clear(), judge.clear()
+        third = run_qa(folder, corrected, model, judge)
+        assert model.requests == [] and judge.requests == []  # once, not at every run
+    hindi = second["by_language"]["hindi"]["metrics"]
+    assert (hindi["exact"], hindi["judge"]) == (pytest.approx(100 / 3), pytest.approx(100 / 3))
+    assert third["metrics"] == second["metrics"] and second["complete"]
+
+
+def test_a_limited_run_is_never_complete(tmp_path, dataset, model) -> None:
+    folder = RunFolder(tmp_path / "run")
+    options = GenerationOptions.for_benchmark(INDIC_QA, "acme/qa-7b", backend="openai", base_url=model.base_url)
+    with StandInChatServer(qa_judge_reply()) as judge:
+        spec = RunSpec(INDIC_QA, DatasetSpec(str(dataset)), folder, limit=1)
+        summary = run_pipeline(spec, {"model": "acme/qa-7b", "limit": 1}, options, qa_judge_settings(judge.base_url))
+    assert len(model.requests) == 3  # the first question of each language
+    assert summary["complete"] is False and summary["provenance"]["limit"] == 1
+    assert summary["coverage"]["expected"] == QUESTIONS and summary["coverage"]["pending"] == QUESTIONS - 3
+
+
+def test_every_figure_has_a_bootstrap_interval_around_it_pooled_and_per_language(tmp_path, dataset, model) -> None:
+    with StandInChatServer(qa_judge_reply()) as judge:
+        summary = run_qa(RunFolder(tmp_path / "run"), dataset, model, judge)
+    for metric in ("judge", "exact", "overlap"):
+        low, high = summary["intervals"][metric]
+        assert 0 <= low <= summary["metrics"][metric] <= high <= 100 and low < high
+        for language, figures in summary["by_language"].items():
+            low, high = summary["config_intervals"][language][metric]
+            assert low <= figures["metrics"][metric] <= high
+    assert "blank_responses" not in summary["intervals"]  # a count has no interval
+
+
+def test_batch_judging_asked_of_the_qa_judge_is_refused_not_sent_live_in_silence(tmp_path, dataset, model) -> None:
+    folder = RunFolder(tmp_path / "run")
+    with StandInChatServer(qa_judge_reply()) as judge:
+        with pytest.raises(JudgeConfigError, match=r"judge mode 'batch' .* not available for indic_qa yet: 8 judge"):
+            run_qa(folder, dataset, model, judge, mode="batch")
+        assert judge.requests == [] and not scores_path(folder).exists()
+        model.clear()
+        run_qa(folder, dataset, model, judge)  # live: the answers already generated are judged
+        assert model.requests == [] and len(judge.requests) == QUESTIONS - 1

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.base import FLOOR_SCORE
 from eval_backend.records import (
     INVALID_ANSWER,
     SYSTEM_ERROR,
@@ -18,7 +19,6 @@ from eval_backend.records import (
 )
 from eval_backend.scoring import (
     FAILED,
-    FLOOR_SCORE,
     NO_RESPONSE,
     PENDING,
     SCORED,

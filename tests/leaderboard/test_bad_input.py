@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 from pathlib import Path
 from typing import Any, Callable
 
@@ -16,8 +17,12 @@ from eval_backend.details import read_details
 from eval_backend.run_folder import RunFolder
 from leaderboard.exports import export_judgments, export_view_csv
 from leaderboard.results import ResultsStore, UnknownRunError, breakdown_frame, runs_frame
+from leaderboard.qa_tables import ranking_frame as qa_ranking
+from leaderboard.saraiki_tables import ranking_frame as saraiki_ranking
 from leaderboard.tables import table_for_runs
+from tests.support.qa_runs import build_qa_runs
 from tests.support.run_folders import EvaluatedData
+from tests.support.saraiki_runs import build_saraiki_runs
 
 RUN_ID = "acme__strong-7b/main"
 ESCAPING_IDS = [  # the engine's own resolver is tested with the same ids in tests/eval_backend/test_run_folder.py
@@ -151,3 +156,42 @@ def test_the_board_csv_keeps_numbers_and_neutralises_text(tmp_path: Path) -> Non
     exported = pd.read_csv(path, encoding="utf-8-sig")
     assert exported["model"].tolist() == ["'=evil/model", "हिन्दी/मॉडल"]
     assert exported["romanized_drop"].tolist() == [-3.5, 1.25]  # a negative number is a number, not a formula
+
+
+# -- malformed QA and Saraiki run folders (issue 27) ---------------------------------------------
+
+SCORED_MALFORMED: dict[str, tuple[str, dict[str, Any], str]] = {
+    # case: (benchmark, fields replaced in summary.json, what the problem names)
+    "QA metrics is an array": ("qa", {"metrics": [50.0]}, "'metrics'"),
+    "QA metrics is a string": ("qa", {"metrics": "good"}, "'metrics'"),
+    "QA by_domain is a number": ("qa", {"by_domain": 3}, "'by_domain'"),
+    "QA language metrics is an array": ("qa", {"by_language": {"hindi": {"metrics": [1]}}},
+                                        "'by_language.hindi.metrics'"),
+    "QA coverage is text": ("qa", {"coverage": "all"}, "'coverage'"),
+    "QA interval is one number": ("qa", {"intervals": {"judge": 7}}, "'intervals'"),
+    "Saraiki metrics is an array": ("saraiki", {"metrics": []}, "'metrics'"),
+    "Saraiki tasks is a string": ("saraiki", {"tasks": "all"}, "'tasks'"),
+    "Saraiki a task is a number": ("saraiki", {"tasks": {"safety": 1}}, "'tasks'"),
+    "Saraiki complete is text": ("saraiki", {"complete": "yes"}, "'complete'"),
+}
+
+
+@pytest.fixture(scope="module")
+def scored_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("scored")
+    return {"qa": build_qa_runs(root / "qa").runs_dir, "saraiki": build_saraiki_runs(root / "saraiki").runs_dir}
+
+
+@pytest.mark.parametrize("case", list(SCORED_MALFORMED))
+def test_a_malformed_qa_or_saraiki_folder_is_a_problem_and_their_board_still_shows(
+    scored_runs: dict[str, Path], tmp_path: Path, case: str
+) -> None:
+    benchmark, fields, named = SCORED_MALFORMED[case]
+    runs_dir = Path(shutil.copytree(scored_runs[benchmark], tmp_path / "runs"))
+    path = next(runs_dir.glob("acme__*/main/summary.json"))
+    path.write_text(json.dumps({**json.loads(path.read_text(encoding="utf-8")), **fields}), encoding="utf-8")
+    snapshot = ResultsStore(runs_dir).snapshot()
+    [problem] = snapshot.problems
+    assert str(path) in problem and named in problem
+    ranking = (qa_ranking if benchmark == "qa" else saraiki_ranking)(snapshot.runs)  # the rest renders
+    assert len(ranking) == len(list(runs_dir.glob("*/main"))) - 1

@@ -74,9 +74,10 @@ def test_the_qa_tab_has_rankings_breakdowns_plots_items_and_downloads(ui: Browse
     page.get_by_role("tab", name="Indic QA").click()
     expect(board_rows(page, "qa-table")).to_have_count(len(qa.folders))
     columns = headers(page, "qa-table")
-    for label in ("Judge %", "Exact %", "Overlap %", "Blanks", "Overlap only"):
+    for label in ("Rank", "Best rank (95 %)", "Worst rank (95 %)", "Judge %", "Exact %", "Overlap %", "Blanks",
+                  "Overlap only"):
         assert label in columns
-    weak = next(row for row in cells(board_rows(page, "qa-table")) if row[0] == "acme/weak-1b")
+    weak = next(row for row in cells(board_rows(page, "qa-table")) if row[columns.index("Model")] == "acme/weak-1b")
     assert weak[columns.index("Blanks")] == "4" and weak[columns.index("Exact %")] == "55.6"
 
     expect(board_rows(page, "qa-breakdown")).to_have_count(len(qa.folders) * 3)  # three languages each
@@ -129,7 +130,8 @@ def test_the_qa_rankings_search_filters_says_no_match_and_the_csv_and_link_follo
     expect(rows).to_have_count(len(qa.folders))
     page.locator("#qa-search textarea").fill("WEAK; <script>")  # `;` between models, any case, markup as text
     expect(rows).to_have_count(2)
-    assert sorted(row[0] for row in cells(rows)) == ["acme/weak-1b", SCRIPT_MODEL]
+    model = headers(page, "qa-table").index("Model")
+    assert sorted(row[model] for row in cells(rows)) == ["acme/weak-1b", SCRIPT_MODEL]
     page.wait_for_function("() => new URLSearchParams(location.search).get('qa_q') === 'WEAK; <script>'")
     with page.expect_download() as info:
         page.locator("#qa-download-view").click()
@@ -146,4 +148,4 @@ def test_the_qa_rankings_search_filters_says_no_match_and_the_csv_and_link_follo
     page.goto(f"{app.url}?tab=qa&qa_q=strong")  # the address as a link
     expect(page.locator("#qa-search textarea")).to_have_value("strong")
     expect(rows).to_have_count(1)
-    assert cells(rows)[0][0] == "acme/strong-7b"
+    assert cells(rows)[0][model] == "acme/strong-7b"

@@ -7,7 +7,8 @@ import pytest
 from leaderboard.qa_figures import accuracy_bars, language_heatmap
 from leaderboard.qa_tables import VERDICT_FILTERS, breakdown_frame, items_frame, language_matrix, ranking_frame
 from leaderboard.results import ResultsStore
-from tests.support.qa_runs import QaData, build_qa_runs
+from leaderboard.scored_rankings import split_standing
+from tests.support.qa_runs import QA_PROFILES, QaData, QaProfile, build_qa_runs
 
 
 @pytest.fixture(scope="module")
@@ -26,6 +27,21 @@ def test_rankings_put_the_best_judge_accuracy_first_with_every_scorer(store: Res
     weak = ranking.set_index("model").loc["acme/weak-1b"]
     assert weak["blank_responses"] == 4 and weak["judge"] == 0.0 and weak["n"] == 9
     assert weak["exact"] == pytest.approx(100 * 5 / 9)  # "It is not X" contains X: exact counts it
+
+
+def test_complete_runs_are_ranked_with_rank_ranges_and_a_limited_run_is_not(tmp_path) -> None:
+    limited = QaProfile("acme/limited-<i>13b</i>", QA_PROFILES[0].answer)
+    data = build_qa_runs(tmp_path, (*QA_PROFILES[:3], limited), limits={limited.model_id: 1})
+    ranking = ranking_frame(ResultsStore(data.runs_dir).snapshot().runs)
+    ranked, unranked = split_standing(ranking)
+    assert set(ranked["model"][:2]) == {"acme/strong-7b", "acme/reasoner-3b"} and ranked["model"][2] == "acme/weak-1b"
+    assert list(ranked["rank"]) == [1, 1, 3]  # equal judge accuracy shares the rank
+    # 100 % twice, with nothing to resample apart: the two share ranks 1-2; 0 % is surely last.
+    assert list(zip(ranked["rank_best"], ranked["rank_worst"])) == [(1, 2), (1, 2), (3, 3)]
+    # The limited run answered its 3 questions right, yet is listed apart, never ranked above the others.
+    assert list(unranked["model"]) == [limited.model_id] and unranked["judge"][0] == 100.0
+    assert unranked["standing_note"][0] == "incomplete: 3 of 9 items"
+    assert "rank" not in unranked and "standing_note" not in ranked
 
 
 def test_breakdowns_by_language_and_by_domain(store: ResultsStore) -> None:

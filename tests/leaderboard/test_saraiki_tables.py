@@ -15,7 +15,8 @@ from leaderboard.saraiki_tables import (
     ranking_frame,
     tasks_frame,
 )
-from tests.support.saraiki_runs import SaraikiData, build_saraiki_runs
+from leaderboard.scored_rankings import split_standing
+from tests.support.saraiki_runs import SARAIKI_MODELS, SaraikiData, build_saraiki_runs
 
 CHAT, RAW = "acme/saraiki-chat-7b", "acme/base-<b>1b</b>"
 
@@ -28,6 +29,16 @@ def saraiki(tmp_path_factory: pytest.TempPathFactory) -> SaraikiData:
 @pytest.fixture(scope="module")
 def store(saraiki: SaraikiData) -> ResultsStore:
     return ResultsStore(saraiki.runs_dir)
+
+
+def test_complete_runs_are_ranked_with_rank_ranges_and_a_limited_run_is_not(tmp_path) -> None:
+    limited = "acme/saraiki-limited-13b"
+    data = build_saraiki_runs(tmp_path, {**SARAIKI_MODELS, limited: True}, limits={limited: 1})
+    ranked, unranked = split_standing(ranking_frame(ResultsStore(data.runs_dir).snapshot().runs))
+    assert set(ranked["model"]) == set(SARAIKI_MODELS) and list(ranked["rank"]) == sorted(ranked["rank"])
+    assert all(best <= rank <= worst for rank, best, worst in zip(ranked["rank"], ranked["rank_best"],
+                                                                   ranked["rank_worst"]))
+    assert list(unranked["model"]) == [limited] and unranked["standing_note"][0] == "incomplete: 7 of 28 items"
 
 
 def test_rankings_have_seven_task_columns_the_two_rates_and_the_mode(store: ResultsStore) -> None:

@@ -72,8 +72,11 @@ def qa_judge_settings(base_url: str, **overrides: object) -> JudgeSettings:
                             "transport_retries": 0, "max_backoff_s": 0.1, **overrides})
 
 
-def build_qa_runs(root: Path, profiles: Sequence[QaProfile] = QA_PROFILES) -> QaData:
-    """The dataset under `root/qa-dataset` and one evaluated run folder per profile."""
+def build_qa_runs(
+    root: Path, profiles: Sequence[QaProfile] = QA_PROFILES, limits: Mapping[str, int] | None = None
+) -> QaData:
+    """The dataset under `root/qa-dataset` and one evaluated run folder per profile; a model in
+    `limits` is run on only that many first questions of each language (`--limit`)."""
     dataset = write_qa_dataset(Path(root) / "qa-dataset")
     data_dir = Path(root) / "data"
     folders = {}
@@ -83,8 +86,9 @@ def build_qa_runs(root: Path, profiles: Sequence[QaProfile] = QA_PROFILES) -> Qa
             options = GenerationOptions.for_benchmark(
                 INDIC_QA, profile.model_id, backend="openai", base_url=model.base_url
             )
-            spec = RunSpec(INDIC_QA, DatasetSpec(str(dataset)), folder)
-            run_pipeline(spec, {"model": profile.model_id, "revision": profile.revision}, options,
+            limit = (limits or {}).get(profile.model_id)
+            spec = RunSpec(INDIC_QA, DatasetSpec(str(dataset)), folder, limit=limit)
+            run_pipeline(spec, {"model": profile.model_id, "revision": profile.revision, "limit": limit}, options,
                          qa_judge_settings(judge.base_url))
             folders[profile.model_id] = folder
     return QaData(data_dir, dataset, folders)

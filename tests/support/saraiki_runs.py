@@ -59,8 +59,11 @@ class SaraikiData:
         return self.data_dir / "runs" / NAME
 
 
-def build_saraiki_runs(root: Path, models: Mapping[str, bool] = SARAIKI_MODELS) -> SaraikiData:
-    """The dataset under `root/saraiki-dataset` and one evaluated run folder per model."""
+def build_saraiki_runs(
+    root: Path, models: Mapping[str, bool] = SARAIKI_MODELS, limits: Mapping[str, int] | None = None
+) -> SaraikiData:
+    """The dataset under `root/saraiki-dataset` and one evaluated run folder per model; a model in
+    `limits` is run on only that many first items of each config (`--limit`)."""
     dataset = write_saraiki_dataset(Path(root) / "saraiki-dataset", test_rows=4)
     data_dir = Path(root) / "data"
     folders = {}
@@ -72,7 +75,8 @@ def build_saraiki_runs(root: Path, models: Mapping[str, bool] = SARAIKI_MODELS) 
             options = GenerationOptions.for_benchmark(
                 benchmark, model_id, backend="openai", base_url=server.base_url, chat=chat
             )
-            spec = RunSpec(benchmark, DatasetSpec(str(dataset)), folder)
-            run_pipeline(spec, {"model": model_id, "revision": "main"}, options, judge)
+            limit = (limits or {}).get(model_id)
+            spec = RunSpec(benchmark, DatasetSpec(str(dataset)), folder, limit=limit)
+            run_pipeline(spec, {"model": model_id, "revision": "main", "limit": limit}, options, judge)
             folders[model_id] = folder
     return SaraikiData(data_dir, dataset, folders)

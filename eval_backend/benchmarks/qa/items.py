@@ -8,6 +8,7 @@ golden answer, which the seed scores correct and the summary names.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -37,6 +38,12 @@ class QaItem:
     def query_sha256(self) -> str:
         """Identifies the question the model answers: an answer to another question is stale."""
         return sha256_text(self.question)
+
+    @property
+    def item_sha256(self) -> str:
+        """Identifies all the scorers read (question, golden answer, domain): a corrected golden
+        answer is scored and judged again, without asking the model again."""
+        return sha256_text(json.dumps([self.question, self.answer, self.domain], ensure_ascii=False))
 
     def meta(self) -> QaItem:
         return self

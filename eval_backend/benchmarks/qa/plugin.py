@@ -4,13 +4,16 @@ Each question is asked in one chat turn, greedily; the raw answer is kept and th
 `</think>\\n\\n` is scored by the seed's two deterministic scorers and by an LLM judge of
 equivalence (the scorers, judge prompt and aggregation are `eval_backend.benchmarks.qa`'s).
 The summary reports, per language (config), per domain and pooled: exact %, overlap %,
-judge %, blank responses and the "overlap only" rows that need review.
+judge %, blank responses and the "overlap only" rows that need review. A question the model
+could not answer (its prompt does not fit its context) is scored as a blank answer: wrong
+under every scorer, in every denominator (`NO_ANSWER`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
+from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
 from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, ScoredBenchmark, ScoredItem
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults, after_thinking
 from eval_backend.benchmarks.qa.items import ROW_FIELDS, QaItem, item_from_meta, record_to_item
@@ -18,17 +21,31 @@ from eval_backend.benchmarks.qa.judge import JUDGE_TEMPERATURE, judge_messages, 
 from eval_backend.benchmarks.qa.records import Agreement, QaJudgment, QaRow, QaVerdict
 from eval_backend.benchmarks.qa.scorers import score_row
 from eval_backend.benchmarks.qa.summary import JudgeSummary, judge_summary, summarize
+from eval_backend.item_status import NO_RESPONSE
 from eval_backend.records import to_json_dict
 
+DECIDED_WITHOUT_CALL = ("rule", NO_RESPONSE)
+"""`judge_model` of the verdicts no judge was asked for: by the seed's rules, by the no-answer policy."""
 NAME = "indic_qa"
 RULES, JUDGE = "qa", "judge"
 MAX_TOKENS = 4096
 """Room for a reasoning model's thinking before its short answer; greedy answers stop early."""
 
+
+
+def _judge_value(entry: ScoredItem) -> float | None:
+    record = entry.judges.get(JUDGE)
+    return None if record is None or record.failed else 100.0 * bool(record.values["correct"])  # type: ignore[index]
+
+
+def _rule_value(name: str) -> Callable[[ScoredItem], float | None]:
+    return lambda entry: 100.0 * bool(entry.rules[RULES][name])
+
+
 METRICS = (
-    Metric("judge", "Judge accuracy", "%"),
-    Metric("exact", "Exact substring", "%"),
-    Metric("overlap", "Word overlap", "%"),
+    Metric("judge", "Judge accuracy", "%", item_value=_judge_value),
+    Metric("exact", "Exact substring", "%", item_value=_rule_value("exact_correct")),
+    Metric("overlap", "Word overlap", "%", item_value=_rule_value("overlap_correct")),
     Metric("blank_responses", "Blank responses", "count", higher_is_better=False),
     Metric("overlap_only", "Overlap only (review)", "count", higher_is_better=False),
 )
@@ -55,9 +72,27 @@ def ruled_judgment(item: QaItem, text: str) -> dict[str, Any] | None:
     return None if ruled is None else {"correct": ruled.correct, "reason": ruled.reason}
 
 
+def _blank_rules(item: QaItem) -> ScorerValues:
+    return {RULES: rule_values(item, "")}
+
+
+def _blank_judgment(item: QaItem) -> ScorerValues:
+    return {JUDGE: ruled_judgment(item, "") or {}}  # the seed's rules always decide a blank answer
+
+
+NO_ANSWER = NoAnswerPolicy(
+    "A question the model could not answer (its prompt does not fit its context, an empty answer) is scored "
+    "as the seed scores a blank answer: wrong by exact substring, word overlap and the judge, and counted in "
+    "every denominator.",
+    rules=_blank_rules,
+    judges=_blank_judgment,
+)
+
+
 def aggregate(scored: Sequence[ScoredItem]) -> dict[str, Any]:
-    """Headline metrics, then the seed's summary pooled, per language and per domain (answered items only)."""
-    answered = [entry for entry in scored if entry.judged_text is not None]
+    """Headline metrics, then the seed's summary pooled, per language and per domain (every counted
+    item: answered, or scored by the no-answer policy)."""
+    answered = [entry for entry in scored if entry.counted]
     pooled = _summary(answered)
     languages = {config: _summary([e for e in answered if e.item.config == config])
                  for config in dict.fromkeys(entry.item.config for entry in answered)}
@@ -84,7 +119,7 @@ def _metrics(summary: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _summary(entries: Sequence[ScoredItem]) -> dict[str, Any]:
-    rows = [entry.item.row(entry.judged_text) for entry in entries]
+    rows = [entry.item.row(entry.judged_text or "") for entry in entries]  # no answer reads as a blank one
     verdicts = [_verdict(entry.rules[RULES]) for entry in entries]
     return summarize(rows, verdicts, judge=_judge_summary(entries, rows)).to_json()
 
@@ -96,7 +131,7 @@ def _verdict(values: Mapping[str, Any]) -> QaVerdict:
 def _judge_summary(entries: Sequence[ScoredItem], rows: Sequence[QaRow]) -> JudgeSummary | None:
     """The judge's accuracy over the rows it has a verdict for (failed ones counted, pending ones left out)."""
     judged = [(row, entry.judges[JUDGE]) for row, entry in zip(rows, entries) if JUDGE in entry.judges]
-    called = [record for _, record in judged if record.judge_model != "rule"]
+    called = [record for _, record in judged if record.judge_model not in DECIDED_WITHOUT_CALL]
     if not called and not judged:
         return None
     judgments = [
@@ -134,4 +169,5 @@ INDIC_QA = ScoredBenchmark(
     metrics=METRICS,
     headline="judge",
     aggregate=aggregate,
+    no_answer=NO_ANSWER,
 )

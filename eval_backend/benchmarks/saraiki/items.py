@@ -91,6 +91,14 @@ class SaraikiItem:
         """What the model is asked: the text, how (chat or raw) and how long it may answer."""
         return sha256_text(json.dumps([self.chat, self.max_tokens, self.prompt_text], ensure_ascii=False))
 
+    @property
+    def item_sha256(self) -> str:
+        """Identifies all the scorers read: the prompt and every Saraiki field of the row (options,
+        answer index or number, instruction ids and kwargs, expected behaviour), and the classifier
+        asked. A corrected answer is scored again without asking the model again."""
+        scored = [self.task, self.refusal_judge, self.prompt_text, dict(self.fields)]
+        return sha256_text(json.dumps(scored, ensure_ascii=False, sort_keys=True, default=str))
+
     def prompt(self) -> Prompt:
         """The script's prompt, in one user turn (chat) or as it is (raw), with the task's token limit."""
         if self.chat:

@@ -17,19 +17,26 @@ import pytest
 
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.benchmarks.chat_mode import ChatMode
-from eval_backend.pipeline import PhaseProgress
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.dataset_loader import DatasetSpec
+from eval_backend.generation.options import GenerationOptions
+from eval_backend.pipeline import PhaseProgress, RunSpec, run_pipeline
 from eval_backend.records import ItemMeta, ResponseRecord, Usage
 from eval_backend.scoring import Counts, Coverage, item_results, summarize
 from eval_backend.run_folder import RunFolder, RunFolderBusy
 from eval_backend.settings import DataSettings, QueueSettings, Settings
 from eval_backend.submissions import NewRequest, Phase, QueueRequest, QueueStore, Status, SubmissionForm
 from eval_backend.submissions.service import submit
-from eval_backend.submissions.worker import poll_once
+from eval_backend.submissions.worker import Runner, poll_once
 from eval_backend.submissions.worker import worker_loop
 from tests.eval_backend.submissions.conftest import make_settings
 from tests.support.queue_backends import QueueBackend
 from tests.support.chat_server import StandInChatServer
-from tests.support.saraiki_dataset import saraiki_rows, write_split
+from tests.eval_backend.test_scorer_runs import CONTEXT, dataset_with, run_qa, strong_answer
+from tests.eval_backend.test_scorer_runs_saraiki import run_saraiki, silent_on_instructions_and_safety
+from tests.support.qa_judge import qa_judge_reply
+from tests.support.qa_runs import QaProfile, qa_judge_settings, qa_model_reply
+from tests.support.saraiki_dataset import saraiki_rows, write_saraiki_dataset, write_split
 from tests.support.tiny_model import build_tiny_chat_model
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -297,3 +304,54 @@ def test_a_request_whose_folder_another_process_holds_goes_back_unspent_and_the_
     given_back = store.get(held.id)
     assert (given_back.status, given_back.attempts) == (Status.PENDING, 0)
     assert "requeued without using an attempt" in (given_back.error or "")
+
+
+def test_a_qa_run_with_a_question_that_never_fits_is_finished(store: QueueStore, tmp_path: Path) -> None:
+    request = store.add(NewRequest("acme/qa-7b", "b" * 40, "main", "float32", False, "alice", benchmark="indic_qa"))
+    dataset = dataset_with(tmp_path / "qa", extra=True)
+    profile = QaProfile("acme/qa-7b", strong_answer)
+    with StandInChatServer(qa_model_reply([profile]), max_model_len=CONTEXT) as model, \
+            StandInChatServer(qa_judge_reply()) as judge:
+        ended = poll_once(store, make_settings(tmp_path / "data"), worker_id="w",
+                          runner=lambda row, folder, _, on_progress: run_qa(folder, dataset, model, judge))
+    assert (ended.id, ended.status, ended.error) == (request.id, Status.FINISHED, None)
+    summary = json.loads(RunFolder(Path(str(ended.run_dir))).summary_path.read_text(encoding="utf-8"))
+    assert summary["complete"] and summary["coverage"]["no_response"] == 1
+
+
+def test_a_saraiki_run_with_unanswered_items_is_finished(store: QueueStore, tmp_path: Path) -> None:
+    request = store.add(NewRequest("acme/saraiki-7b", "b" * 40, "main", "float32", False, "alice", benchmark="saraiki"))
+    dataset = write_saraiki_dataset(tmp_path / "saraiki", test_rows=4)
+    with StandInChatServer(silent_on_instructions_and_safety) as model:
+        ended = poll_once(store, make_settings(tmp_path / "data"), worker_id="w",
+                          runner=lambda row, folder, _, on_progress: run_saraiki(folder, dataset, model))
+    assert (ended.id, ended.status, ended.error) == (request.id, Status.FINISHED, None)
+    summary = json.loads(RunFolder(Path(str(ended.run_dir))).summary_path.read_text(encoding="utf-8"))
+    assert summary["complete"] and summary["coverage"]["no_response"] == 6
+
+
+def test_a_limited_run_is_finished_but_never_published_and_a_complete_one_is(
+    store: QueueStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    published: list[Path] = []
+    monkeypatch.setattr("eval_backend.submissions.worker.push_run", lambda folder, _: published.append(folder.path))
+    dataset = dataset_with(tmp_path / "qa")
+    profile = QaProfile("acme/qa-7b", strong_answer)
+    with StandInChatServer(qa_model_reply([profile])) as model, StandInChatServer(qa_judge_reply()) as judge:
+        def runner(limit: int | None) -> Runner:
+            def run(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
+                options = GenerationOptions.for_benchmark(INDIC_QA, row.model_id, backend="openai",
+                                                          base_url=model.base_url)
+                spec = RunSpec(INDIC_QA, DatasetSpec(str(dataset)), folder, limit=limit)
+                return run_pipeline(spec, {"model": row.model_id, "limit": limit}, options,
+                                    qa_judge_settings(judge.base_url))
+            return run
+
+        for revision, limit in (("a" * 40, 1), ("b" * 40, None)):
+            store.add(NewRequest("acme/qa-7b", revision, revision, "float32", False, "alice", benchmark="indic_qa"))
+            settings = make_settings(tmp_path / "data", run_limit=limit)
+            ended = poll_once(store, settings, worker_id="w", runner=runner(limit))
+            assert ended.status is Status.FINISHED, ended.error
+            summary = json.loads(RunFolder(Path(str(ended.run_dir))).summary_path.read_text(encoding="utf-8"))
+            assert summary["complete"] is (limit is None)
+    assert published == [RunFolder(Path(str(ended.run_dir))).path]  # the complete run only

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.settings import JudgeSettings
 from leaderboard.display import LABELS
 from leaderboard.tables import RANKING_RULE
@@ -22,3 +23,10 @@ def test_every_column_label_of_the_board_is_explained() -> None:
     text = about_text(3)
     unexplained = [label for key, label in LABELS.items() if key != "hub" and label not in text]
     assert unexplained == []
+
+
+def test_about_states_every_benchmark_s_no_answer_policy() -> None:
+    text = about_text(3)
+    for benchmark in BENCHMARKS.values():
+        assert f"**{benchmark.title}:** {benchmark.no_answer.statement}" in text
+    assert "compliance where it should refuse" in text and "wrong by exact substring" in text

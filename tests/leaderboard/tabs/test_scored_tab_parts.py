@@ -11,7 +11,7 @@ from leaderboard.qa_tables import ranking_frame
 from leaderboard.results import ResultsStore
 from leaderboard.tabs.qa_tab import LABELS
 from leaderboard.tabs.scored_tab_parts import linked_search, rankings_view
-from tests.support.qa_runs import QaData, build_qa_runs
+from tests.support.qa_runs import QA_PROFILES, QaData, QaProfile, build_qa_runs
 
 CSV_NAME = "indic-qa-leaderboard.csv"
 
@@ -61,3 +61,17 @@ def test_a_fresh_data_folder_is_no_search_miss(tmp_path: Path) -> None:
 def test_a_link_fills_the_search_only_when_it_names_it() -> None:
     assert linked_search("?tab=qa&qa_q=acme%3Bweak", "qa_q") == "acme;weak"
     assert linked_search("?tab=qa&q=acme", "qa_q") == {"__type__": "update"}  # the board's search is not this one
+
+
+def test_unranked_runs_are_shown_under_the_ranked_ones_with_why(tmp_path: Path) -> None:
+    limited = QaProfile("acme/limited-13b", QA_PROFILES[0].answer)
+    data = build_qa_runs(tmp_path / "qa", (QA_PROFILES[0], limited), limits={limited.model_id: 1})
+    store = ResultsStore(data.runs_dir)
+    rendered = view(store, "", tmp_path)
+    assert shown_models(rendered.table) == ["acme/strong-7b"] and list(rendered.table["value"]["Rank"]) == [1]
+    assert list(rendered.unranked["value"]["Model"]) == [limited.model_id] and rendered.unranked["visible"]
+    assert list(rendered.unranked["value"]["Why not ranked"]) == ["incomplete: 3 of 9 items"]
+    exported = pd.read_csv(rendered.download["value"], encoding="utf-8-sig")
+    assert list(exported["model"]) == ["acme/strong-7b", limited.model_id]  # the CSV holds both, with standing
+    assert list(exported["standing"]) == ["ranked", "incomplete"]
+    assert rendered.problems["visible"] is False
