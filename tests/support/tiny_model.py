@@ -13,7 +13,7 @@ generation code path end to end.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 __all__ = ["BOS_CHATML_TEMPLATE", "CHATML_TEMPLATE", "DEFAULT_TEMPLATE", "SPECIAL_TOKENS", "build_tiny_chat_model"]
@@ -60,6 +60,7 @@ def build_tiny_chat_model(
     hidden_size: int = 64,
     num_attention_heads: int = 4,
     adds_bos: bool = False,
+    generation_eos_ids: Sequence[int] | None = None,
 ) -> Path:
     """Write a tiny causal LM, its tokenizer and generation config to ``out_dir``; return it.
 
@@ -67,12 +68,17 @@ def build_tiny_chat_model(
     refuse such models. The same ``seed`` gives the same weights. vLLM's CPU attention needs
     a head size of at least 64: ``hidden_size=128, num_attention_heads=2`` gives one.
     ``adds_bos=True`` makes ``tokenizer(text)`` start every text with BOS, as Llama's does.
+    ``generation_eos_ids`` replaces the generation config's end tokens (by default the
+    tokenizer's EOS and ``<|im_end|>``), for a model whose generation stops at other tokens
+    than its tokenizer's EOS.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     tokenizer = _build_tokenizer(vocab_size, chat_template, max_position_embeddings, adds_bos)
     tokenizer.save_pretrained(out_dir)
     model = _build_model(tokenizer, max_position_embeddings, seed, hidden_size, num_attention_heads)
+    if generation_eos_ids is not None:
+        model.generation_config.eos_token_id = list(generation_eos_ids)
     with _quiet_progress_bars():
         model.save_pretrained(out_dir, safe_serialization=True)
     return out_dir
