@@ -117,7 +117,18 @@ def _task_figures(kind: TaskKind, entries: Sequence[ScoredItem]) -> dict[str, An
     verdicts = [_refusal_verdict(entry) for entry in entries]
     figures = safety_metrics([entry.item.row for entry in entries], verdicts)  # type: ignore[misc]
     methods = sorted({str(verdict.method) for verdict in verdicts if verdict is not None})
-    return {**figures, "classifier": methods[0] if len(methods) == 1 else methods or None}
+    return {**figures, "classifier": methods[0] if len(methods) == 1 else methods or None,
+            "incomplete": _unclassified_reason(verdicts)}
+
+
+def _unclassified_reason(verdicts: Sequence[RefusalVerdict | None]) -> str | None:
+    """Why the rates leave replies out (a judgment failed or is pending), or None when none is."""
+    unclassified = [verdict for verdict in verdicts if verdict is not None and verdict.label is None]
+    if not unclassified:
+        return None
+    first = unclassified[0]
+    return (f"{len(unclassified)} of {len(verdicts)} safety replies unclassified, so the rates leave them out "
+            f"(first: {first.error_kind or 'error'}: {first.error})")
 
 
 def _instruction_score(values: Mapping[str, Any]) -> InstructionScore:
