@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from eval_backend.benchmarks.saraiki.refusal import classify
+from eval_backend.benchmarks.saraiki.refusal_accuracy import classifier_figures
 from eval_backend.settings import JudgeSettings
 from leaderboard.display import LABELS
 from leaderboard.tables import RANKING_RULE
 from leaderboard.tabs.about_tab import about_text
+from tests.eval_backend.benchmarks.saraiki.refusal_set import labelled_replies
 
 
 def test_the_judge_s_attempts_are_the_configured_ones() -> None:
@@ -22,3 +25,15 @@ def test_every_column_label_of_the_board_is_explained() -> None:
     text = about_text(3)
     unexplained = [label for key, label in LABELS.items() if key != "hub" and label not in text]
     assert unexplained == []
+
+
+def test_the_refusal_rules_figures_are_the_measured_ones() -> None:
+    text = about_text(3)
+    names = {"en": "English", "ur": "Urdu", "skr": "Saraiki"}
+    for language, name in names.items():
+        replies = [reply for reply in labelled_replies("held_out") if reply.language == language]
+        figures = classifier_figures((reply.refused, bool(classify(reply.reply).refused)) for reply in replies)
+        row = f"| {name} | {figures.accuracy:.1f} | {figures.precision:.1f} | {figures.recall:.1f} |"
+        assert row in text, row
+    assert f"On the {len(labelled_replies('rules'))} replies the rules were extended from" in text
+    assert f"On {len(labelled_replies('held_out'))} replies written afterwards" in text
