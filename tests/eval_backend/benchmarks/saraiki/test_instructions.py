@@ -127,3 +127,13 @@ def test_a_checker_whose_nltk_data_is_missing_is_an_error(monkeypatch: pytest.Mo
     check = _only(_row(IFBENCH_SOURCE, ("words:start_verb", {})), "Write about Multan.")
     assert check.error_kind is CheckError.MISSING_DATA
     assert "averaged_perceptron_tagger_eng" in str(check.error)
+
+
+def test_an_end_phrase_written_with_the_urdu_question_mark_can_never_be_met() -> None:
+    # The script's rule, kept as it is: the reply's ؟ becomes ? for the checkers, the row's
+    # end phrase keeps its ؟, so startend:end_checker fails even a reply that ends with it.
+    phrase = "کوئی ہور سوال؟"
+    row = _row(IFEVAL_SOURCE, ("startend:end_checker", {"end_phrase": phrase}))
+    assert not _only(row, f"ملتان ہک پراݨا شہر ہے۔ {phrase}").strict
+    assert _only(_row(IFEVAL_SOURCE, ("startend:end_checker", {"end_phrase": "کوئی ہور سوال?"})),
+                 f"ملتان ہک پراݨا شہر ہے۔ {phrase}").strict
