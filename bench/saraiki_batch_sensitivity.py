@@ -88,7 +88,7 @@ def main() -> None:
         for config in DEV_CONFIGS:
             write_split(dataset, config, "dev", saraiki_rows(config, "dev", 1))
         model = build_tiny_chat_model(root / "model", chat_template=None, max_position_embeddings=2048,
-                                      hidden_size=32, num_attention_heads=2, generation_eos_ids=range(10, 512, 3))
+                                      hidden_size=32, num_attention_heads=2, generation_eos_ids=range(10, 512, 3), repetition_penalty=100.0)
         reference = run_mode(model, dataset, root / "reference", "reference", 1, args.dtype)
         runs = {f"batch {size}": run_mode(model, dataset, root / f"b{size}", "fixed-batches", size, args.dtype)
                 for size in (1, 8, 32)}

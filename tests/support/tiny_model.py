@@ -61,6 +61,7 @@ def build_tiny_chat_model(
     num_attention_heads: int = 4,
     adds_bos: bool = False,
     generation_eos_ids: Sequence[int] | None = None,
+    repetition_penalty: float | None = None,
 ) -> Path:
     """Write a tiny causal LM, its tokenizer and generation config to ``out_dir``; return it.
 
@@ -70,7 +71,8 @@ def build_tiny_chat_model(
     ``adds_bos=True`` makes ``tokenizer(text)`` start every text with BOS, as Llama's does.
     ``generation_eos_ids`` replaces the generation config's end tokens (by default the
     tokenizer's EOS and ``<|im_end|>``), for a model whose generation stops at other tokens
-    than its tokenizer's EOS.
+    than its tokenizer's EOS. ``repetition_penalty`` goes in the generation config, which
+    ``model.generate`` applies by itself: a random model's greedy replies then stop looping.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -79,6 +81,8 @@ def build_tiny_chat_model(
     model = _build_model(tokenizer, max_position_embeddings, seed, hidden_size, num_attention_heads)
     if generation_eos_ids is not None:
         model.generation_config.eos_token_id = list(generation_eos_ids)
+    if repetition_penalty is not None:
+        model.generation_config.repetition_penalty = repetition_penalty
     with _quiet_progress_bars():
         model.save_pretrained(out_dir, safe_serialization=True)
     return out_dir

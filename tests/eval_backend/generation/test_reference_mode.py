@@ -120,10 +120,11 @@ def test_reference_mode_reproduces_the_cards_script(adds_bos: bool, chat: bool, 
     model = build_tiny_chat_model(
         tmp_path / "model", adds_bos=adds_bos, **({"chat_template": template} if template else {}),
         max_position_embeddings=2048, hidden_size=32, num_attention_heads=2,
-        # Generation stops at a third of the vocabulary, never at the tokenizer's EOS: replies
-        # of a few tokens (seconds, not minutes, at up to 1024 new tokens in bf16), and the
-        # engine must stop where the script does.
-        generation_eos_ids=range(10, VOCAB, 3),
+        # Generation stops at a third of the vocabulary, never at the tokenizer's EOS, and a
+        # strong repetition penalty keeps the random model from looping on a token: replies of
+        # a few tokens (seconds, not minutes, at up to 1024 new tokens in bf16). Both sit in the
+        # generation config, which the script's `model.generate` and the engine apply alike.
+        generation_eos_ids=range(10, VOCAB, 3), repetition_penalty=100.0,
     )
     (tmp_path / "script").mkdir()
     expected_figures, expected_replies = run_card_script(with_settings(script, model, dataset, chat), tmp_path / "script")
