@@ -18,11 +18,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from transformers import AutoTokenizer
 
 from eval_backend.benchmarks.saraiki.plugin import saraiki_benchmark
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.generation.options import GenerationOptions
-from eval_backend.pipeline import RunSpec, run_pipeline
+from eval_backend.generation.prompts import build_prompts
+from eval_backend.pipeline import RunSpec, load_run_items, run_pipeline
 from eval_backend.run_folder import RunFolder
 from tests.eval_backend.conftest import fast_judge_settings
 from tests.support.chat_server import Reply, StandInChatServer
@@ -134,3 +136,22 @@ def test_reference_mode_reproduces_the_cards_script(adds_bos: bool, chat: bool, 
     assert figures == expected_figures
     assert set(expected_replies) == {"instruction_following_replies", "safety_replies"}
     assert replies == expected_replies
+
+
+@pytest.mark.parametrize("adds_bos", [True, False], ids=["bos-adding", "no-bos"])
+def test_reference_mode_tokenizes_a_chat_prompt_as_the_script_does(adds_bos: bool, dataset: Path, tmp_path: Path) -> None:
+    # The replies above may coincide by chance on a random model; the token ids cannot.
+    template = {"chat_template": BOS_CHATML_TEMPLATE} if adds_bos else {}
+    model = build_tiny_chat_model(tmp_path / "model", adds_bos=adds_bos, max_position_embeddings=2048, **template)
+    tokenizer = AutoTokenizer.from_pretrained(model)
+    benchmark = saraiki_benchmark(chat=True)
+    items = load_run_items(RunSpec(benchmark, DatasetSpec(str(dataset)), RunFolder(tmp_path / "run"), ["math"]))
+    options = GenerationOptions(model=str(model), decoding_mode="reference")
+    prompts, refused = build_prompts(tokenizer, items, options, 2048, benchmark.prompt, script_tokenisation=True)
+    assert not refused
+    for item, prompt in zip(items, prompts):
+        text = tokenizer.apply_chat_template([{"role": "user", "content": item.prompt_text}],
+                                             tokenize=False, add_generation_prompt=True)
+        assert prompt.token_ids == tokenizer(text)["input_ids"]  # the script's `tok(prompt)`
+        bos = prompt.token_ids[:2] == [tokenizer.bos_token_id] * 2
+        assert bos == adds_bos  # the template's BOS and the tokenizer's
