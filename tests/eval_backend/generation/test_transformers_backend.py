@@ -13,7 +13,7 @@ from eval_backend.generation.base import GenerationConfigError
 from eval_backend.generation.generating import GenerationProgress
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.jsonl import read_jsonl
-from eval_backend.pipeline import RunSpec, generate_phase, load_run_items
+from eval_backend.pipeline import RunSpec, generate_phase, load_run_items, prepare_run, score_phase
 from eval_backend.records import Item
 from eval_backend.run_folder import RunFolder
 from tests.eval_backend.generation.conftest import SHORT_CONTEXT
@@ -161,3 +161,12 @@ def test_fixed_batches_give_an_item_the_same_reply_whatever_else_the_run_holds(
     assert {key: record.response for key, record in first.items()} == {
         key: record.response for key, record in second.items()
     }
+
+
+def test_the_summary_records_the_decoding_mode(long_context_model: Path, saraiki_spec_of, tmp_path: Path) -> None:
+    spec = saraiki_spec_of(tmp_path / "run", ("knowledge",))
+    options = GenerationOptions.for_benchmark(
+        spec.benchmark, str(long_context_model), backend="transformers", chat=False, decoding_mode="reference"
+    )
+    generate_phase(spec, prepare_run(spec, {"model": str(long_context_model)}), options)
+    assert score_phase(spec, None)["decoding_mode"] == "reference"
