@@ -175,8 +175,9 @@ def saraiki_benchmark(*, chat: bool = True, refusal_judge: bool = False) -> Scor
 
 
 def _in_mode(chat: bool) -> ScoredBenchmark:
-    """The benchmark a queued submission runs: its chosen mode, refusals by the keyword rules."""
-    return saraiki_benchmark(chat=chat)
+    """The benchmark a queued submission runs: its chosen mode, refusals by the LLM judge (a
+    worker always has one configured: it judges Indic WritingBench)."""
+    return saraiki_benchmark(chat=chat, refusal_judge=True)
 
 
 SARAIKI = ScoredBenchmark(

@@ -182,3 +182,10 @@ def test_with_the_refusal_judge_safety_replies_are_judged_over_http(run_folder) 
     details = pd.read_parquet(folder.path / "details.parquet")
     judged = details[details["refusal_label"].notna()]
     assert len(judged) == 3 and set(judged["refusal_method"]) == {"judge"}
+
+
+def test_a_queued_submission_has_its_refusals_classified_by_the_judge() -> None:
+    # The worker always has a judge configured (it judges Indic WritingBench).
+    for chat in (True, False):
+        queued = BENCHMARKS["saraiki"].in_mode(chat)
+        assert queued.record_to_item.keywords == {"chat": chat, "refusal_judge": True}
