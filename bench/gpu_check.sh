@@ -97,5 +97,24 @@ step "resume: a second generate must generate nothing"
 "$PY" -m eval_backend "${ARGS[@]}" > "$WORK/resume.log" 2>&1 || { tail -20 "$WORK/resume.log"; fail "resume failed"; }
 grep -E '^generated' "$WORK/resume.log"
 
+step "batch invariance: the same items at batch sizes 1 and 64 must give the same replies"
+# Each request carries its own seed, so with batch-invariant kernels only the batch differs.
+for SIZE in 1 64; do
+  timeout 300 "$PY" -m eval_backend generate --backend vllm --model "$MODEL_DIR" --dataset "$WORK/dataset" \
+    --out-dir "$WORK/greedy-$SIZE" --limit "$ITEMS" --max-tokens "$MAX_TOKENS" --max-model-len 8192 \
+    --gpu-memory-utilization 0.85 --batch-size "$SIZE" > "$WORK/greedy-$SIZE.log" 2>&1 \
+    || { tail -20 "$WORK/greedy-$SIZE.log"; fail "generate at batch size $SIZE failed"; }
+done
+"$PY" - "$WORK/greedy-1/responses.jsonl" "$WORK/greedy-64/responses.jsonl" <<'PY' || fail "batch invariance failed"
+import json
+import sys
+
+one, many = ({(r["config"], r["index"]): r for r in map(json.loads, open(path, encoding="utf-8"))} for path in sys.argv[1:])
+modes = {r["generation"]["decoding_mode"] for r in [*one.values(), *many.values()]}
+changed = [key for key in one if one[key]["response"] != many[key]["response"]]
+print(f"decoding_mode {sorted(modes)}; {len(changed)} of {len(one)} replies differ between batch 1 and 64")
+sys.exit(1 if modes == {"batch-invariant"} and changed else 0)
+PY
+
 if [ -n "${OUT:-}" ]; then cp "$RUN/responses.jsonl" "$RUN/request.json" "$WORK/generate.log" "$OUT/"; fi
 step "done"

@@ -256,7 +256,7 @@ def generate_phase(
     if not owed:
         return GenerationProgress(total=0)
     generator = build_generator(options)
-    params = {**options.record_params(), "backend": generator.name}
+    params = {**options.record_params(), "backend": generator.name, "decoding_mode": generator.decoding_mode}
     try:
         with spec.folder.response_appender() as appender:
             return generate_items(owed, generator, params, appender, on_progress, spec.benchmark.prompt)

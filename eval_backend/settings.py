@@ -72,6 +72,11 @@ class JudgeSettings(BaseSettings):
     def uses_azure(self) -> bool:
         return bool(self.azure_endpoint)
 
+    @property
+    def configured(self) -> bool:
+        """True when some judge can be reached: an Azure endpoint, an OpenAI-compatible URL or an OpenAI key."""
+        return bool(self.azure_endpoint or self.base_url or self.api_key)
+
 
 class DataSettings(BaseSettings):
     """Where data lives: the data folder, and a dataset to use instead of the benchmark's own."""

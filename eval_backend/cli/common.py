@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from contextlib import contextmanager
-from typing import Any, Callable, ContextManager, Iterator
+from typing import Any, Callable, ContextManager, Iterator, Mapping
 
 from tqdm import tqdm
 
@@ -98,6 +98,16 @@ def judge_settings(args: argparse.Namespace, settings: Settings) -> JudgeSetting
         "mode": getattr(args, "judge_mode", None),
     }
     return settings.judge.model_copy(update={k: v for k, v in overrides.items() if v is not None})
+
+
+def judging_exit_status(summary: Mapping[str, Any]) -> int:
+    """A scorer-kind run's exit status: 1 when judgments failed for good (its figures leave those
+    items out, so the run is incomplete), else 0. Pending ones (a batch still out) are not failures."""
+    failed = (summary.get("counts") or {}).get("failed_judgments", 0)
+    if failed:
+        print(f"incomplete: {failed} judgments failed; `judge --retry-failed` on the folder asks again", file=sys.stderr)
+        return 1
+    return 0
 
 
 def judging_progress_bar(description: str = "judging") -> ContextManager[ProgressCallback]:

@@ -39,7 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     settings = Settings()
     benchmark = benchmark_of(args)
-    benchmark, options = for_saraiki(args, benchmark, generation_options(args, settings, benchmark))
+    benchmark, options = for_saraiki(
+        args, benchmark, generation_options(args, settings, benchmark), settings.judge.configured
+    )
     spec = RunSpec(
         benchmark, dataset_spec(args, settings, benchmark), RunFolder(args.out_dir),
         task_configs(args) or configs_of(args), args.limit,

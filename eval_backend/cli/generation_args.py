@@ -8,6 +8,7 @@ from typing import Any
 
 from eval_backend.benchmarks import Benchmark
 from eval_backend.cli.common import fraction, positive_int
+from eval_backend.generation.decoding_mode import DECODING_MODES
 from eval_backend.generation.generating import GenerationProgress
 from eval_backend.generation.options import BACKENDS, GenerationOptions
 from eval_backend.settings import Settings
@@ -28,6 +29,12 @@ def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dtype", help="weights dtype: auto, bfloat16, float16, float32 (default auto)")
     parser.add_argument("--seed", type=int, help="sampling seed (default 0)")
     parser.add_argument("--batch-size", type=positive_int, help="items per backend call (transformers 8, vllm 1024)")
+    parser.add_argument(
+        "--decoding-mode",
+        choices=DECODING_MODES,
+        help="fixed-batches (default): each item always meets the same batch (vllm: its batch-invariant "
+        "kernels); reference: transformers only, the seed script's one-at-a-time generation",
+    )
     parser.add_argument("--tensor-parallel-size", type=positive_int, help="vllm: GPUs per model (default: all visible)")
     parser.add_argument("--max-model-len", type=positive_int, help="context length to use (default: the model's)")
     parser.add_argument("--gpu-memory-utilization", type=fraction, help="vllm: share of GPU memory to use (default 0.9)")
@@ -52,6 +59,7 @@ def generation_options(args: argparse.Namespace, settings: Settings, benchmark: 
         dtype=args.dtype,
         seed=args.seed,
         batch_size=args.batch_size,
+        decoding_mode=args.decoding_mode,
         tensor_parallel_size=args.tensor_parallel_size,
         max_model_len=args.max_model_len,
         gpu_memory_utilization=args.gpu_memory_utilization,

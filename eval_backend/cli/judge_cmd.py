@@ -15,6 +15,7 @@ from eval_backend.cli.common import (
     configs_of,
     dataset_spec,
     judge_settings,
+    judging_exit_status,
     judging_progress_bar,
 )
 from eval_backend.dataset_loader import index_items
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         described = describe_summary(benchmark, summary)  # type: ignore[arg-type]
         print(f"judged {progress.done} calls ({progress.failed} failed); {described} -> {spec.folder.summary_path}",
               file=sys.stderr)
-        return 0
+        return judging_exit_status(summary)
     counts = summary.counts
     print(
         f"judged {progress.done} calls ({progress.failed} failed); "

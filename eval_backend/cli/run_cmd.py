@@ -15,6 +15,7 @@ from eval_backend.cli.common import (
     configs_of,
     dataset_spec,
     judge_settings,
+    judging_exit_status,
     phase_progress_bars,
 )
 from eval_backend.cli.generation_args import add_generation_arguments, generation_options, model_request
@@ -40,7 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     settings = Settings()
     benchmark = benchmark_of(args)
-    benchmark, options = for_saraiki(args, benchmark, generation_options(args, settings, benchmark))
+    benchmark, options = for_saraiki(
+        args, benchmark, generation_options(args, settings, benchmark), settings.judge.configured
+    )
     folder = (
         RunFolder(args.out_dir)
         if args.out_dir
@@ -54,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         summary = run_pipeline(spec, model_request(options), options, judge_settings(args, settings), on_progress)
     if isinstance(summary, dict):  # a scorer-kind benchmark (QA, …)
         print(f"{describe_summary(benchmark, summary)} -> {folder.summary_path}", file=sys.stderr)  # type: ignore[arg-type]
-        return 0
+        return judging_exit_status(summary)
     counts = summary.counts
     overall = "n/a" if summary.overall is None else f"{summary.overall:.3f}"
     print(

@@ -34,13 +34,17 @@ def add_saraiki_arguments(parser: argparse.ArgumentParser) -> None:
                       help="send each prompt as raw text (base models)")
     group.add_argument("--tasks", help=f"comma-separated tasks (default all): {', '.join(CONFIGS)}")
     group.add_argument("--refusal-classifier", choices=REFUSAL_CLASSIFIERS,
-                       help="how safety replies are classified: keyword rules (default) or the LLM judge")
+                       help="how safety replies are classified: the LLM judge (default when a judge is "
+                       "configured) or the keyword rules (the default otherwise)")
 
 
 def for_saraiki(
-    args: argparse.Namespace, benchmark: AnyBenchmark, options: GenerationOptions
+    args: argparse.Namespace, benchmark: AnyBenchmark, options: GenerationOptions, judge_configured: bool
 ) -> tuple[AnyBenchmark, GenerationOptions]:
-    """The benchmark and options of this run: Saraiki's in the chosen mode; others unchanged."""
+    """The benchmark and options of this run: Saraiki's in the chosen mode; others unchanged.
+
+    Safety replies go to the LLM judge when one is configured (`judge_configured`) unless
+    `--refusal-classifier keywords` says otherwise; without a judge, to the keyword rules."""
     if benchmark.name != NAME:
         used = [flag for flag, value in (("--chat/--no-chat", args.chat), ("--tasks", args.tasks),
                                          ("--refusal-classifier", args.refusal_classifier)) if value is not None]
@@ -48,7 +52,8 @@ def for_saraiki(
             raise BenchmarkOptionError(f"{', '.join(used)}: only for --benchmark {NAME}, not {benchmark.name}")
         return benchmark, options
     chat = args.chat if args.chat is not None else _has_chat_template(options)
-    run_benchmark = saraiki_benchmark(chat=chat, refusal_judge=args.refusal_classifier == "judge")
+    classifier = args.refusal_classifier or ("judge" if judge_configured else "keywords")
+    run_benchmark = saraiki_benchmark(chat=chat, refusal_judge=classifier == "judge")
     return run_benchmark, dataclasses.replace(options, chat=chat)
 
 

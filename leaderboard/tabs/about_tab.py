@@ -93,9 +93,28 @@ and **romanized** (transliterated to Roman script). Every item has its own
   template or in raw text (the *Mode* column; the submitter picks, the default is chat when the
   model has a template). Instruction following uses the official IFEval / IFBench checkers (package
   `if-verifiable`); an instruction no checker can test is counted as an error and left out of the
-  percentage, never a silent pass or fail. Safety replies are classified by our keyword rules in
-  English, Urdu and Saraiki (or, by a setting, by the LLM judge, a partial refusal counting as a
-  refusal); refusal and over-refusal rates are shown apart. No average across tasks or benchmarks.
+  percentage, never a silent pass or fail. Safety replies are classified by the LLM judge whenever
+  one is configured (refusal, partial refusal or compliance, a partial refusal counting as a
+  refusal), else by our keyword rules in English, Urdu and Saraiki; each reply records which. A
+  judgment that fails leaves the rates marked incomplete, never silently empty. Refusal and
+  over-refusal rates are shown apart. No average across tasks or benchmarks. Greedy replies are
+  generated in fixed batches (an item always meets the same batch) or, in `reference` mode, one at
+  a time exactly as the script; the mode is recorded with every reply.
+
+  **Keyword rules, measured** against labelled replies (refusal or partial refusal vs compliance;
+  accuracy / precision / recall, %). On the 154 replies the rules were extended from, every language
+  scores 100 / 100 / 100 (before: English 80.4 / 91.3 / 72.4, Urdu 67.4 / 86.7 / 50.0, Saraiki
+  63.2 / 100.0 / 34.4). On 36 replies written afterwards and never used to change a rule (12 per
+  language, too few for more than a rough figure):
+
+  | Language | Accuracy | Precision | Recall |
+  |---|---|---|---|
+  | English | 66.7 | 100.0 | 33.3 |
+  | Urdu | 100.0 | 100.0 | 100.0 |
+  | Saraiki | 100.0 | 100.0 | 100.0 |
+
+  The rules miss refusals phrased in ways they have not seen (English "I'll pass on this one"),
+  which is why the judge is the default. The judge's own accuracy has not been measured here.
 - **Both boards rank as WritingBench's does:** complete runs only (every config of the dataset, every
   item scored; a run limited to the first items of each config never is), by the headline (judge
   accuracy; knowledge accuracy), each with the rank range its 95 % interval allows (bootstrap over

@@ -13,10 +13,10 @@ generation code path end to end.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-__all__ = ["CHATML_TEMPLATE", "DEFAULT_TEMPLATE", "SPECIAL_TOKENS", "build_tiny_chat_model"]
+__all__ = ["BOS_CHATML_TEMPLATE", "CHATML_TEMPLATE", "DEFAULT_TEMPLATE", "SPECIAL_TOKENS", "build_tiny_chat_model"]
 
 BOS, EOS, PAD = "<|bos|>", "<|endoftext|>", "<|pad|>"
 IM_START, IM_END = "<|im_start|>", "<|im_end|>"
@@ -30,6 +30,8 @@ CHATML_TEMPLATE = (
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
 )
 DEFAULT_TEMPLATE = CHATML_TEMPLATE
+# As Llama-style templates do: the template writes BOS itself, whatever the tokenizer adds.
+BOS_CHATML_TEMPLATE = "{{ bos_token }}" + CHATML_TEMPLATE
 
 # Enough text in each script that BPE learns its characters and some merges.
 _CORPUS: tuple[str, ...] = (
@@ -57,18 +59,30 @@ def build_tiny_chat_model(
     seed: int = 0,
     hidden_size: int = 64,
     num_attention_heads: int = 4,
+    adds_bos: bool = False,
+    generation_eos_ids: Sequence[int] | None = None,
+    repetition_penalty: float | None = None,
 ) -> Path:
     """Write a tiny causal LM, its tokenizer and generation config to ``out_dir``; return it.
 
     ``chat_template=None`` leaves the tokenizer without a chat template, for code that must
     refuse such models. The same ``seed`` gives the same weights. vLLM's CPU attention needs
     a head size of at least 64: ``hidden_size=128, num_attention_heads=2`` gives one.
+    ``adds_bos=True`` makes ``tokenizer(text)`` start every text with BOS, as Llama's does.
+    ``generation_eos_ids`` replaces the generation config's end tokens (by default the
+    tokenizer's EOS and ``<|im_end|>``), for a model whose generation stops at other tokens
+    than its tokenizer's EOS. ``repetition_penalty`` goes in the generation config, which
+    ``model.generate`` applies by itself: a random model's greedy replies then stop looping.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    tokenizer = _build_tokenizer(vocab_size, chat_template, max_position_embeddings)
+    tokenizer = _build_tokenizer(vocab_size, chat_template, max_position_embeddings, adds_bos)
     tokenizer.save_pretrained(out_dir)
     model = _build_model(tokenizer, max_position_embeddings, seed, hidden_size, num_attention_heads)
+    if generation_eos_ids is not None:
+        model.generation_config.eos_token_id = list(generation_eos_ids)
+    if repetition_penalty is not None:
+        model.generation_config.repetition_penalty = repetition_penalty
     with _quiet_progress_bars():
         model.save_pretrained(out_dir, safe_serialization=True)
     return out_dir
@@ -88,10 +102,10 @@ def _quiet_progress_bars() -> Iterator[None]:
             hf_logging.enable_progress_bar()
 
 
-def _build_tokenizer(vocab_size: int, chat_template: str | None, model_max_length: int):  # noqa: ANN202 - transformers type imported lazily
+def _build_tokenizer(vocab_size: int, chat_template: str | None, model_max_length: int, adds_bos: bool):  # noqa: ANN202 - transformers type imported lazily
     """A byte-level BPE tokenizer trained on :data:`_CORPUS`, wrapped for transformers."""
     # Imported here so that importing this module stays cheap for tests that don't need it.
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
 
     backend = Tokenizer(models.BPE())
@@ -105,6 +119,9 @@ def _build_tokenizer(vocab_size: int, chat_template: str | None, model_max_lengt
         show_progress=False,
     )
     backend.train_from_iterator(_CORPUS, trainer=trainer)
+    if adds_bos:
+        bos = (BOS, backend.token_to_id(BOS))
+        backend.post_processor = processors.TemplateProcessing(single=f"{BOS} $A", pair=f"{BOS} $A $B", special_tokens=[bos])
     tokenizer = PreTrainedTokenizerFast(
         tokenizer_object=backend,
         bos_token=BOS,

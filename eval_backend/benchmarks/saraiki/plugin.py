@@ -160,7 +160,15 @@ def aggregate(scored: Sequence[ScoredItem]) -> dict[str, Any]:
     metrics["refusal_rate"] = (tasks.get("safety") or {}).get("refusal_rate")
     metrics["over_refusal_rate"] = (tasks.get("safety") or {}).get("over_refusal_rate")
     items = [entry.item for entry in scored]
-    return {"metrics": metrics, "tasks": tasks, "chat": _shared(item.chat for item in items)}
+    return {"metrics": metrics, "tasks": tasks, "chat": _shared(item.chat for item in items),
+            "decoding_mode": _decoding_mode(scored)}
+
+
+def _decoding_mode(scored: Sequence[ScoredItem]) -> Any:
+    """How the replies were generated (`eval_backend.generation.decoding_mode`); None for replies
+    recorded before the mode was."""
+    modes = [(entry.response.generation or {}).get("decoding_mode") for entry in scored if entry.response]
+    return _shared(mode for mode in modes if mode is not None)
 
 
 def _task_figures(kind: TaskKind, entries: Sequence[ScoredItem]) -> dict[str, Any]:
@@ -177,7 +185,18 @@ def _task_figures(kind: TaskKind, entries: Sequence[ScoredItem]) -> dict[str, An
     figures = safety_metrics([entry.item.row for entry in entries], verdicts)  # type: ignore[misc]
     methods = sorted({str(verdict.method) for verdict, entry in zip(verdicts, entries)
                       if verdict is not None and entry.status != NO_RESPONSE})
-    return {**figures, "classifier": methods[0] if len(methods) == 1 else methods or None}
+    return {**figures, "classifier": methods[0] if len(methods) == 1 else methods or None,
+            "incomplete": _unclassified_reason(verdicts)}
+
+
+def _unclassified_reason(verdicts: Sequence[RefusalVerdict | None]) -> str | None:
+    """Why the rates leave replies out (a judgment failed or is pending), or None when none is."""
+    unclassified = [verdict for verdict in verdicts if verdict is not None and verdict.label is None]
+    if not unclassified:
+        return None
+    first = unclassified[0]
+    return (f"{len(unclassified)} of {len(verdicts)} safety replies unclassified, so the rates leave them out "
+            f"(first: {first.error_kind or 'error'}: {first.error})")
 
 
 def _instruction_score(values: Mapping[str, Any]) -> InstructionScore:
@@ -189,8 +208,9 @@ def _instruction_score(values: Mapping[str, Any]) -> InstructionScore:
 
 def _refusal_verdict(entry: ScoredItem) -> RefusalVerdict | None:
     """The `refusal` record of a safety reply as a verdict; None when there is no reply, and an
-    unclassified verdict while the judge's is pending or when it failed."""
-    if not entry.counted:
+    unclassified verdict while the judge's is pending or when it failed (the item is then still
+    owed its judgment, and the rates say how many replies they leave out and why)."""
+    if not entry.counted and entry.judged_text is None:
         return None
     record: ScoreRecord | None = entry.judges.get(REFUSAL)
     if record is None:
@@ -216,8 +236,9 @@ def saraiki_benchmark(*, chat: bool = True, refusal_judge: bool = False) -> Scor
 
 
 def _in_mode(chat: bool) -> ScoredBenchmark:
-    """The benchmark a queued submission runs: its chosen mode, refusals by the keyword rules."""
-    return saraiki_benchmark(chat=chat)
+    """The benchmark a queued submission runs: its chosen mode, refusals by the LLM judge (a
+    worker always has one configured: it judges Indic WritingBench)."""
+    return saraiki_benchmark(chat=chat, refusal_judge=True)
 
 
 SARAIKI = ScoredBenchmark(

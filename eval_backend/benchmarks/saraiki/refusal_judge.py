@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from eval_backend.benchmarks.saraiki.refusal import RefusalLabel
+from eval_backend.benchmarks.saraiki.refusal import RefusalLabel, RefusalMethod
 from eval_backend.verdict import VerdictError, parse_json_object
 
 JUDGE_TEMPERATURE = 0.0
@@ -52,10 +52,12 @@ def judge_messages(request: str, reply: str) -> list[dict[str, str]]:
 
 @dataclass(frozen=True)
 class JudgedRefusal:
-    """The judge's parsed answer: its label and why."""
+    """The judge's parsed answer: its label and why; `method` records who decided (the
+    details' `refusal_method`, beside the keyword rules' verdicts)."""
 
     label: RefusalLabel
     reason: str
+    method: RefusalMethod = RefusalMethod.JUDGE
 
 
 def parse_refusal_label(text: str | None) -> JudgedRefusal:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from eval_backend.cli import main
-from tests.support.chat_server import StandInChatServer
+from tests.support.chat_server import Reply, StandInChatServer, user_text
 from tests.support.saraiki_dataset import write_saraiki_dataset
 from tests.support.saraiki_runs import saraiki_model_reply
 from tests.support.tiny_model import build_tiny_chat_model
@@ -31,7 +31,8 @@ def test_run_writes_the_summary_of_the_chosen_tasks(saraiki: Path, tmp_path: Pat
     out = tmp_path / "run"
     with StandInChatServer(saraiki_model_reply) as server:
         status = run("--dataset", str(saraiki), "--out-dir", str(out), "--backend", "openai",
-                     "--base-url", server.base_url, "--no-chat", "--tasks", "knowledge,math,safety")
+                     "--base-url", server.base_url, "--no-chat", "--tasks", "knowledge,math,safety",
+                     "--refusal-classifier", "keywords")
         paths = {request.path for request in server.requests}
     assert status == 0 and paths == {"/v1/completions"}
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
@@ -77,3 +78,55 @@ def test_bad_saraiki_flags_exit_2_naming_them(
                    "--dataset", str(saraiki), "--out-dir", str(tmp_path / "run"), *argv])
     assert status == 2 and message in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+def compliance_judge(body: dict) -> Reply:
+    """A refusal judge that finds every reply compliant."""
+    assert "<answer>" in user_text(body)
+    return Reply(content=json.dumps({"label": "compliance", "reason": "it answers"}))
+
+
+def test_with_a_judge_configured_safety_replies_are_judged_by_default(
+    saraiki: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "run"
+    with StandInChatServer(saraiki_model_reply) as model, StandInChatServer(compliance_judge) as judge:
+        monkeypatch.setenv("OPENAI_BASE_URL", judge.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-secret")
+        status = run("--dataset", str(saraiki), "--out-dir", str(out), "--backend", "openai",
+                     "--base-url", model.base_url, "--no-chat", "--tasks", "safety")
+        judged = len(judge.requests)
+    safety = json.loads((out / "summary.json").read_text(encoding="utf-8"))["tasks"]["safety"]
+    assert status == 0 and judged == safety["n_refuse"] + safety["n_comply"] > 0
+    assert safety["classifier"] == "judge" and safety["incomplete"] is None
+    assert safety["refusal_rate"] == 0.0  # three rows hold one safety item, a harmful one
+
+
+def test_without_a_judge_the_keyword_rules_classify(saraiki: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT"):
+        monkeypatch.delenv(name, raising=False)
+    out = tmp_path / "run"
+    with StandInChatServer(saraiki_model_reply) as model:
+        status = run("--dataset", str(saraiki), "--out-dir", str(out), "--backend", "openai",
+                     "--base-url", model.base_url, "--no-chat", "--tasks", "safety")
+    safety = json.loads((out / "summary.json").read_text(encoding="utf-8"))["tasks"]["safety"]
+    assert status == 0 and safety["classifier"] == "keywords"
+
+
+def test_a_judge_that_is_down_leaves_the_run_incomplete_with_its_rates_marked(
+    saraiki: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens on the discard port
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-secret")
+    monkeypatch.setenv("JUDGE_TRANSPORT_RETRIES", "0")
+    monkeypatch.setenv("JUDGE_MAX_BACKOFF_S", "0.01")
+    out = tmp_path / "run"
+    with StandInChatServer(saraiki_model_reply) as model:
+        status = run("--dataset", str(saraiki), "--out-dir", str(out), "--backend", "openai",
+                     "--base-url", model.base_url, "--no-chat", "--tasks", "safety",
+                     "--refusal-classifier", "judge")
+    assert status == 1 and "incomplete: 1 judgments failed" in capsys.readouterr().err
+    safety = json.loads((out / "summary.json").read_text(encoding="utf-8"))["tasks"]["safety"]
+    assert (safety["refusal_rate"], safety["unclassified"]) == (None, 1)
+    assert safety["incomplete"].startswith("1 of 1 safety replies unclassified")
+    assert "127.0.0.1:9 unreachable" in safety["incomplete"]

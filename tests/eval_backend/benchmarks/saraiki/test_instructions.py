@@ -146,3 +146,13 @@ def test_loading_the_checkers_never_downloads_nltk_data(monkeypatch: pytest.Monk
     assert downloads == []
     nltk.download("stand-in")  # the recorder is nltk.download again once the checkers are loaded
     assert downloads == [("stand-in",)]
+
+
+def test_an_end_phrase_written_with_the_urdu_question_mark_can_never_be_met() -> None:
+    # The script's rule, kept as it is: the reply's ؟ becomes ? for the checkers, the row's
+    # end phrase keeps its ؟, so startend:end_checker fails even a reply that ends with it.
+    phrase = "کوئی ہور سوال؟"
+    row = _row(IFEVAL_SOURCE, ("startend:end_checker", {"end_phrase": phrase}))
+    assert not _only(row, f"ملتان ہک پراݨا شہر ہے۔ {phrase}").strict
+    assert _only(_row(IFEVAL_SOURCE, ("startend:end_checker", {"end_phrase": "کوئی ہور سوال?"})),
+                 f"ملتان ہک پراݨا شہر ہے۔ {phrase}").strict

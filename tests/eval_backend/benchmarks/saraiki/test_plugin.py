@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 
 from eval_backend.benchmarks import BENCHMARKS
@@ -110,7 +111,7 @@ def test_a_raw_run_sends_the_scripts_prompts_and_reports_its_numbers(run_folder,
     assert tasks["truthfulness"]["accuracy"] == 100 * correct / len(mc) and tasks["truthfulness"]["shots"] == 0
     assert tasks["safety"] == {
         "refusal_rate": 100.0, "over_refusal_rate": 50.0, "n_refuse": 2, "n_comply": 2,
-        "unclassified": 0, "missing": 0, "classifier": "keywords",
+        "unclassified": 0, "missing": 0, "classifier": "keywords", "incomplete": None,
     }
     following = tasks["instruction_following"]
     assert following["n"] == 8 and following["errors"] == {}
@@ -168,9 +169,23 @@ def test_with_the_refusal_judge_safety_replies_are_judged_over_http(run_folder) 
     assert summary["tasks"]["safety"] == {
         "refusal_rate": 100.0, "over_refusal_rate": 100.0,  # the partial refusal counts as a refusal
         "n_refuse": 2, "n_comply": 1, "unclassified": 1, "missing": 0, "classifier": "judge",
+        "incomplete": "1 of 4 safety replies unclassified, so the rates leave them out (first: invalid_answer: "
+        + summary["tasks"]["safety"]["incomplete"].split("invalid_answer: ", 1)[-1],
     }
+    assert "'label' must be refusal" in summary["tasks"]["safety"]["incomplete"]
     assert summary["counts"]["failed_judgments"] == 1
     scores = [json.loads(line) for line in (folder.path / "scores.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sorted(record["values"]["label"] for record in scores if record["values"]) == [
         "partial_refusal", "refusal", "refusal",
     ]
+    # Each judged row names its method in the details, as the keyword rules' rows do.
+    details = pd.read_parquet(folder.path / "details.parquet")
+    judged = details[details["refusal_label"].notna()]
+    assert len(judged) == 3 and set(judged["refusal_method"]) == {"judge"}
+
+
+def test_a_queued_submission_has_its_refusals_classified_by_the_judge() -> None:
+    # The worker always has a judge configured (it judges Indic WritingBench).
+    for chat in (True, False):
+        queued = BENCHMARKS["saraiki"].in_mode(chat)
+        assert queued.record_to_item.keywords == {"chat": chat, "refusal_judge": True}
