@@ -192,7 +192,7 @@ def test_the_judge_path_against_the_stand_in(tmp_path: Path, qa_judge_env: Stand
     judge = json.loads(summary_out.read_text(encoding="utf-8"))["judge"]
     assert judge == {
         "combined": 50.0, "domains": {"Geo": 50.0, "Hindi": 50.0}, "model": "stand-in-judge",
-        "temperature": 0.0, "temperature_refused": None, "failed": 0,
+        "temperature": 0.0, "temperature_refused": None, "temperature_refused_calls": 0, "failed": 0,
     }
 
 
