@@ -69,7 +69,7 @@ def read_text_csv_stream(handle: BinaryIO, source: str, limit: int | None = None
     """As `read_text_csv`, from an open, seekable binary file; `source` names it in messages."""
     _refuse_other_encodings(handle.read(4), source)
     handle.seek(0)
-    reader = csv.reader(io.TextIOWrapper(handle, encoding="utf-8-sig", newline=""))
+    reader = csv.reader(io.TextIOWrapper(handle, encoding="utf-8-sig", newline=""), strict=True)
     try:
         return _parse(reader, source, limit)
     except UnicodeDecodeError as exc:
