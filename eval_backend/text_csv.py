@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
@@ -89,27 +90,20 @@ def _refuse_other_encodings(start: bytes, source: str) -> None:
 
 
 def _parse(reader: Iterator[list[str]], source: str, limit: int | None) -> TextCsv:
-    header = next((line for line in reader if line), None)
+    lines = filter(None, reader)  # a blank line reads as []
+    header = next(lines, None)
     if header is None:
         raise CsvReadError(source, "the file is empty (no header row)")
     _refuse_duplicate_columns(header, source)
+    rows = list(map(tuple, itertools.islice(lines, limit)))
     width = len(header)
-    rows: list[tuple[str, ...]] = []
-    short: list[int] = []
-    for line in reader:
-        if not line:
-            continue  # a blank line
-        if limit is not None and len(rows) >= limit:
-            break
-        number = len(rows) + 1
-        if len(line) > width:
-            raise CsvReadError(source, f"data row {number} has {len(line)} cells, the header {width} "
-                               f"(line {reader.line_num} of the file)")  # type: ignore[attr-defined]
-        if len(line) < width:
-            short.append(number)
-            line += [""] * (width - len(line))
-        rows.append(tuple(line))
-    return TextCsv(source, tuple(header), rows, tuple(short))
+    long = next((number for number, row in enumerate(rows, start=1) if len(row) > width), None)
+    if long is not None:
+        raise CsvReadError(source, f"data row {long} has {len(rows[long - 1])} cells, the header {width}")
+    short = tuple(number for number, row in enumerate(rows, start=1) if len(row) < width)
+    for number in short:
+        rows[number - 1] += ("",) * (width - len(rows[number - 1]))
+    return TextCsv(source, tuple(header), rows, short)
 
 
 def _refuse_duplicate_columns(header: list[str], source: str) -> None:

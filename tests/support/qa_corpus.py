@@ -31,7 +31,9 @@ WORDS = {
     "Urdu": ("لاہور", "دریا", "اردو", "غالب", "شاعر", "دہلی", "قلعہ", "زبان"),
     "English": ("Ruru", "Jataka", "Narmada", "valley", "Calcutta", "amalak", "Amalaka", "Chola", "ideals", "Delhi"),
 }
-PUNCTUATION = ("", "", "", ".", ",", "।", "॥", "?", "!", "۔", '"', "«", ")")
+PUNCTUATION = ("", "", "", ".", ",", "।", "॥", "?", "!", "۔", '"', "«", ")", "\U00011047")  # the last: Brahmi danda
+RARE_WORD = "\U00020000\U00011047"
+"""A word past the planes the scorer lists punctuation for (CJK extension B), ending in Brahmi punctuation."""
 DOMAINS = ("Art", "History", "Geography", "Literature", "Science", "Art ", " Polity", "")
 NA_LIKE = ("NA", "None", "null", "nan", "N/A", "")
 
@@ -71,6 +73,8 @@ def _golden(generator: random.Random, vocabulary: tuple[str, ...]) -> str:
     if roll < 0.04:
         return f"{generator.randrange(10000):04d}"  # a number with its leading zeros
     golden = " ".join(generator.sample(vocabulary, k=generator.choice((1, 1, 2, 3))))
+    if roll > 0.995:
+        golden += " " + RARE_WORD
     return golden + " " if roll < 0.07 else golden  # a trailing space, which exact substring keeps
 
 
@@ -79,6 +83,8 @@ def _response(generator: random.Random, vocabulary: tuple[str, ...], golden: str
     if roll < 0.03:
         return generator.choice(("", "   ", "\n"))
     prose = [word + generator.choice(PUNCTUATION) for word in generator.choices(vocabulary, k=generator.randint(6, 40))]
+    if roll > 0.98:
+        prose.append(RARE_WORD)
     golden_words = golden.split()
     if roll < 0.45:
         prose.insert(generator.randrange(len(prose) + 1), golden.strip())  # verbatim

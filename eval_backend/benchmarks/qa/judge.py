@@ -10,12 +10,14 @@ retries, concurrency bound and failure kinds) at temperature 0 where the judge a
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from eval_backend.benchmarks.qa.records import EquivalenceVerdict, QaJudgment, QaRow
 from eval_backend.benchmarks.qa.scorers import is_blank, words
 from eval_backend.concurrency import run_workers
-from eval_backend.judge_client import JudgeClient, JudgeConfigError
+
+if TYPE_CHECKING:  # the client's HTTP stack is imported by whoever builds one, not by the scorers' package
+    from eval_backend.judge_client import JudgeClient, JudgeConfigError
 from eval_backend.verdict import VerdictError, parse_json_object
 
 JUDGE_TEMPERATURE = 0.0
@@ -92,7 +94,7 @@ async def judge_row(row: QaRow, client: JudgeClient) -> QaJudgment:
     return QaJudgment(verdict.correct, verdict.reason, outcome.attempts, outcome.usage)
 
 
-class JudgingStopped(JudgeConfigError):
+class JudgingStopped(Exception):
     """The judge refused us outright mid-way (auth, quota, endpoint gone): the calls stopped.
 
     `judgments` has one entry per row all the same: those made, and the rest failed with
@@ -122,6 +124,8 @@ async def judge_rows(
     A JudgeConfigError (the endpoint refuses us outright) stops the calls and is raised as
     JudgingStopped, which carries the judgments made and the rest marked failed.
     """
+    from eval_backend.judge_client import JudgeConfigError  # loaded already: `client` is one
+
     judgments: list[QaJudgment | None] = [None] * len(rows)
 
     async def judge(number: int) -> None:

@@ -386,8 +386,8 @@ def test_verdicts_on_a_large_corpus_are_those_of_the_seed_reading_before_the_spe
     assert hashlib.sha256(summary_out.read_bytes()).hexdigest() == CORPUS_SUMMARY_SHA256
 
 
-CORPUS_SCORED_SHA256 = "562c0d3fd765e0618dfc562dc54ad8b7d2bf2ec3e63d56e18218d47de5bf6ce3"
-CORPUS_SUMMARY_SHA256 = "43c3bc53eb8e591695b18a239865ee017250521f1e9783de5e42189032499a74"
+CORPUS_SCORED_SHA256 = "f61e119a914731c427d492e43b6d4c159e35f509dd732d785237c9f7890780d5"
+CORPUS_SUMMARY_SHA256 = "d9d9744d4cc9a245b969fac07b8b1d16d326118384a74f6bbc66e9652c405ba8"
 
 
 def test_an_unreachable_judge_saves_the_scores_and_promises_no_resume(
