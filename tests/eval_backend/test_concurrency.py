@@ -1,6 +1,8 @@
 """The adaptive bound halves once per burst of 429s and grows back one step at a time."""
 
 import asyncio
+from contextlib import contextmanager
+from typing import Iterator
 
 import pytest
 
@@ -32,21 +34,34 @@ def test_the_limit_never_drops_below_the_minimum() -> None:
     assert limiter.limit == 1
 
 
+class InFlight:
+    """Counts the calls inside `track()` now, and the most there were at once."""
+
+    def __init__(self) -> None:
+        self.now = self.peak = 0
+
+    @contextmanager
+    def track(self) -> Iterator[None]:
+        self.now += 1
+        self.peak = max(self.peak, self.now)
+        try:
+            yield
+        finally:
+            self.now -= 1
+
+
 def test_slots_never_exceed_the_current_limit() -> None:
     async def go() -> int:
         limiter = AdaptiveLimiter(3)
-        in_flight = peak = 0
+        in_flight = InFlight()
 
         async def call() -> None:
-            nonlocal in_flight, peak
             async with limiter.slot():
-                in_flight += 1
-                peak = max(peak, in_flight)
-                await asyncio.sleep(0.001)
-                in_flight -= 1
+                with in_flight.track():
+                    await asyncio.sleep(0.001)
 
         await asyncio.gather(*(call() for _ in range(20)))
-        return peak
+        return in_flight.peak
 
     assert asyncio.run(go()) == 3
 
@@ -102,15 +117,12 @@ def test_a_limit_grown_back_lets_waiters_in_at_once() -> None:
         limiter.throttled(1)
         assert limiter.limit == 1
         entered = asyncio.Event()
-        peak = in_flight = 0
+        in_flight = InFlight()
 
         async def call() -> None:
-            nonlocal peak, in_flight
             async with limiter.slot():
-                in_flight += 1
-                peak = max(peak, in_flight)
-                await entered.wait()
-                in_flight -= 1
+                with in_flight.track():
+                    await entered.wait()
 
         tasks = [asyncio.create_task(call()) for _ in range(3)]
         await asyncio.sleep(0)
@@ -118,7 +130,7 @@ def test_a_limit_grown_back_lets_waiters_in_at_once() -> None:
         await asyncio.sleep(0)
         entered.set()
         await asyncio.gather(*tasks)
-        return peak
+        return in_flight.peak
 
     assert asyncio.run(go()) == 2
 
@@ -126,18 +138,15 @@ def test_a_limit_grown_back_lets_waiters_in_at_once() -> None:
 def test_run_workers_bounds_the_tasks_and_raises_the_first_error_unwrapped() -> None:
     async def go() -> tuple[int, list[int]]:
         done: list[int] = []
-        busy = peak = 0
+        busy = InFlight()
 
         async def work(item: int) -> None:
-            nonlocal busy, peak
-            busy += 1
-            peak = max(peak, busy)
-            await asyncio.sleep(0)
-            busy -= 1
+            with busy.track():
+                await asyncio.sleep(0)
             done.append(item)
 
         await run_workers(range(100), work, workers=3)
-        return peak, done
+        return busy.peak, done
 
     peak, done = asyncio.run(go())
     assert peak == 3 and sorted(done) == list(range(100))
