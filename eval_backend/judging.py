@@ -130,7 +130,7 @@ async def run_judge_tasks(
     count = len(tasks)
     progress = progress or JudgingProgress(total=count)
     pending = _taken_in_order(tasks)
-    report = _at_most_every(PROGRESS_INTERVAL_S, on_progress) if on_progress else None
+    report = at_most_every(PROGRESS_INTERVAL_S, on_progress) if on_progress else None
 
     async def judge(task: JudgeTask) -> None:
         judgment = await _judge_one(benchmark, task, client)
@@ -154,8 +154,9 @@ def _taken_in_order(tasks: list[JudgeTask]) -> Iterator[JudgeTask]:
     return (queue.popleft() for _ in range(len(queue)))
 
 
-def _at_most_every(interval_s: float, callback: ProgressCallback) -> ProgressCallback:
-    """`callback`, skipping the calls that come within `interval_s` of the last one it made."""
+def at_most_every(interval_s: float, callback: ProgressCallback) -> ProgressCallback:
+    """`callback`, skipping the calls that come within `interval_s` of the last one it made
+    (a bar redrawn on each of hundreds of judgments a second costs more CPU than the calls)."""
     last = -interval_s
 
     def report(progress: JudgingProgress) -> None:

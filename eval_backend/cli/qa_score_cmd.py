@@ -21,7 +21,7 @@ from eval_backend.benchmarks.qa.scorers import Normalization, normalized, score_
 from eval_backend.benchmarks.qa.summary import JudgeSummary, QaSummary, ScorerAccuracy, judge_summary, summarize
 from eval_backend.cli.common import add_judge_arguments, judge_settings, judging_progress_bar
 from eval_backend.judge_client import RESUME_HINT, JudgeClient, JudgeConfigError
-from eval_backend.judging import JudgingProgress
+from eval_backend.judging import PROGRESS_INTERVAL_S, JudgingProgress, at_most_every
 from eval_backend.responses_input import ResponsesInputError
 from eval_backend.settings import JudgeSettings, Settings
 
@@ -96,17 +96,20 @@ def _judge(
         progress = JudgingProgress(total=len(rows))
         try:
             with judging_progress_bar() as on_progress:
+                report = at_most_every(PROGRESS_INTERVAL_S, on_progress)
 
                 def on_done(judgment: QaJudgment) -> None:
                     progress.done += 1
                     progress.failed += judgment.failed
                     progress.tokens += judgment.usage.total_tokens
-                    on_progress(progress)
+                    report(progress)
 
                 try:
                     return await judge_rows(rows, client, on_done), client, None
                 except JudgingStopped as stopped:
                     return stopped.judgments, client, stopped
+                finally:
+                    on_progress(progress)  # the final totals, whatever the interval held back
         finally:
             await client.close()
 
