@@ -11,12 +11,13 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark, Benchmark
 from eval_backend.memory import trim_heap
 from eval_backend.records import Item, ItemKey
 from eval_backend.settings import DataSettings
+from eval_backend.text_csv import read_text_csv_stream
 
 logger = logging.getLogger(__name__)
 
@@ -215,18 +216,81 @@ def _load_rows(benchmark: Benchmark, spec: DatasetSpec, config: str, split: str 
     split = split or benchmark.split
     try:
         if not Path(spec.path).is_dir():
-            dataset = datasets.load_dataset(spec.path, config, split=split, revision=spec.revision)
-            return _rows(benchmark, _only_split(dataset))
+            builder = datasets.load_dataset_builder(spec.path, config, revision=spec.revision)
+            return _builder_rows(benchmark, builder, split, cache_dir=None)
         # `datasets` keys its cache of a local folder on the folder's name, the config and the
         # README alone: a folder rewritten in place, or another folder of the same name, would
         # be served the old rows. A throwaway cache reads the files as they are now.
         with tempfile.TemporaryDirectory(prefix="wb-dataset-cache-") as cache_dir:
-            dataset = datasets.load_dataset(spec.path, config, split=split, cache_dir=cache_dir)
-            return _rows(benchmark, _only_split(dataset))
+            builder = datasets.load_dataset_builder(spec.path, config, cache_dir=cache_dir)
+            return _builder_rows(benchmark, builder, split, cache_dir)
     except Exception as exc:  # as above: many exception types mean one thing here
         raise DatasetLoadError(
             f"cannot load config {config!r} of dataset {spec.path!r}: {exc}{_access_hint(spec, exc)}"
         ) from exc
+
+
+def _builder_rows(benchmark: Benchmark, builder: Any, split: str | None, cache_dir: str | None) -> list[dict]:
+    """The rows of one config, as `datasets.load_dataset` would build them, but CSV files as text.
+
+    `datasets` would read a CSV config through pandas with NA conversion and type inference
+    (golden answer `NA` becomes empty, `07` becomes 7), and reads a whole repository with
+    the builder of its most common format, so a CSV config beside parquet ones fails. A CSV
+    config is read by the engine's text reader instead, and any other config whose files
+    are not of the repository's format by the builder of their own.
+    """
+    import datasets
+
+    files = _split_files(builder.config.data_files, split)
+    formats = {_file_format(name) for name in files}
+    if formats == {"csv"}:
+        return _csv_rows(benchmark, files)
+    if len(formats) == 1 and type(builder).__module__.rsplit(".", 1)[-1] not in formats:
+        dataset = datasets.load_dataset(formats.pop(), data_files=list(files), split="train", cache_dir=cache_dir)
+        return _rows(benchmark, dataset)
+    builder.download_and_prepare()
+    return _rows(benchmark, _only_split(builder.as_dataset(split=split)))
+
+
+def _split_files(data_files: Mapping[str, Sequence[str]] | None, split: str | None) -> Sequence[str]:
+    """The data files of `split`, or of the config's one split when no split is named."""
+    if not data_files:
+        raise DatasetLoadError("the config declares no data files")
+    if split is None:
+        if len(data_files) != 1:
+            raise DatasetLoadError(f"the config has splits {', '.join(data_files)}; the benchmark must name one")
+        return next(iter(data_files.values()))
+    if split not in data_files:
+        raise DatasetLoadError(f"the config has no split {split!r} (it has {', '.join(data_files)})")
+    return data_files[split]
+
+
+def _file_format(name: str) -> str:
+    """A data file's format as `datasets` names its builders: `csv`, `parquet`, `json`, …"""
+    suffix = Path(name).suffix.lower().lstrip(".")
+    return "json" if suffix == "jsonl" else suffix
+
+
+def _csv_rows(benchmark: Benchmark, files: Sequence[str]) -> list[dict]:
+    """The rows of CSV data files, every cell as text, with the columns the benchmark reads."""
+    import fsspec
+
+    rows: list[dict] = []
+    for name in files:
+        with fsspec.open(name, "rb") as handle:  # a local path, or an hf:// file of a Hub repo
+            table = read_text_csv_stream(handle, _shown_file(name))
+        if table.short_rows:
+            numbers = ", ".join(map(str, table.short_rows[:20]))
+            raise DatasetLoadError(f"{table.source}: data rows {numbers} have fewer cells than the header "
+                                   f"({', '.join(table.header)})")
+        present = [(field, table.header.index(field)) for field in benchmark.row_fields if field in table.header]
+        rows.extend({field: cells[position] for field, position in present} for cells in table.rows)
+    return rows
+
+
+def _shown_file(name: str) -> str:
+    """A data file as messages show it: its path in the repository or on disk, no URL scheme."""
+    return name.removeprefix("hf://datasets/")
 
 
 def _only_split(dataset: Any) -> Any:

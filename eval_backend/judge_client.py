@@ -31,6 +31,10 @@ logger = logging.getLogger(__name__)
 
 V = TypeVar("V")
 
+RESUME_HINT = " Judgments already made are saved: run again to resume."
+"""What a run's judge phase can promise when the judge stops (a caller that saves nothing drops it)."""
+
+
 class JudgeConfigError(RuntimeError):
     """The judge cannot be used at all (no endpoint, bad key, unknown model): stop the run."""
 
@@ -120,6 +124,7 @@ class JudgeClient:
         # refuses it, calls go without and the refusal is kept here for the summary to record.
         self.temperature = temperature
         self.temperature_refused: str | None = None
+        self.temperature_refusals = 0  # calls refused for it: the first, and those in flight then
         self.model = settings.model
         self.limiter = AdaptiveLimiter(settings.concurrency)
         self.transport_retries = 0
@@ -169,15 +174,19 @@ class JudgeClient:
         await self._transport.close()
 
     async def _complete_at_temperature(self, messages: list[dict[str, str]]) -> ChatAnswer:
-        """`_complete`; a call the judge refuses for its temperature is sent again without one."""
+        """`_complete`; a call the judge refuses for its temperature is sent again without one.
+
+        The first refusal is learned for the client's lifetime: no call sent after it carries
+        a temperature, so only the calls already in flight are refused too (each counted).
+        """
         try:
             return await self._complete(messages)
-        except openai.BadRequestError as exc:
-            if self.temperature is None or not _refuses_temperature(exc):
-                raise
+        except _TemperatureRefused as refused:
+            self.temperature_refusals += 1
             if self.temperature_refused is None:
-                self.temperature_refused = str(exc)
-                logger.warning("the judge refuses temperature %s; judging at its default: %s", self.temperature, exc)
+                self.temperature_refused = str(refused.error)
+                logger.warning("the judge refuses temperature %s; judging at its default: %s",
+                               self.temperature, refused.error)
             return await self._complete(messages)
 
     def _sampling(self) -> dict[str, float]:
@@ -208,12 +217,18 @@ class JudgeClient:
         # Not `chat.completions.create`: it walks and deep-copies every 30 KB prompt through its
         # typed transform (~3 ms of CPU a call) and sends an Indic prompt ASCII-escaped, twice the
         # bytes of UTF-8. The transport posts the bytes encoded here.
-        content, prompt_sha256 = self._encode(messages)
         async with self.limiter.slot() as generation:
+            # Encoded once the slot is ours: a temperature refused while this call waited is not sent.
+            carries_temperature = bool(self._sampling())
+            content, prompt_sha256 = self._encode(messages)
             try:
                 response = await self._post_within_deadline(content)
             except openai.RateLimitError:
                 self.limiter.throttled(generation)
+                raise
+            except openai.BadRequestError as exc:
+                if carries_temperature and _refuses_temperature(exc):
+                    raise _TemperatureRefused(exc) from exc
                 raise
         self.limiter.succeeded()
         return replace(ChatAnswer.from_bytes(response), prompt_sha256=prompt_sha256)
@@ -302,9 +317,17 @@ def endpoint_host(settings: JudgeSettings) -> str:
 
 def _judge_unreachable(what: str) -> JudgeUnreachableError:
     return JudgeUnreachableError(
-        f"the judge endpoint {what}; check that it is up and that OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT is right. "
-        "Judgments already made are saved: run again to resume."
+        f"the judge endpoint {what}; check that it is up and that OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT is right."
+        f"{RESUME_HINT}"
     )
+
+
+class _TemperatureRefused(Exception):
+    """A call that carried a temperature was refused for it (never retried as a transport fault)."""
+
+    def __init__(self, error: openai.BadRequestError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 def _refuses_temperature(exc: openai.BadRequestError) -> bool:

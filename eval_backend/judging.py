@@ -8,7 +8,6 @@ dataset) is owed again; so is one that failed for good, when the caller asks to 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections import deque
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from eval_backend.benchmarks import Benchmark
+from eval_backend.concurrency import run_workers
 from eval_backend.judge_client import JudgeClient, JudgeOutcome
 from eval_backend.jsonl import JsonlAppender
 from eval_backend.records import Item, ItemKey, ItemMeta, Judgment, ResponseRecord, sha256_text, to_json_dict
@@ -130,23 +130,16 @@ async def run_judge_tasks(
     count = len(tasks)
     progress = progress or JudgingProgress(total=count)
     pending = _taken_in_order(tasks)
-    report = _at_most_every(PROGRESS_INTERVAL_S, on_progress) if on_progress else None
+    report = at_most_every(PROGRESS_INTERVAL_S, on_progress) if on_progress else None
 
-    async def worker() -> None:
-        for task in pending:
-            judgment = await _judge_one(benchmark, task, client)
-            appender.append(to_json_dict(judgment))
-            progress.record(judgment)
-            if report:
-                report(progress)
+    async def judge(task: JudgeTask) -> None:
+        judgment = await _judge_one(benchmark, task, client)
+        appender.append(to_json_dict(judgment))
+        progress.record(judgment)
+        if report:
+            report(progress)
 
-    workers = min(client.limiter.max_limit, count)
-    try:
-        async with asyncio.TaskGroup() as group:  # one worker's fatal error stops the others
-            for _ in range(workers):
-                group.create_task(worker())
-    except ExceptionGroup as errors:
-        raise errors.exceptions[0] from None
+    await run_workers(pending, judge, min(client.limiter.max_limit, count))  # a fatal error stops them all
     progress.throttled = client.limiter.throttles
     progress.transport_retries = client.transport_retries
     if on_progress:
@@ -161,8 +154,9 @@ def _taken_in_order(tasks: list[JudgeTask]) -> Iterator[JudgeTask]:
     return (queue.popleft() for _ in range(len(queue)))
 
 
-def _at_most_every(interval_s: float, callback: ProgressCallback) -> ProgressCallback:
-    """`callback`, skipping the calls that come within `interval_s` of the last one it made."""
+def at_most_every(interval_s: float, callback: ProgressCallback) -> ProgressCallback:
+    """`callback`, skipping the calls that come within `interval_s` of the last one it made
+    (a bar redrawn on each of hundreds of judgments a second costs more CPU than the calls)."""
     last = -interval_s
 
     def report(progress: JudgingProgress) -> None:

@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from huggingface_hub import constants as hub_constants
+import datasets.config
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
+from huggingface_hub import constants as hub_constants
 
 from eval_backend.benchmarks import ItemValidationError
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.dataset_loader import (
     LOCAL_REVISION_PREFIX,
     DatasetLoadError,
@@ -22,7 +26,9 @@ from eval_backend.dataset_loader import (
 )
 from tests.eval_backend.conftest import BENCHMARK, SMALL_SHAPE
 from tests.support.hub_dataset import make_rows, write_readme, write_rows
+from tests.support.hub_repo_server import StandInHubRepos, publish_dataset_folder
 from tests.support.hub_server import HubResponse, StandInHub
+from tests.support.qa_dataset import QA_ROWS, write_qa_dataset
 
 
 def test_configs_are_discovered_from_the_readme(dataset_dir: Path) -> None:
@@ -125,3 +131,74 @@ def test_a_hub_branch_resolves_to_its_commit_and_an_unknown_dataset_is_named(mon
         assert pinned(DatasetSpec("sarvam/bench", "main")) == DatasetSpec("sarvam/bench", commit)
         with pytest.raises(DatasetLoadError, match="'sarvam/missing'"):
             resolve_revision(DatasetSpec("sarvam/missing"))
+
+
+# A CSV config is read as text, as `qa-score` reads a responses CSV: NA-like golden answers and
+# number-only columns are the text written, in a local folder, a Hub repo, or beside parquet.
+QA_AS_WRITTEN = {
+    "hindi": (
+        ("भारत की राजधानी का कोड क्या है? (उत्तर न हो तो NA)", "NA", "Polity"),
+        ("किस वर्ष भारत स्वतंत्र हुआ?", "1947", "History"),
+        ("जुलाई कौन सा महीना है?", "07", "Calendar"),
+        ("कौन सा मान लौटाया गया?", "None", "Computing "),
+        ("ख़ाली उत्तर?", "", ""),
+    ),
+    "tamil": (
+        ("மதிப்பு என்ன?", "nan", "Science"),
+        ("பதில் கிடைக்கவில்லை என்றால்?", "N/A", "Meta"),
+        ("எந்த மதிப்பு?", "null", "Computing"),
+        ("வெப்பநிலை?", "-0.50", "Science"),
+    ),
+}
+
+
+def qa_items(folder: Path) -> list[tuple[str, int, str, str, str]]:
+    items = load_items(INDIC_QA, DatasetSpec(str(folder)), resolve_configs(DatasetSpec(str(folder)), None))
+    return [(item.config, item.index, item.question, item.answer, item.domain) for item in items]
+
+
+def expected_qa_items() -> list[tuple[str, int, str, str, str]]:
+    return [(config, index, question, answer, domain or "unspecified")
+            for config, rows in QA_AS_WRITTEN.items() for index, (question, answer, domain) in enumerate(rows)]
+
+
+def test_a_csv_config_is_read_as_the_text_written_like_its_parquet_copy(tmp_path: Path) -> None:
+    csv_items = qa_items(write_qa_dataset(tmp_path / "csv", QA_AS_WRITTEN, fmt="csv"))
+    assert csv_items == expected_qa_items()
+    assert qa_items(write_qa_dataset(tmp_path / "parquet", QA_AS_WRITTEN)) == csv_items
+
+
+def test_a_dataset_mixing_csv_and_parquet_configs_loads_both(tmp_path: Path) -> None:
+    for name, formats in (("mostly-parquet", {"hindi": "csv", "tamil": "parquet"}),
+                          ("mostly-csv", {"hindi": "parquet", "tamil": "csv"})):
+        assert qa_items(write_qa_dataset(tmp_path / name, QA_AS_WRITTEN, fmt=formats)) == expected_qa_items()
+
+
+def test_parquet_numbers_are_their_text_and_a_nan_is_refused(tmp_path: Path) -> None:
+    folder = write_qa_dataset(tmp_path / "qa", {"english": QA_ROWS["english"][:1]})
+    table = pa.table({"question": ["Year?", "Ratio?", "Missing?"], "answer": pa.array([1947, 7, None], pa.int64()),
+                      "Domain": ["History", "Science", "Meta"]})
+    pq.write_table(table, folder / "english" / "train.parquet")
+    assert [item[3] for item in qa_items(folder)] == ["1947", "7", ""]
+    floats = table.set_column(1, "answer", pa.array([7.5, float("nan"), 1.0], pa.float64()))
+    pq.write_table(floats, folder / "english" / "train.parquet")
+    with pytest.raises(ItemValidationError, match=r"config 'english', row 1: field 'answer' is the number nan"):
+        qa_items(folder)
+
+
+def test_a_csv_row_with_missing_cells_is_refused_naming_file_and_row(tmp_path: Path) -> None:
+    folder = write_qa_dataset(tmp_path / "qa", QA_AS_WRITTEN, fmt="csv")
+    path = folder / "tamil" / "train.csv"
+    path.write_text(path.read_text(encoding="utf-8") + "ஒரு கேள்வி?,சென்னை\n", encoding="utf-8")
+    with pytest.raises(DatasetLoadError, match=r"tamil/train.csv: data rows 5 have fewer cells than the header"):
+        qa_items(folder)
+
+
+def test_a_hub_repo_s_csv_config_is_read_as_text_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = write_qa_dataset(tmp_path / "qa", QA_AS_WRITTEN, fmt={"hindi": "csv", "tamil": "parquet"})
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "cache")
+    with StandInHubRepos() as hub:
+        publish_dataset_folder(hub, monkeypatch, "sarvam/indic-qa-test", folder)
+        spec = DatasetSpec("sarvam/indic-qa-test", resolve_revision(DatasetSpec("sarvam/indic-qa-test")))
+        items = load_items(INDIC_QA, spec, resolve_configs(spec, None))
+    assert [(i.config, i.index, i.question, i.answer, i.domain) for i in items] == expected_qa_items()

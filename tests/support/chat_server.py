@@ -825,6 +825,12 @@ def _parse_json(raw: bytes) -> Any:
 # --------------------------------------------------------------------------------------------
 
 
+def _qa_judge_reply() -> ReplyFn:
+    from tests.support.qa_judge import qa_judge_reply  # it builds on this module: imported when asked for
+
+    return qa_judge_reply()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Serve until SIGTERM or Ctrl-C; prints ``READY <base_url>`` once listening."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -837,11 +843,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=60.0,
         help="enforce --rpm over sliding windows of this many seconds (steady state sooner)",
     )
-    parser.add_argument("--reply", choices=("judge", "chat"), default="judge")
+    parser.add_argument("--reply", choices=("judge", "chat", "qa-judge"), default="judge")
     parser.add_argument("--no-record", action="store_true", help="keep no request bodies (long benchmarks)")
     args = parser.parse_args(argv)
 
-    reply = judge_reply() if args.reply == "judge" else chat_reply()
+    reply = {"judge": judge_reply, "chat": chat_reply, "qa-judge": _qa_judge_reply}[args.reply]()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     server = StandInChatServer(

@@ -25,12 +25,17 @@ import threading
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from pathlib import Path
+
+import datasets.config
+import pytest
 import yaml
+from huggingface_hub import constants as hub_constants
 from huggingface_hub.utils.sha import git_hash
 
 from tests.support.hub_server import _REPO, HubCommit, HubRepo, HubResponse, StandInHub
 
-__all__ = ["StandInHubRepos"]
+__all__ = ["StandInHubRepos", "publish_dataset_folder"]
 
 _GITATTRIBUTES = b"*.parquet filter=lfs diff=lfs merge=lfs -text\n"
 
@@ -232,6 +237,27 @@ class StandInHubRepos(StandInHub):
         repo.commits[sha] = HubCommit(sha, files)
         repo.refs[branch] = sha
         return sha
+
+
+def publish_dataset_folder(
+    hub: StandInHubRepos, monkeypatch: pytest.MonkeyPatch, repo_id: str, folder: Path, *, gated: bool = False
+) -> HubRepo:
+    """Serve `folder`'s files as dataset repo `repo_id` and point `huggingface_hub` and `datasets` at `hub`.
+
+    Both read the endpoint and offline mode once, at import (the suite runs offline); the
+    patches below are where those values live.
+    """
+    files = {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+    repo = hub.repos[("dataset", repo_id)] = HubRepo(repo_id, "dataset", gated=gated)
+    hub._add_commit(repo, files)
+    monkeypatch.setattr(hub_constants, "ENDPOINT", hub.url)
+    monkeypatch.setattr(hub_constants, "HUGGINGFACE_CO_URL_TEMPLATE", hub.url + "/{repo_id}/resolve/{revision}/{filename}")
+    monkeypatch.setattr(hub_constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(datasets.config, "HF_ENDPOINT", hub.url)
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "0")
+    return repo
 
 
 def _parents(path: str) -> list[str]:

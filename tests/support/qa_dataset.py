@@ -6,7 +6,7 @@ as ``datasets.load_dataset(folder, config)`` reads a published repository::
     root/README.md                  YAML front matter: each config and its data file
     root/<config>/train.parquet     each config as parquet (or train.csv with fmt="csv")
 
-(`datasets` reads one repository with one file format, so a folder is all CSV or all parquet.)
+`fmt` may also name a format per config, for a repository that mixes CSV and parquet.
 
 The rows are the seed's own examples where it has them, so the scorers' known verdicts can
 be checked through the whole pipeline. No split is declared: `datasets` names it `train`.
@@ -54,16 +54,20 @@ def answer_for(question: str) -> str:
     raise KeyError(question)
 
 
+Format = Literal["parquet", "csv"]
+
+
 def write_qa_dataset(
-    root: Path, rows: Mapping[str, Sequence[QaDatasetRow]] = QA_ROWS, fmt: Literal["parquet", "csv"] = "parquet"
+    root: Path, rows: Mapping[str, Sequence[QaDatasetRow]] = QA_ROWS, fmt: Format | Mapping[str, Format] = "parquet"
 ) -> Path:
-    """Write every config of `rows` as `fmt` files and the README declaring them; returns `root`."""
+    """Write every config of `rows` as `fmt` files (one format, or one per config) and the README
+    declaring them; returns `root`."""
     root = Path(root)
     files = {}
     for config, config_rows in rows.items():
         folder = root / config
         folder.mkdir(parents=True, exist_ok=True)
-        if fmt == "csv":
+        if (fmt if isinstance(fmt, str) else fmt[config]) == "csv":
             path = folder / "train.csv"
             with path.open("w", encoding="utf-8", newline="") as handle:
                 writer = csv.writer(handle)

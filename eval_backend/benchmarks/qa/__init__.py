@@ -19,7 +19,8 @@ Deterministic scorers (`scorers`)
 
 LLM judge of equivalence (`judge`)
     judge_messages(row), parse_equivalence_verdict(text), rule_judgment(row)
-    async judge_row(row, client), async judge_rows(rows, client, on_done)
+    async judge_row(row, client), async judge_rows(rows, client, on_done) (a bounded pool of
+    workers; a judge that stops raises JudgingStopped carrying every row's judgment)
     with a `JudgeClient(settings, temperature=JUDGE_TEMPERATURE)`
 
 Aggregation (`summary`)
@@ -27,7 +28,8 @@ Aggregation (`summary`)
     None verdicts left out), agreement_counts(verdicts), judge_summary(...),
     summarize(rows, verdicts, form, judge) -> QaSummary with `.to_json()` (qa-score's schema)
 
-CSV files (`csv_io`): read_responses_csv(path, need_question, limit), scored_frame(...).
+CSV files (`csv_io`, over the engine's text reader `eval_backend.text_csv`):
+    read_responses_csv(path, need_question, limit), write_scored_csv(path, table, verdicts, judgments).
 """
 
 from eval_backend.benchmarks.qa.records import (

@@ -1,20 +1,20 @@
 """The seed's CSV files: responses in (`question`, `answer`, `Domain`, `response`), verdicts out.
 
-Every cell is read as text exactly as written: no NA conversion (a cell reading `NA` or
-`None` is that text, an empty cell is ""), no stripping, so golden answers keep their
-whitespace as the seed's scripts keep it.
+Every cell is read as text exactly as written (`eval_backend.text_csv`, the reader the
+dataset loader uses for CSV configs too): no NA conversion, no type inference, no
+stripping, so golden answers keep their whitespace as the seed's scripts keep it.
 """
 
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-import pandas as pd
-
 from eval_backend.benchmarks.qa.records import QaJudgment, QaRow, QaVerdict
 from eval_backend.responses_input import ResponsesInputError
+from eval_backend.text_csv import CsvReadError, TextCsv, read_text_csv
 
 SCORED_COLUMNS = ("exact_correct", "overlap_correct", "matching_words", "total_golden_words", "blank_response")
 JUDGE_COLUMNS = ("judge_correct", "judge_reason")
@@ -22,47 +22,54 @@ JUDGE_COLUMNS = ("judge_correct", "judge_reason")
 
 @dataclass(frozen=True)
 class ResponsesTable:
-    """A responses CSV as read: the table with every input column, and its rows as records."""
+    """A responses CSV as read: every input column, and its rows as records."""
 
-    frame: pd.DataFrame
+    csv: TextCsv
     rows: tuple[QaRow, ...]
 
 
 def read_responses_csv(path: Path, *, need_question: bool, limit: int | None = None) -> ResponsesTable:
     """The first `limit` rows (all when None) of a responses CSV, every cell as text.
 
-    Raises ResponsesInputError naming the file (and the column) when it cannot be read or
-    lacks `answer`, `Domain` or `response` (or `question`, which only the judge reads).
+    Raises ResponsesInputError naming the file (and the column or row) when it cannot be read
+    or lacks `answer`, `Domain` or `response` (or `question`, which only the judge reads).
     """
     try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False, nrows=limit)
-    except (OSError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        raise ResponsesInputError(f"{path}: cannot read the responses CSV: {exc}") from exc
+        table = read_text_csv(path, limit)
+    except CsvReadError as exc:
+        raise ResponsesInputError(f"{exc.source}: cannot read the responses CSV: {exc.reason}") from exc
     required = ("question", "answer", "Domain", "response") if need_question else ("answer", "Domain", "response")
-    missing = [column for column in required if column not in frame.columns]
+    missing = [column for column in required if column not in table.header]
     if missing:
-        found = ", ".join(map(repr, frame.columns)) or "none"
+        found = ", ".join(map(repr, table.header)) or "none"
         raise ResponsesInputError(f"{path}: missing column {', '.join(map(repr, missing))} (columns found: {found})")
-    questions = frame["question"] if need_question else [""] * len(frame)
+    questions = table.column("question") if need_question else [""] * len(table.rows)
     rows = tuple(
         QaRow(question=q, answer=a, domain=d, response=r)
-        for q, a, d, r in zip(questions, frame["answer"], frame["Domain"], frame["response"], strict=True)
+        for q, a, d, r in zip(questions, table.column("answer"), table.column("Domain"), table.column("response"),
+                              strict=True)
     )
-    return ResponsesTable(frame, rows)
+    return ResponsesTable(table, rows)
 
 
-def scored_frame(
-    table: ResponsesTable, verdicts: Sequence[QaVerdict], judgments: Sequence[QaJudgment] | None = None
-) -> pd.DataFrame:
-    """Every input column plus the verdict columns (and the judge's with `judgments`).
+def write_scored_csv(
+    path: Path, table: ResponsesTable, verdicts: Sequence[QaVerdict], judgments: Sequence[QaJudgment] | None = None
+) -> None:
+    """Every input column plus the verdict columns (and the judge's with `judgments`), as CSV.
 
-    Booleans are Python bools, so the CSV reads `True` / `False`; a failed judgment leaves
-    `judge_correct` empty and puts its error in `judge_reason`.
+    Booleans read `True` / `False`; a failed judgment leaves `judge_correct` empty and puts
+    its error in `judge_reason`.
     """
-    frame = table.frame.copy()
-    for column in SCORED_COLUMNS:
-        frame[column] = [getattr(verdict, column) for verdict in verdicts]
-    if judgments is not None:
-        frame["judge_correct"] = pd.Series([j.correct for j in judgments], index=frame.index, dtype=object)
-        frame["judge_reason"] = [judgment.reason for judgment in judgments]
-    return frame
+    header = [*table.csv.header, *SCORED_COLUMNS, *(JUDGE_COLUMNS if judgments is not None else ())]
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(header)
+        for number, (cells, verdict) in enumerate(zip(table.csv.rows, verdicts, strict=True)):
+            scored = (verdict.exact_correct, verdict.overlap_correct, verdict.matching_words,
+                      verdict.total_golden_words, verdict.blank_response)
+            judged = () if judgments is None else _judge_cells(judgments[number])
+            writer.writerow((*cells, *scored, *judged))
+
+
+def _judge_cells(judgment: QaJudgment) -> tuple[object, str]:
+    return ("" if judgment.correct is None else judgment.correct), judgment.reason

@@ -9,6 +9,7 @@ golden answer, which the seed scores correct and the summary names.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -76,9 +77,12 @@ def item_from_meta(data: Mapping[str, Any]) -> QaItem:
 
 
 def _text(value: Any, where: str, field: str) -> str:
-    # A CSV's empty cell arrives as None; a column of numbers as ints: both are the cell's text.
+    # CSV cells arrive as the text written (the loader reads CSV as text). A parquet null is an
+    # empty cell, and a parquet number is its text (`1947`, `7.5`); a NaN or infinity is no answer.
     if value is None:
         return ""
-    if isinstance(value, (str, int)) and not isinstance(value, bool):
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ItemValidationError(f"{where}: field {field!r} is the number {value}, expected text")
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
         return str(value)
     raise ItemValidationError(f"{where}: field {field!r} is {type(value).__name__}, expected text")

@@ -10,12 +10,14 @@ retries, concurrency bound and failure kinds) at temperature 0 where the judge a
 
 from __future__ import annotations
 
-import asyncio
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from eval_backend.benchmarks.qa.records import EquivalenceVerdict, QaJudgment, QaRow
 from eval_backend.benchmarks.qa.scorers import is_blank, words
-from eval_backend.judge_client import JudgeClient
+from eval_backend.concurrency import run_workers
+
+if TYPE_CHECKING:  # the client's HTTP stack is imported by whoever builds one, not by the scorers' package
+    from eval_backend.judge_client import JudgeClient, JudgeConfigError
 from eval_backend.verdict import VerdictError, parse_json_object
 
 JUDGE_TEMPERATURE = 0.0
@@ -92,23 +94,50 @@ async def judge_row(row: QaRow, client: JudgeClient) -> QaJudgment:
     return QaJudgment(verdict.correct, verdict.reason, outcome.attempts, outcome.usage)
 
 
+class JudgingStopped(Exception):
+    """The judge refused us outright mid-way (auth, quota, endpoint gone): the calls stopped.
+
+    `judgments` has one entry per row all the same: those made, and the rest failed with
+    this error, so the caller can still save what was decided and say so.
+    """
+
+    def __init__(self, error: JudgeConfigError, judgments: list[QaJudgment]) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.judgments = judgments
+
+    @property
+    def judged(self) -> int:
+        """How many rows got a judgment before the stop (failed ones included)."""
+        return sum(judgment.error_kind != NOT_JUDGED for judgment in self.judgments)
+
+
+NOT_JUDGED = "not_judged"
+"""The `error_kind` of a row left unjudged because the judge stopped (`JudgingStopped`)."""
+
+
 async def judge_rows(
     rows: Sequence[QaRow], client: JudgeClient, on_done: Callable[[QaJudgment], None] | None = None
 ) -> list[QaJudgment]:
-    """Every row's judgment, in order; the client's limiter bounds the calls in flight.
+    """Every row's judgment, in order, by as many workers as the client lets calls run at once.
 
-    A JudgeConfigError (the endpoint refuses us outright) cancels the rest and propagates.
+    A JudgeConfigError (the endpoint refuses us outright) stops the calls and is raised as
+    JudgingStopped, which carries the judgments made and the rest marked failed.
     """
+    from eval_backend.judge_client import JudgeConfigError  # loaded already: `client` is one
 
-    async def one(row: QaRow) -> QaJudgment:
-        judgment = await judge_row(row, client)
+    judgments: list[QaJudgment | None] = [None] * len(rows)
+
+    async def judge(number: int) -> None:
+        judgment = judgments[number] = await judge_row(rows[number], client)
         if on_done:
             on_done(judgment)
-        return judgment
 
     try:
-        async with asyncio.TaskGroup() as group:
-            tasks = [group.create_task(one(row)) for row in rows]
-    except ExceptionGroup as errors:
-        raise errors.exceptions[0] from None
-    return [task.result() for task in tasks]
+        await run_workers(range(len(rows)), judge, min(client.limiter.max_limit, len(rows)))
+    except JudgeConfigError as error:
+        stopped = f"not judged: {error}"
+        raise JudgingStopped(
+            error, [judgment or QaJudgment(None, stopped, error_kind=NOT_JUDGED) for judgment in judgments]
+        ) from error
+    return [judgment for judgment in judgments if judgment is not None]

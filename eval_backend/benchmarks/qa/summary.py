@@ -67,6 +67,7 @@ class JudgeSummary:
     temperature: float | None
     temperature_refused: str | None
     failed: int
+    temperature_refused_calls: int = 0  # the first refusal and the calls in flight then (each sent again)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +75,7 @@ class JudgeSummary:
             "model": self.model,
             "temperature": self.temperature,
             "temperature_refused": self.temperature_refused,
+            "temperature_refused_calls": self.temperature_refused_calls,
             "failed": self.failed,
         }
 
@@ -141,8 +143,9 @@ def judge_summary(
     model: str,
     temperature: float | None,
     temperature_refused: str | None,
+    temperature_refused_calls: int = 0,
 ) -> JudgeSummary:
     """The judge's accuracy over `rows`; failed judgments are left out and counted."""
     accuracy = scorer_accuracy([row.domain for row in rows], [judgment.correct for judgment in judgments])
     failed = sum(judgment.failed for judgment in judgments)
-    return JudgeSummary(accuracy, model, temperature, temperature_refused, failed)
+    return JudgeSummary(accuracy, model, temperature, temperature_refused, failed, temperature_refused_calls)

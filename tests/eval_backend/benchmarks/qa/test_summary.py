@@ -92,6 +92,7 @@ def test_judge_summary_leaves_failed_judgments_out_and_counts_them() -> None:
         "model": "stand-in-judge",
         "temperature": 0.0,
         "temperature_refused": None,
+        "temperature_refused_calls": 0,
         "failed": 1,
     }
     data = summarize(ROWS[:3], [score_row(row) for row in ROWS[:3]], judge=judge).to_json()
