@@ -8,15 +8,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.leaderboard.test_board_browser import LAPTOP, PHONE, shot
+from tests.leaderboard.test_board_browser import LAPTOP, PHONE, open_tab, shot
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows
 from tests.support.app_server import AppServer, running_app
 from tests.support.readable_runs import LONG_IDS, build_readable_data
 
 ALIGNMENT_TOLERANCE_PX = 1
+SCRIPT_SAMPLES = {"Devanagari": "\u0915", "Tamil": "\u0BA4", "Bengali": "\u09AC"}
+"""A letter of each script the test dataset's prompts are written in (क, த, ব)."""
 MISALIGNED_JS = """board => {
   const heads = Array.from(board.querySelectorAll('[role=columnheader]'));
   return heads.flatMap((head, column) => {
@@ -87,3 +90,35 @@ def test_a_long_id_wraps_inside_its_cell_and_reads_whole(page: Page) -> None:
     assert box and text and text["x"] >= box["x"] and text["x"] + text["width"] <= box["x"] + box["width"] + 1
     assert fits(cell)
     assert cell.locator("a").get_attribute("title") == LONG_IDS[0]  # the full id on hover
+
+
+def drawn_with(page: Page, selector: str) -> list[dict]:
+    """The fonts Chromium drew the element's text with (name, and whether the page supplied it)."""
+    session = page.context.new_cdp_session(page)
+    session.send("DOM.enable")
+    session.send("CSS.enable")
+    root = session.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]["nodeId"]
+    node = session.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    fonts = session.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    session.detach()
+    return fonts
+
+
+def test_every_script_is_drawn_with_the_noto_face_the_app_serves(page: Page, app: AppServer) -> None:
+    open_tab(page, "Judgments")
+    items = page.locator("#judgment-items [role=gridcell]")
+    expect(items.first).to_be_visible()
+    for script, letter in SCRIPT_SAMPLES.items():
+        cell = page.locator("#judgment-items [role=gridcell] span.text", has_text=letter).first
+        expect(cell).to_be_visible()
+        marker = f"script-{script}"
+        cell.evaluate("(el, marker) => el.setAttribute('data-probe', marker)", marker)
+        fonts = drawn_with(page, f'[data-probe="{marker}"]')
+        assert {"familyName": f"Noto Sans {script}", "isCustomFont": True} in [
+            {"familyName": f["familyName"], "isCustomFont": f["isCustomFont"]} for f in fonts], fonts
+    shot(page, "judgments-scripts")
+    served = page.evaluate("() => Array.from(document.fonts).filter(f => f.status === 'loaded').map(f => f.family)")
+    assert '"Board Noto"' in served or "Board Noto" in served
+    # The files come from the app itself: nothing is fetched from elsewhere.
+    url = page.evaluate("() => performance.getEntriesByType('resource').map(r => r.name).find(n => n.endsWith('.ttf'))")
+    assert url and url.startswith(app.url) and httpx.get(url).status_code == 200
