@@ -63,6 +63,20 @@ def header_row_css() -> str:
             f"{header} > tbody.sizing-body {{ display: none; }}\n")
 
 
+def reading_direction_css() -> str:
+    """Text boxes and grid cells set each paragraph's direction from its own text (Shahmukhi, Urdu: right to left).
+
+    Gradio draws them left to right whatever they hold; `plaintext` is `dir="auto"` per paragraph,
+    for prompts and answers that mix English with a right-to-left script.
+    """
+    return ("textarea { unicode-bidi: plaintext; text-align: start; }\n"
+            ".table-wrap [role=gridcell] .cell-wrap > span { unicode-bidi: plaintext; }\n"
+            # An answer and the criteria: rendered blocks that fit the panel's width, the rubric folded.
+            ".answer, .criterion { overflow-wrap: anywhere; }\n"
+            ".criterion { border-top: 1px solid var(--border-color-primary); padding: 6px 0; }\n"
+            ".criterion h4 { margin: 4px 0; }\n")
+
+
 def board_css() -> str:
     """Pinned Rank and Model on the ranked board (Model alone on the unranked one), narrower on a phone."""
     ranked, unranked = BOARDS
@@ -75,7 +89,7 @@ def board_css() -> str:
     outcome = (".submit-queued textarea { border-left: 6px solid #2e8540 !important; }\n"
                ".submit-refused textarea { border-left: 6px solid #c0392b !important; }\n")
     return (
-        header_row_css() + wide + outcome
+        header_row_css() + reading_direction_css() + wide + outcome
         + _pinned(ranked, 0, 0) + _pinned(ranked, 1, RANK_WIDTH_PX) + _pinned(unranked, 0, 0)
         + "".join(f"{board} .cell-menu-button {{ display: none !important; }}\n" for board in BOARDS)
         + f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"
