@@ -77,6 +77,22 @@ def reading_direction_css() -> str:
             ".criterion h4 { margin: 4px 0; }\n")
 
 
+SELECTED_TAB_TEXT = "#b4420a"
+"""The theme's orange, darkened to 5.6:1 on white (the theme's own is 2.8:1)."""
+PLACEHOLDER_TEXT = "#4b5563"
+"""7.5:1 on white, 6.9:1 on the inputs' grey (the theme's placeholder is 1.9:1)."""
+TOUCH_TARGET_PX = 24
+
+
+def accessible_css() -> str:
+    """Text at 4.5:1 contrast or more where the theme has less, and phone-sized tick boxes."""
+    return (f'button[role=tab][aria-selected="true"] {{ color: {SELECTED_TAB_TEXT} !important; }}\n'
+            f"input::placeholder, textarea::placeholder {{ color: {PLACEHOLDER_TEXT} !important; opacity: 1; }}\n"
+            f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"
+            f"input[type=checkbox], input[type=radio] {{ width: {TOUCH_TARGET_PX}px !important;"
+            f" height: {TOUCH_TARGET_PX}px !important; }}\n}}\n")
+
+
 def board_css() -> str:
     """Pinned Rank and Model on the ranked board (Model alone on the unranked one), narrower on a phone."""
     ranked, unranked = BOARDS
@@ -89,7 +105,7 @@ def board_css() -> str:
     outcome = (".submit-queued textarea { border-left: 6px solid #2e8540 !important; }\n"
                ".submit-refused textarea { border-left: 6px solid #c0392b !important; }\n")
     return (
-        header_row_css() + reading_direction_css() + wide + outcome
+        header_row_css() + reading_direction_css() + accessible_css() + wide + outcome
         + _pinned(ranked, 0, 0) + _pinned(ranked, 1, RANK_WIDTH_PX) + _pinned(unranked, 0, 0)
         + "".join(f"{board} .cell-menu-button {{ display: none !important; }}\n" for board in BOARDS)
         + f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"
