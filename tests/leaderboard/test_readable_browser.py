@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.leaderboard.test_board_browser import LAPTOP, PHONE, TEXT_BOX_JS, open_tab, shot
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, choose
+from leaderboard.tabs.judgments_tab import ITEM_HEADERS
 from tests.support.app_server import AppServer, running_app
 from tests.support.readable_runs import LONG_IDS, SHAHMUKHI_ANSWER, build_readable_data
 
@@ -218,3 +219,19 @@ def test_keyboard_focus_moves_through_every_control_in_order(page: Page) -> None
                                      " return e === document.body ? 'body' : (owner ? owner.id : e.tagName); }"))
     assert "body" not in reached, reached
     assert reached.index("sort-by") < reached.index("column-groups"), reached
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1440", "390"])
+def test_an_empty_grid_shows_its_real_headers(browser: Browser, tmp_path: Path, viewport: dict) -> None:
+    with running_app(tmp_path / "empty-data", tmp_path / "app.log") as empty:
+        context = browser.new_context(viewport=viewport)
+        opened = context.new_page()
+        opened.set_default_timeout(UI_TIMEOUT_MS)
+        opened.goto(empty.url)
+        expect(opened.locator("#empty-state")).to_be_visible()
+        open_tab(opened, "Judgments")
+        headers = opened.locator("#judgment-items [role=columnheader]")
+        expect(headers.first).to_have_attribute("title", "Config")
+        assert headers.evaluate_all("hs => hs.map(h => h.title)") == ITEM_HEADERS
+        shot(opened, "empty-judgments")
+        context.close()
