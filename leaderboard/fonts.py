@@ -4,8 +4,8 @@ A reader's machine may have no font for Tamil or Shahmukhi (every letter a box),
 names its own: Debian's fonts-noto-core (`make fonts`) ships the files, the app serves them as
 static files, and one family, `Board Noto`, maps each script's Unicode range to its face. Latin
 is Noto Sans too, in the weights it ships, so a bold heading is drawn in one face (the theme's
-Source Sans has no bold: Chromium drew some bold letters in another font). Tables keep the
-theme's monospace face for Latin and digits; the scripts it lacks fall through to `Board Noto`.
+Source Sans has no bold: Chromium drew some bold letters in another font). Tables keep a
+monospace face for Latin and digits; the scripts it lacks fall through to `Board Noto`.
 """
 
 from __future__ import annotations
@@ -69,7 +69,9 @@ def font_css(noto_dir: Path = NOTO_DIR) -> str:
     return faces + (
         # Gradio's theme sets both stacks as variables on the page.
         f":root, .gradio-container {{ --font: {fallback}, ui-sans-serif, system-ui, sans-serif;"
-        f" --font-mono: \"IBM Plex Mono\", {fallback}, ui-monospace, monospace; }}\n"
+        # Tables stay monospace: `Board Noto` (whose Latin is proportional) comes after every monospace face, so
+        # it draws only the scripts those lack.
+        f" --font-mono: \"IBM Plex Mono\", ui-monospace, Consolas, monospace, {fallback}; }}\n"
     )
 
 
