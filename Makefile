@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 NLTK_DATA_WHEEL := llama-index-core==0.14.25
 export NLTK_DATA := $(abspath $(VENV))/nltk_data
 
-.PHONY: app test install browser postgres test-vllm
+.PHONY: app test install browser fonts postgres test-vllm
 
 $(STAMP): requirements.txt requirements-dev.txt
 	python3 -m venv $(VENV)
@@ -27,15 +27,20 @@ install: $(STAMP)
 browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
+# Noto faces for every script on the board (leaderboard/fonts.py serves them): Debian's package.
+fonts:
+	@test -f /usr/share/fonts/truetype/noto/NotoSansTamil-Regular.ttf || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-noto-core >/dev/null; }
+
 # The PostgreSQL queue's tests start a throwaway server with Debian's initdb and pg_ctl.
 postgres:
 	@command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 >/dev/null; }
 
-app: $(STAMP)
+app: $(STAMP) fonts
 	$(PY) app.py
 
-test: $(STAMP) browser postgres
+test: $(STAMP) browser fonts postgres
 	$(PY) -m pytest
 
 # The vllm backend, run for real on the CPU (heavy: kept out of `make test`). Its own virtualenv,

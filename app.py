@@ -15,6 +15,8 @@ from eval_backend.run_layout import migrate_legacy_runs
 from eval_backend.settings import Settings
 from eval_backend.submissions.scheduler import start_scheduler
 from leaderboard.app_factory import build_app
+from leaderboard.focus_order import FOCUS_ORDER_HEAD
+from leaderboard.fonts import font_css, serve_fonts
 from leaderboard.styles import APP_CSS
 
 
@@ -26,10 +28,11 @@ def main() -> None:
     _restore_queue(settings)
     migrate_legacy_runs(settings.data.runs_dir)  # run folders of the one-benchmark layout join their tree
     app = build_app(settings)
+    serve_fonts()
     start_scheduler(settings)
     app.demo.queue(default_concurrency_limit=8).launch(
         server_name=settings.app.server_name, server_port=settings.app.server_port, footer_links=["api"],
-        css=APP_CSS, **app.launch_options(settings.app.refresh_s),
+        css=APP_CSS + font_css(), head=FOCUS_ORDER_HEAD, **app.launch_options(settings.app.refresh_s),
     )
 
 

@@ -2,7 +2,10 @@
 
 Gradio 6.31's `pinned_columns` leaves pinned cells `position: static`, so the board pins Rank
 and Model itself (the cells carry `data-heading` / `data-col` indices), at fixed widths so the
-second column knows where the first ends; a long model id wraps inside its cell. Sorting is
+second column knows where the first ends; a long model id wraps inside its cell. Gradio draws a
+grid's header row as a table of its own, sized to the widths it measured, while each body row is
+a flex row of cells: the header row is made a flex row of the same widths (`header_row_css`), so
+a header lies over its column whatever width the app or the content gives the column. Sorting is
 the "Sort by" control (the CSV follows it), so the header cells' own sort menu is hidden.
 On a phone the queue's tables pin their id and model the same way: what follows (revision,
 benchmark, prompt mode, progress, failure reason) scrolls sideways beside them.
@@ -41,24 +44,68 @@ def _pinned(table: str, index: int, left_px: int) -> str:
     )
 
 
+def header_row_css() -> str:
+    """Every grid's header cells laid out like its body cells: one flex row, each cell its own width.
+
+    As a table, the header row shares its table's width (Gradio's sum of measured widths) among
+    its cells, so a column made narrower here (a long model id pinned at 260 px) pushes every
+    header after it sideways. A flex row gives each header exactly its cell's width. Gradio
+    measures the columns with the table's width set to `auto` and then writes the sum in pixels:
+    only then is the row made flex, so the measuring still sees a table.
+    """
+    header = '.table-wrap table.header-table[style*="px"]'
+    return (f"{header} {{ display: block; width: max-content !important; }}\n"
+            f"{header} > thead {{ display: block; }}\n"
+            # Gradio pads and spaces the row (ignored in a table, not in a flex row): the body rows have neither.
+            f"{header} > thead > tr {{ display: flex; padding: 0; margin: 0; }}\n"
+            f"{header} > thead > tr > th {{ flex: 0 0 auto; box-sizing: border-box; }}\n"
+            # Gradio's hidden row for measuring: not needed once measured, and wider than the columns it set.
+            f"{header} > tbody.sizing-body {{ display: none; }}\n")
+
+
+def reading_direction_css() -> str:
+    """Text boxes and grid cells set each paragraph's direction from its own text (Shahmukhi, Urdu: right to left).
+
+    Gradio draws them left to right whatever they hold; `plaintext` is `dir="auto"` per paragraph,
+    for prompts and answers that mix English with a right-to-left script.
+    """
+    return ("textarea { unicode-bidi: plaintext; text-align: start; }\n"
+            ".table-wrap [role=gridcell] .cell-wrap > span { unicode-bidi: plaintext; }\n"
+            # An answer and the criteria: rendered blocks that fit the panel's width, the rubric folded.
+            ".answer, .criterion { overflow-wrap: anywhere; }\n"
+            ".criterion { border-top: 1px solid var(--border-color-primary); padding: 6px 0; }\n"
+            ".criterion h4 { margin: 4px 0; }\n")
+
+
+SELECTED_TAB_TEXT = "#b4420a"
+"""The theme's orange, darkened to 5.6:1 on white (the theme's own is 2.8:1)."""
+PLACEHOLDER_TEXT = "#4b5563"
+"""7.5:1 on white, 6.9:1 on the inputs' grey (the theme's placeholder is 1.9:1)."""
+TOUCH_TARGET_PX = 24
+
+
+def accessible_css() -> str:
+    """Text at 4.5:1 contrast or more where the theme has less, and phone-sized tick boxes."""
+    return (f'button[role=tab][aria-selected="true"] {{ color: {SELECTED_TAB_TEXT} !important; }}\n'
+            f"input::placeholder, textarea::placeholder {{ color: {PLACEHOLDER_TEXT} !important; opacity: 1; }}\n"
+            f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"
+            f"input[type=checkbox], input[type=radio] {{ width: {TOUCH_TARGET_PX}px !important;"
+            f" height: {TOUCH_TARGET_PX}px !important; }}\n}}\n")
+
+
 def board_css() -> str:
     """Pinned Rank and Model on the ranked board (Model alone on the unranked one), narrower on a phone."""
     ranked, unranked = BOARDS
     wide = (_width(ranked, 0, RANK_WIDTH_PX) + _width(ranked, 1, MODEL_WIDTH_PX) + _width(unranked, 0, MODEL_WIDTH_PX))
     phone = (_width(ranked, 1, PHONE_MODEL_WIDTH_PX) + _width(unranked, 0, PHONE_MODEL_WIDTH_PX)
              + _width("#overview-table", 0, PHONE_MODEL_WIDTH_PX))
-    # The header row is its own <table>, sized by Gradio to the measured widths: fixed layout makes it
-    # take the widths above, so headers stay over their columns.
-    headers = "".join(f"{table} table.header-table {{ table-layout: fixed; }}\n"
-                      for table in (*BOARDS, "#overview-table"))
     queues = "".join(_width(queue, 0, QUEUE_ID_WIDTH_PX) + _width(queue, 1, PHONE_MODEL_WIDTH_PX)
-                     + _pinned(queue, 0, 0) + _pinned(queue, 1, QUEUE_ID_WIDTH_PX)
-                     + f"{queue} table.header-table {{ table-layout: fixed; }}\n" for queue in QUEUES)
+                     + _pinned(queue, 0, 0) + _pinned(queue, 1, QUEUE_ID_WIDTH_PX) for queue in QUEUES)
     # A queued request and a refusal must not look alike (the label says which, the colour too).
     outcome = (".submit-queued textarea { border-left: 6px solid #2e8540 !important; }\n"
                ".submit-refused textarea { border-left: 6px solid #c0392b !important; }\n")
     return (
-        wide + headers + outcome
+        header_row_css() + reading_direction_css() + accessible_css() + wide + outcome
         + _pinned(ranked, 0, 0) + _pinned(ranked, 1, RANK_WIDTH_PX) + _pinned(unranked, 0, 0)
         + "".join(f"{board} .cell-menu-button {{ display: none !important; }}\n" for board in BOARDS)
         + f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"

@@ -20,7 +20,15 @@ from leaderboard.judgment_links import (
     parse_link,
     resolve_link,
 )
-from leaderboard.judgments import FILTER_FIELDS, ItemFilter, filter_choices, filter_items, judgment_items, judgment_view
+from leaderboard.judgments import (
+    FILTER_FIELDS,
+    ITEM_COLUMNS,
+    ItemFilter,
+    filter_choices,
+    filter_items,
+    judgment_items,
+    judgment_view,
+)
 from leaderboard.results import LruCache, QueryUnavailableError, ResultsStore, UnknownRunError
 from leaderboard.tables import run_label
 from leaderboard.tabs.judgment_panel import build_panel, hidden_panel, panel_values
@@ -29,6 +37,8 @@ PROMPT_CHARS = 80
 MAX_LISTED = 1000
 ITEMS_LABEL = "Items (select a row to read its judgment)"
 ITEM_DATATYPES = ["str", "number", "str", "number", "str", "str", "str", "str", "str"]
+ITEM_HEADERS = [column_label(column) for column in ITEM_COLUMNS]
+"""The items table's headers, shown even before a model is chosen (never Gradio's "1 2 3")."""
 _ITEM_TABLES: LruCache[tuple[dict[str, Any], str]] = LruCache(64)
 
 
@@ -53,7 +63,7 @@ def build(context: AppContext) -> None:
         score_min = gr.Slider(*SCORE_RANGE, value=SCORE_RANGE[0], step=0.1, label="Item score at least")
         score_max = gr.Slider(*SCORE_RANGE, value=SCORE_RANGE[1], step=0.1, label="Item score at most")
         unscored = gr.Checkbox(value=True, label="Include items without a score (failed, pending, no response)")
-    items = gr.Dataframe(label=ITEMS_LABEL, interactive=False,
+    items = gr.Dataframe(label=ITEMS_LABEL, interactive=False, headers=ITEM_HEADERS,
                          datatype=ITEM_DATATYPES, elem_id="judgment-items", max_height=420)
     with gr.Row():
         downloads = {fmt: gr.DownloadButton(f"All judgments ({fmt.upper()})", elem_id=f"download-{fmt}")
@@ -174,7 +184,7 @@ def items_table(store: ResultsStore, run_id: str | None, chosen: ItemFilter) -> 
     The table is computed once per state of the run's details and filter, then shared.
     """
     if not run_id:
-        return gr.update(value=pd.DataFrame(), label=ITEMS_LABEL)
+        return gr.update(value=pd.DataFrame(columns=ITEM_HEADERS), label=ITEMS_LABEL)
     key = (store.runs_dir, run_id, store.details_version(run_id), chosen)
     value, label = _ITEM_TABLES.get_or_load(key, lambda: _items_view(store, run_id, chosen))
     return gr.update(value=value, label=label)  # a new update each time: Gradio takes the value out of it

@@ -66,11 +66,11 @@ def test_a_judgments_link_opens_the_model_the_comparison_and_the_item(page: Page
     expect(page.locator("#filter-language input")).to_have_value("Hindi")
     expect(item_rows(page)).to_have_count(6)  # the Hindi items only
     expect(page.locator("#item-header textarea")).to_have_value(re.compile(r"^Hindi #1 · Hindi-0001 · "))
-    expect(page.locator("#first-response textarea")).to_have_value(re.compile(r"acme/reasoner-3b writes about Hindi-0001"))
-    expect(page.locator("#second-response textarea")).to_have_value(re.compile(r"acme/strong-7b writes about Hindi-0001"))
-    criteria = page.locator("#first-criteria textarea")
-    expect(criteria).to_have_value(re.compile(r"^1\. .+: \d+/10"))
-    assert criteria.input_value().count("Rubric 9-10:") == 5
+    expect(page.locator("#first-response .answer")).to_contain_text("acme/reasoner-3b writes about Hindi-0001")
+    expect(page.locator("#second-response .answer")).to_contain_text("acme/strong-7b writes about Hindi-0001")
+    criteria = page.locator("#first-criteria")
+    expect(criteria.locator("section.criterion h4").first).to_have_text(re.compile(r"^1\. .+: \d+/10$"))
+    expect(criteria.locator("details li", has_text="9-10:")).to_have_count(5)  # each criterion's rubric, folded
     criteria.scroll_into_view_if_needed()
     expect(criteria).to_be_in_viewport()
     assert criteria.evaluate("el => el.scrollWidth <= el.clientWidth")  # no sideways scrolling, at both widths
@@ -88,7 +88,7 @@ def test_a_link_to_what_the_board_does_not_have_is_ignored(page: Page, app: AppS
     expect(item_rows(page).first).to_contain_text("Bengali")  # every language: no filter
     expect(page.locator("#filter-language input")).to_have_value("All")
     expect(page.locator("#item-header textarea")).to_have_value("")
-    expect(page.locator("#first-response textarea")).to_be_hidden()
+    expect(page.locator("#first-response")).to_be_hidden()
 
 
 def test_choosing_an_item_writes_the_link_and_the_link_opens_it_again(page: Page, app: AppServer) -> None:
@@ -111,7 +111,7 @@ def test_choosing_an_item_writes_the_link_and_the_link_opens_it_again(page: Page
     page.goto(page.url)  # the address as a link, opened afresh
     expect(page.locator("#item-header textarea")).to_have_value(header)
     expect(page.locator("#filter-language input")).to_have_value("Tamil")
-    expect(page.locator("#first-criteria textarea")).to_have_value(re.compile(r"^1\. .+: \d+/10"))
+    expect(page.locator("#first-criteria section.criterion h4").first).to_have_text(re.compile(r"^1\. .+: \d+/10$"))
     choose(page, "judgments-model", "acme/reasoner-3b")  # a new model: its items, none of them opened yet
     page.wait_for_function("""() => {
       const params = new URLSearchParams(location.search);

@@ -26,7 +26,7 @@ SHA = "0123456789abcdef0123456789abcdef01234567"
 
 
 def test_the_model_links_to_its_revision_only_for_valid_hub_ids() -> None:
-    assert model_cell("acme/strong-7b") == r"[acme\/strong\-7b](https://huggingface.co/acme/strong-7b)"
+    assert model_cell("acme/strong-7b") == r'[acme\/strong\-7b](https://huggingface.co/acme/strong-7b "acme/strong-7b")'
     assert hub_url("acme/strong-7b", SHA) == f"https://huggingface.co/acme/strong-7b/tree/{SHA}"
     assert hub_url("acme/strong-7b", "refs/pr/1") == "https://huggingface.co/acme/strong-7b/tree/refs%2Fpr%2F1"
     for bad in (SCRIPT_MODEL_ID, "no-slash", "a/b/c", "org/name)[x](javascript:alert(1)", "../etc", "a/b--c"):
