@@ -33,7 +33,7 @@ from leaderboard.tabs import (
     submit_tab,
 )
 
-TITLE = "Indic WritingBench Leaderboard"
+TITLE = "Indic Benchmarks Leaderboard"
 INTRO = (
     f"# {TITLE}\n"
     "Long-form writing in 11 Indic languages and English, each prompt in native script, "

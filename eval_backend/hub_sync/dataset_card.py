@@ -52,7 +52,7 @@ def render_card(repo_id: str, runs: Iterable[str]) -> str:
 
 # Indic WritingBench results
 
-Written by the Indic WritingBench leaderboard: one folder per evaluated model revision and
+Written by the Indic benchmarks leaderboard: one folder per evaluated model revision and
 benchmark, Indic WritingBench's under `{RUNS_PREFIX}/<org>__<name>/<revision>/` and each other
 benchmark's under `{RUNS_PREFIX}/<benchmark>/<org>__<name>/<revision>/`, with `request.json` (what
 was asked), `summary.json` (the scores the leaderboard shows), `responses.jsonl`, the judge's

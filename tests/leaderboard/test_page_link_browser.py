@@ -9,11 +9,12 @@ of the server's log written meanwhile must hold no traceback and no error.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Request, expect
 
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS
 from tests.leaderboard.test_first_visit_browser import app  # noqa: F401 - the app fixture, as a fresh server
@@ -24,6 +25,8 @@ LONG_MODEL_ID = "ai4bharat-research-collective__" + "indic-gemma-instruct-long-c
 SHAHMUKHI = "سرائیکی وسیب"
 NETWORK_QUIET_MS = 60_000
 """How long a page may take until its events are answered (a guard against a hang, not a measure)."""
+QUIET_S = 1.5
+"""How long no request may start or end before the page's events count as answered."""
 
 LINKS = {
     "plain": {},
@@ -57,9 +60,24 @@ def open_link(browser: Browser, url: str) -> None:
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(UI_TIMEOUT_MS)
+    in_flight: set[int] = set()
+    last_change = [time.monotonic()]
+
+    def changed(request: Request, started: bool) -> None:
+        (in_flight.add if started else in_flight.discard)(id(request))
+        last_change[0] = time.monotonic()
+
+    page.on("request", lambda request: changed(request, True))
+    page.on("requestfinished", lambda request: changed(request, False))
+    page.on("requestfailed", lambda request: changed(request, False))
     page.goto(url)
     expect(page.locator("#leaderboard-table, #judgments-model, #qa-search, #saraiki-search").first).to_be_attached()
-    page.wait_for_load_state("networkidle", timeout=NETWORK_QUIET_MS)
+    # Our own count of requests, not Playwright's "networkidle": that state is reached once per navigation,
+    # and a web font fetched late (a script's face, when its text first renders) can leave it never reached.
+    deadline = time.monotonic() + NETWORK_QUIET_MS / 1000
+    while in_flight or time.monotonic() - last_change[0] < QUIET_S:
+        assert time.monotonic() < deadline, f"{len(in_flight)} requests still in flight after {NETWORK_QUIET_MS} ms"
+        page.wait_for_timeout(100)
     context.close()
 
 
