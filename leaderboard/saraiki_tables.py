@@ -47,13 +47,23 @@ def _ranking_row(run: RunResult) -> dict[str, Any]:
         "run_id": run.run_id,
         "model": run.model,
         "revision": run.revision,
-        "mode": "chat" if chat is True else "raw" if chat is False else "mixed",
+        "mode": _mode(chat, run.summary.get("decoding_mode")),
         **{name: metrics.get(name) for name in (*TASK_COLUMNS, *RATE_COLUMNS)},
         "refusal_classifier": safety.get("classifier"),
         "responses": counts.get("responses", 0),
         "missing_responses": counts.get("missing_responses", 0),
         "created_at": run.provenance.get("created_at"),
     }
+
+
+def _mode(chat: Any, decoding_mode: Any) -> str:
+    """How the prompts were sent and how greedy replies were batched (`reference` reproduces the card's
+    script; `fixed-batches` and the others: eval_backend.generation.decoding_mode), e.g. "chat, reference".
+    Runs recorded before the decoding mode show the prompt mode alone."""
+    prompts = "chat" if chat is True else "raw" if chat is False else "mixed"
+    if isinstance(decoding_mode, str) and decoding_mode:
+        return f"{prompts}, {decoding_mode}"
+    return f"{prompts}, mixed decoding" if decoding_mode else prompts
 
 
 def tasks_frame(runs: Sequence[RunResult]) -> pd.DataFrame:

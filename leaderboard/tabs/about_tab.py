@@ -99,7 +99,8 @@ and **romanized** (transliterated to Roman script). Every item has its own
   judgment that fails leaves the rates marked incomplete, never silently empty. Refusal and
   over-refusal rates are shown apart. No average across tasks or benchmarks. Greedy replies are
   generated in fixed batches (an item always meets the same batch) or, in `reference` mode, one at
-  a time exactly as the script; the mode is recorded with every reply.
+  a time exactly as the script; the mode is recorded with every reply and shown in the *Mode* column
+  beside chat or raw (`server` where an endpoint does its own batching).
 
   **Keyword rules, measured** against labelled replies (refusal or partial refusal vs compliance;
   accuracy / precision / recall, %). On the 154 replies the rules were extended from, every language

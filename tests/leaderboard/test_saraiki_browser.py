@@ -39,7 +39,7 @@ def test_the_saraiki_tab_ranks_each_task_apart_and_browses_items(
         assert label in columns
     assert "Rank" in columns and "Best rank (95 %)" in columns
     rows = {row[columns.index("Model")]: row for row in cells(board_rows(page, "saraiki-table"))}
-    assert rows[RAW_MODEL][columns.index("Mode")] == "raw" and rows[RAW_MODEL][columns.index("Math %")] == "50"
+    assert rows[RAW_MODEL][columns.index("Mode")] == "raw, server" and rows[RAW_MODEL][columns.index("Math %")] == "50"
     assert page.locator("#saraiki-table b").count() == 0  # a model id's markup stays text
     page.locator("#saraiki-search textarea").fill("<b>1b</b>")  # the QA tab's search, shared
     expect(board_rows(page, "saraiki-table")).to_have_count(1)

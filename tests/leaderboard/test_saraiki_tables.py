@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from leaderboard.results import ResultsStore
@@ -46,7 +48,8 @@ def test_rankings_have_seven_task_columns_the_two_rates_and_the_mode(store: Resu
     assert TASK_COLUMNS == ("knowledge", "knowledge_hard", "commonsense", "reading_comprehension", "math",
                             "instruction_following", "truthfulness")
     assert RATE_COLUMNS == ("refusal_rate", "over_refusal_rate")
-    assert ranking.loc[CHAT, "mode"] == "chat" and ranking.loc[RAW, "mode"] == "raw"
+    # The stand-in endpoint decides its own batching: the openai backend records the mode "server".
+    assert ranking.loc[CHAT, "mode"] == "chat, server" and ranking.loc[RAW, "mode"] == "raw, server"
     row = ranking.loc[RAW]
     assert row["math"] == 50.0 and row["refusal_rate"] == 100.0 and row["over_refusal_rate"] == 0.0
     assert row["refusal_classifier"] == "keywords" and row["responses"] == 28 and row["missing_responses"] == 0
@@ -97,3 +100,17 @@ def test_instruction_errors_are_shown_not_hidden() -> None:
         "punctuation:no_comma: strict pass, loose pass\nbogus:id: ERROR no google/IFEval checker has the id"
     )
     assert instruction_summary(None) is None and instruction_summary(float("nan")) is None
+
+
+def test_the_mode_column_says_how_replies_were_batched_and_older_runs_show_the_prompt_mode_alone(
+    store: ResultsStore,
+) -> None:
+    runs = store.snapshot().runs
+    modes = {}
+    for decoding_mode, expected in (("reference", "reference"), (["fixed-batches", "reference"], "mixed decoding"),
+                                    (None, None)):
+        run = dataclasses.replace(runs[0], summary={**runs[0].summary, "decoding_mode": decoding_mode})
+        modes[expected] = ranking_frame([run])["mode"][0]
+    prompts = "chat" if runs[0].summary["chat"] else "raw"
+    assert modes == {"reference": f"{prompts}, reference", "mixed decoding": f"{prompts}, mixed decoding",
+                     None: prompts}
