@@ -25,8 +25,10 @@ LONG_MODEL_ID = "ai4bharat-research-collective__" + "indic-gemma-instruct-long-c
 SHAHMUKHI = "سرائیکی وسیب"
 NETWORK_QUIET_MS = 60_000
 """How long a page may take until its events are answered (a guard against a hang, not a measure)."""
-QUIET_S = 1.5
+QUIET_S = 3.0
 """How long no request may start or end before the page's events count as answered."""
+STREAMS = ("/gradio_api/queue/data", "/gradio_api/heartbeat/")
+"""Gradio's server-sent event streams: a page keeps them open after its events are answered."""
 
 LINKS = {
     "plain": {},
@@ -60,11 +62,14 @@ def open_link(browser: Browser, url: str) -> None:
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(UI_TIMEOUT_MS)
-    in_flight: set[int] = set()
+    in_flight: dict[int, str] = {}
     last_change = [time.monotonic()]
 
     def changed(request: Request, started: bool) -> None:
-        (in_flight.add if started else in_flight.discard)(id(request))
+        if started:
+            in_flight[id(request)] = request.url
+        else:
+            in_flight.pop(id(request), None)
         last_change[0] = time.monotonic()
 
     page.on("request", lambda request: changed(request, True))
@@ -73,10 +78,16 @@ def open_link(browser: Browser, url: str) -> None:
     page.goto(url)
     expect(page.locator("#leaderboard-table, #judgments-model, #qa-search, #saraiki-search").first).to_be_attached()
     # Our own count of requests, not Playwright's "networkidle": that state is reached once per navigation,
-    # and a web font fetched late (a script's face, when its text first renders) can leave it never reached.
+    # and a web font fetched late (a script's face, when its text first renders) or an event stream Gradio
+    # keeps open can leave it never reached. The page is done when nothing but its streams is in flight
+    # and no request has started or ended for QUIET_S.
     deadline = time.monotonic() + NETWORK_QUIET_MS / 1000
-    while in_flight or time.monotonic() - last_change[0] < QUIET_S:
-        assert time.monotonic() < deadline, f"{len(in_flight)} requests still in flight after {NETWORK_QUIET_MS} ms"
+
+    def waiting() -> list[str]:
+        return [url for url in in_flight.values() if not any(stream in url for stream in STREAMS)]
+
+    while waiting() or time.monotonic() - last_change[0] < QUIET_S:
+        assert time.monotonic() < deadline, f"still in flight after {NETWORK_QUIET_MS} ms: {waiting()}"
         page.wait_for_timeout(100)
     context.close()
 
