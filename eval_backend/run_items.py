@@ -3,7 +3,7 @@
 Read from the folder's own files: the items from items.jsonl (the benchmark's cluster rule
 needs the item: its rubric, its passage), the per-item values from details.parquet (the
 download, so a comparison's figures are those anyone can recompute from it). Each benchmark
-declares its `ItemStatistics` in its own package; this table only finds them by name.
+declares its `ItemStatistics` in its own package and names it in its record (`item_statistics`).
 """
 
 from __future__ import annotations
@@ -14,18 +14,10 @@ import pandas as pd
 
 from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
 from eval_backend.benchmarks.item_statistics import ItemStatistics
-from eval_backend.benchmarks.qa.statistics import QA_STATISTICS
-from eval_backend.benchmarks.saraiki.statistics import SARAIKI_STATISTICS
-from eval_backend.benchmarks.writing_statistics import WRITING_STATISTICS
 from eval_backend.details import read_details
 from eval_backend.pipeline import recorded_items
 from eval_backend.run_folder import RunFolder, RunFolderError
 
-ITEM_STATISTICS: dict[str, ItemStatistics] = {
-    "indic_writing_bench": WRITING_STATISTICS,
-    "indic_qa": QA_STATISTICS,
-    "saraiki": SARAIKI_STATISTICS,
-}
 KEY = ["config", "index"]
 
 
@@ -85,10 +77,9 @@ def item_clusters(folder: RunFolder) -> pd.DataFrame:
 
 
 def _statistics(benchmark: AnyBenchmark) -> ItemStatistics:
-    statistics = ITEM_STATISTICS.get(benchmark.name)
-    if statistics is None:
+    if benchmark.item_statistics is None:
         raise RunFolderError(f"benchmark {benchmark.name!r} declares no item statistics")
-    return statistics
+    return benchmark.item_statistics()
 
 
 def _label(request: dict, folder: RunFolder) -> str:

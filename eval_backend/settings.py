@@ -7,6 +7,7 @@ composes them. Keys are `SecretStr`, so they never print in a log or a repr.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -92,13 +93,18 @@ class DataSettings(BaseSettings):
     saraiki_dataset_revision: str | None = Field(None, validation_alias="SARAIKI_DATASET_REVISION")
 
     def dataset_setting(self, variable: str) -> tuple[str | None, str | None]:
-        """The dataset and revision a benchmark's setting names (`WB_DATASET`, `QA_DATASET`, …)."""
+        """The dataset and revision a benchmark's setting names (`WB_DATASET`, `QA_DATASET`, …).
+
+        A benchmark added later needs no field here: its variable and `<variable>_REVISION` are
+        read from the environment."""
         settings = {
             "WB_DATASET": (self.dataset, self.dataset_revision),
             "QA_DATASET": (self.qa_dataset, self.qa_dataset_revision),
             "SARAIKI_DATASET": (self.saraiki_dataset, self.saraiki_dataset_revision),
         }
-        return settings.get(variable, (None, None))
+        if variable in settings:
+            return settings[variable]
+        return os.environ.get(variable) or None, os.environ.get(f"{variable}_REVISION") or None
 
     def benchmark_runs_dir(self, benchmark: str) -> Path:
         """`runs/<benchmark>/`: one tree of run folders per benchmark."""

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
 from eval_backend.benchmarks.plugin import Metric
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.records import Item
+
+if TYPE_CHECKING:
+    from eval_backend.benchmarks.item_statistics import ItemStatistics
 
 __all__ = ["FLOOR_SCORE", "RUBRIC_FLOOR", "RUBRIC_SCORER", "Benchmark", "ItemValidationError", "SamplingDefaults"]
 
@@ -68,6 +71,8 @@ class Benchmark:
     shot_counts: Mapping[str, int] = field(default_factory=dict)
     in_mode: Callable[[bool], Benchmark] | None = None
     """Declared as every benchmark declares it; None: its prompts are chat turns only."""
+    item_statistics: Callable[[], ItemStatistics] | None = None
+    """As every benchmark declares it (`ScoredBenchmark.item_statistics`)."""
     kind: str = "rubric"
 
     def prompt(self, item: Item) -> Prompt:

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from eval_backend.benchmarks.base import Benchmark, ItemValidationError, SamplingDefaults
 from eval_backend.benchmarks.plugin import Metric
 from eval_backend.benchmarks.prompting import after_thinking
 from eval_backend.records import Item
+
+if TYPE_CHECKING:
+    from eval_backend.benchmarks.item_statistics import ItemStatistics
 
 DATASET_ID = "sarvam/indic_writing_bench_v1"
 
@@ -150,6 +153,13 @@ def _validated_checklist(checklist: Any, where: str) -> tuple[Mapping[str, Any],
     return tuple(checklist)
 
 
+def _item_statistics() -> ItemStatistics:
+    """Renderings of one request cluster; the Indic average and each config's mean; imported on first use (it needs pandas)."""
+    from eval_backend.benchmarks.writing_statistics import WRITING_STATISTICS
+
+    return WRITING_STATISTICS
+
+
 INDIC_WRITING_BENCH = Benchmark(
     name="indic_writing_bench",
     title="Indic WritingBench v1",
@@ -166,4 +176,5 @@ INDIC_WRITING_BENCH = Benchmark(
     # The board ranks by the Indic languages' mean; English configs are shown apart.
     metrics=(Metric("indic", "Indic average", "score 1–10"),),
     headline="indic",
+    item_statistics=_item_statistics,
 )

@@ -24,13 +24,16 @@ Indic WritingBench is the other kind: a rubric-judged `Benchmark` (base.py) on i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.item_status import PENDING
 from eval_backend.records import ItemKey, ResponseRecord
 from eval_backend.scores import ScoreRecord
+
+if TYPE_CHECKING:
+    from eval_backend.benchmarks.item_statistics import ItemStatistics
 
 
 class SuiteItem(Protocol):
@@ -162,6 +165,9 @@ class ScoredBenchmark:
     """This benchmark asked in chat (True) or with raw text (False), for one whose submitter may
     choose (Saraiki, the script's `CHAT`); None: its prompts are chat turns, so a model needs a
     chat template (see `eval_backend.benchmarks.chat_mode`)."""
+    item_statistics: Callable[[], ItemStatistics] | None = None
+    """How its items cluster and its figures per item (`eval_backend.benchmarks.item_statistics`),
+    loaded on first use, since the statistics need pandas and most commands do not."""
     kind: str = "scored"
 
     def judge(self, name: str) -> JudgeScorer:

@@ -11,7 +11,7 @@ under every scorer, in every denominator (`NO_ANSWER`).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
 from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, ScoredBenchmark, ScoredItem
@@ -23,6 +23,9 @@ from eval_backend.benchmarks.qa.scorers import score_row
 from eval_backend.benchmarks.qa.summary import JudgeSummary, judge_summary, summarize
 from eval_backend.item_status import NO_RESPONSE
 from eval_backend.records import to_json_dict
+
+if TYPE_CHECKING:
+    from eval_backend.benchmarks.item_statistics import ItemStatistics
 
 DECIDED_WITHOUT_CALL = ("rule", NO_RESPONSE)
 """`judge_model` of the verdicts no judge was asked for: by the seed's rules, by the no-answer policy."""
@@ -147,6 +150,13 @@ def _judge_summary(entries: Sequence[ScoredItem], rows: Sequence[QaRow]) -> Judg
     )
 
 
+def _item_statistics() -> ItemStatistics:
+    """Questions stand alone; the three pooled accuracies per item; imported on first use (it needs pandas)."""
+    from eval_backend.benchmarks.qa.statistics import QA_STATISTICS
+
+    return QA_STATISTICS
+
+
 INDIC_QA = ScoredBenchmark(
     name=NAME,
     title="Indic QA",
@@ -170,4 +180,5 @@ INDIC_QA = ScoredBenchmark(
     headline="judge",
     aggregate=aggregate,
     no_answer=NO_ANSWER,
+    item_statistics=_item_statistics,
 )

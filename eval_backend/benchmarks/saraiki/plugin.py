@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import defaultdict
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
 from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, ScoredBenchmark, ScoredItem
@@ -41,6 +41,9 @@ from eval_backend.benchmarks.saraiki.tasks import CONFIGS, DATASET_ID, DEV_SPLIT
 from eval_backend.item_status import NO_RESPONSE
 from eval_backend.records import to_json_dict
 from eval_backend.scores import ScoreRecord
+
+if TYPE_CHECKING:
+    from eval_backend.benchmarks.item_statistics import ItemStatistics
 
 NAME = "saraiki"
 RULES, REFUSAL = "saraiki", "refusal"
@@ -241,6 +244,13 @@ def _in_mode(chat: bool) -> ScoredBenchmark:
     return saraiki_benchmark(chat=chat, refusal_judge=True)
 
 
+def _item_statistics() -> ItemStatistics:
+    """Reading questions cluster by passage; each task's figure per item; imported on first use (it needs pandas)."""
+    from eval_backend.benchmarks.saraiki.statistics import SARAIKI_STATISTICS
+
+    return SARAIKI_STATISTICS
+
+
 SARAIKI = ScoredBenchmark(
     name=NAME,
     title="Saraiki",
@@ -269,6 +279,7 @@ SARAIKI = ScoredBenchmark(
     shots_split=DEV_SPLIT,
     shot_counts={task.config: task.shots for task in TASKS if task.shots},
     in_mode=_in_mode,
+    item_statistics=_item_statistics,
 )
 
 __all__ = ["NAME", "SARAIKI", "saraiki_benchmark"]
