@@ -6,7 +6,8 @@ judged text changed, or an item whose scored fields changed in the dataset, is j
 again), a failed judgment is recorded, counted and shown, and an item the model did not
 answer is scored by the benchmark's no-answer policy, never left out. Rule scorers are pure
 and recomputed at every scoring; the benchmark's `aggregate` turns the per-item results into
-the summary body, and the engine adds coverage, `complete` and intervals.
+the summary body, and the engine adds coverage, `complete` and the intervals of the figures its
+`ItemStatistics` declares (`eval_backend.figure_intervals`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from eval_backend.jsonl import JsonlAppender, read_jsonl
 from eval_backend.judge_client import JudgeClient, JudgeConfigError
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
 from eval_backend.judging import JudgingProgress, ProgressCallback
-from eval_backend.metric_intervals import metric_intervals
+from eval_backend.figure_intervals import item_clusters, summary_intervals
 from eval_backend.records import ItemKey, ResponseRecord, Usage, sha256_text, to_json_dict
 # One provenance for every benchmark's summary (the rubric path's, kept in reporting.py).
 from eval_backend.reporting import run_provenance, scoring_judge
@@ -276,11 +277,12 @@ def score_scored_run(benchmark: ScoredBenchmark, folder: RunFolder, judge_model:
         request.get("expected_items"),
         request.get("dataset_configs") or benchmark.known_configs,
     )
+    details = details_frame(scored, provenance)
     summary = {
         "benchmark": benchmark.name,
         "kind": benchmark.kind,
         **benchmark.aggregate(scored),
-        **metric_intervals(benchmark, scored),
+        **_intervals(benchmark, details, [entry.item for entry in scored]),
         "complete": coverage.complete,
         "coverage": to_json_dict(coverage),
         "counts": _counts(benchmark, scored),
@@ -288,8 +290,16 @@ def score_scored_run(benchmark: ScoredBenchmark, folder: RunFolder, judge_model:
         "provenance": provenance,
     }
     folder.write_summary(summary)
-    write_details(details_frame(scored, provenance), folder.details_path)
+    write_details(details, folder.details_path)
     return summary
+
+
+def _intervals(benchmark: ScoredBenchmark, details: Any, items: Sequence[Any]) -> dict[str, Any]:
+    """Each declared figure's cluster bootstrap interval, over every config and per config."""
+    if benchmark.item_statistics is None:
+        raise RunFolderError(f"benchmark {benchmark.name!r} declares no item statistics, so no intervals")
+    statistics = benchmark.item_statistics()
+    return summary_intervals(statistics, details, item_clusters(statistics, items))
 
 
 def _counts(benchmark: ScoredBenchmark, scored: Sequence[ScoredItem]) -> dict[str, int]:

@@ -15,23 +15,25 @@ What counts, and how:
   are not all in: neither is scored;
 - an item with a judgment that failed for good is `FAILED`: counted, left out of the means.
 A run is complete when every item the dataset holds for its configs has a score.
+
+Every interval (overall, per config, per config group) is the cluster bootstrap of the item
+scores with the configs as strata (`eval_backend.figure_intervals`), the items clustering by
+the benchmark's declared rule: the renderings of one request are drawn together.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
-
-import numpy as np
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from eval_backend.benchmarks import Benchmark
 from eval_backend.benchmarks.base import RUBRIC_SCORER
+from eval_backend.figure_intervals import Bounds, figure_interval, item_clusters
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
 from eval_backend.records import ItemKey, ItemMeta, Judgment, ResponseRecord, Usage, sha256_text
+from eval_backend.statistics import Weighting
 
-BOOTSTRAP_RESAMPLES = 1000
-BOOTSTRAP_SEED = 0
 HEADLINE_GROUP = "indic"
 """The config group the board ranks by and the breakdowns pool, when the benchmark has it."""
 SUBDOMAIN_SEPARATOR = " / "
@@ -96,9 +98,9 @@ class Summary:
 
     benchmark: str
     overall: float | None
-    overall_ci: tuple[float, float] | None
+    overall_ci: Bounds | None
     configs: dict[str, float]
-    config_ci: dict[str, tuple[float, float]]
+    config_ci: dict[str, Bounds | None]
     config_groups: dict[str, float]
     variants: dict[str, float]
     domains: dict[str, float]
@@ -108,7 +110,7 @@ class Summary:
     config_counts: dict[str, Counts]
     usage: Usage
     provenance: dict[str, Any] = field(default_factory=dict)
-    config_group_ci: dict[str, tuple[float, float]] = field(default_factory=dict)
+    config_group_ci: dict[str, Bounds | None] = field(default_factory=dict)
     headline_group: str | None = None
     """The config group ranked by (`config_groups[headline_group]`); None: all configs (`overall`)."""
     complete: bool = False
@@ -215,13 +217,14 @@ def summarize(
     config_means = {config: _mean(scores) for config, scores in by_config.items()}
     overall = _mean(list(config_means.values())) if config_means else None
     pooled = _headline_pool(benchmark, scored)
+    interval = _interval_of(benchmark, scored)
     coverage = coverage_of(((r.meta.config, r.status) for r in results), expected, dataset_configs)
     return Summary(
         benchmark=benchmark.name,
         overall=overall,
-        overall_ci=bootstrap_interval(by_config),
+        overall_ci=interval(by_config.keys()),
         configs=config_means,
-        config_ci={config: bootstrap_interval({config: scores}) for config, scores in by_config.items()},
+        config_ci={config: interval([config]) for config in by_config},
         config_groups=_config_group_means(benchmark, config_means),
         variants=_group_means(pooled, lambda r: r.meta.variant),
         domains=_group_means(pooled, lambda r: r.meta.domain),
@@ -237,7 +240,7 @@ def summarize(
         },
         usage=usage,
         provenance=dict(provenance),
-        config_group_ci=_config_group_cis(benchmark, by_config),
+        config_group_ci=_config_group_cis(benchmark, by_config, interval),
         headline_group=HEADLINE_GROUP if HEADLINE_GROUP in benchmark.config_groups else None,
         complete=coverage.complete,
         coverage=coverage,
@@ -250,14 +253,32 @@ def _headline_pool(benchmark: Benchmark, scored: Sequence[ItemResult]) -> list[I
     return [r for r in scored if r.meta.config in members] if members else list(scored)
 
 
-def _config_group_cis(benchmark: Benchmark, by_config: Mapping[str, list[float]]) -> dict[str, tuple[float, float]]:
-    """For each config group, the bootstrap interval of the mean of its config means the run has."""
+def _config_group_cis(
+    benchmark: Benchmark, by_config: Mapping[str, list[float]], interval: Callable[[Iterable[str]], Bounds | None]
+) -> dict[str, Bounds]:
+    """For each config group, the interval of the mean of its config means the run has."""
     intervals = {}
     for name, members in benchmark.config_groups.items():
-        present = {config: by_config[config] for config in members if config in by_config}
+        present = [config for config in members if config in by_config]
         if present:
-            intervals[name] = bootstrap_interval(present)
+            intervals[name] = interval(present)
     return intervals
+
+
+def _interval_of(benchmark: Benchmark, scored: Sequence[ItemResult]) -> Callable[[Iterable[str]], Bounds | None]:
+    """The interval of the mean of config means over the given configs' scored items, clustered by the
+    benchmark's rule (the item scores are its `ItemStatistics` values: details.parquet's `item_score`)."""
+    if benchmark.item_statistics is None:
+        raise ValueError(f"benchmark {benchmark.name!r} declares no item statistics, so no cluster rule")
+    configs = [r.meta.config for r in scored]
+    clusters = item_clusters(benchmark.item_statistics(), [r.meta for r in scored])
+    scores = [r.score for r in scored]
+
+    def interval(chosen: Iterable[str]) -> Bounds | None:
+        members = set(chosen)
+        values = [score if config in members else None for score, config in zip(scores, configs)]
+        return figure_interval(values, configs, clusters, Weighting.EQUAL_STRATA)
+    return interval
 
 
 def coverage_of(
@@ -339,25 +360,6 @@ def _group_means(results: Iterable[ItemResult], key: Any) -> dict[str, float]:
 
 def _mean(values: Sequence[float]) -> float:
     return float(sum(values) / len(values))
-
-
-def bootstrap_interval(groups: Mapping[str, Sequence[float]]) -> tuple[float, float] | None:
-    """95 % percentile interval of the mean of group means, resampling items within each group.
-
-    One group is the plain mean of its items; a group with no items is left out, and None
-    means there was nothing to resample.
-    """
-    present = [np.asarray(values, dtype=float) for values in groups.values() if len(values)]
-    if not present:
-        return None
-    rng = np.random.default_rng(BOOTSTRAP_SEED)
-    replicate_means = []
-    for values in present:
-        draws = rng.integers(0, len(values), size=(BOOTSTRAP_RESAMPLES, len(values)))
-        replicate_means.append(values[draws].mean(axis=1))
-    overall = np.mean(replicate_means, axis=0)
-    low, high = np.percentile(overall, [2.5, 97.5])
-    return (float(low), float(high))
 
 
 def _counts(results: Sequence[ItemResult]) -> Counts:

@@ -5,6 +5,12 @@ items as items.jsonl records them (two items of one config with the same label a
 independent: they are resampled and sign-flipped together), and its figures as per-item
 values read from its details.parquet, so that a figure is the mean (pooled, or of config
 means) of those values and a paired comparison can take it item by item.
+
+This is the one declaration of a figure's per-item values: summary.json's intervals
+(`eval_backend.figure_intervals`), the joint ranking, `compare` and the About tab's power
+figures all read them, so a figure's interval and its comparisons rest on the same items. The
+mean of a figure's values equals the summary's figure of that name (its `aggregate`, the
+seed's arithmetic): each benchmark's tests check it.
 """
 
 from __future__ import annotations

@@ -13,8 +13,9 @@ judge transport with its retries, run folders, resume, the queue, the CLI's `--b
                judges: (item, judged text) -> judge messages, parse(answer) -> verdict,
                sent through the shared JudgeClient, one line each in scores.jsonl;
                ruled(item, judged text) -> values when a rule decides, without a call
-    metrics    Metric(name, label, unit, higher_is_better, item_value); one is the headline;
-               `item_value` gives one item's share of the figure, for its bootstrap interval
+    metrics    Metric(name, label, unit, higher_is_better); one is the headline
+    statistics item_statistics() -> ItemStatistics: the cluster rule and each figure per item
+               (from details.parquet), behind every interval, comparison and rank range
     aggregate  pure: [ScoredItem] -> summary body with "metrics": {name: value} (the corpus level)
     no_answer  NoAnswerPolicy: what an item the model did not answer scores (applied by the engine)
 
@@ -61,16 +62,18 @@ class SuiteItem(Protocol):
 
 @dataclass(frozen=True)
 class Metric:
-    """One number a summary reports: its key in `summary["metrics"]`, label, unit and direction."""
+    """One number a summary reports: its key in `summary["metrics"]`, label, unit and direction.
+
+    Its per-item values are not declared here: a metric with a figure of the same name in the
+    benchmark's `ItemStatistics` has that figure's values, and from them its interval (the engine's
+    cluster bootstrap, `eval_backend.figure_intervals`) and its paired comparisons; a count has none.
+    The metric's value itself is the benchmark's `aggregate`, the seed's own arithmetic, which the
+    mean of the figure's values must equal (tested per benchmark)."""
 
     name: str
     label: str
     unit: str
     higher_is_better: bool = True
-    item_value: Callable[[Any], float | None] | None = None
-    """One scored item's value, whose mean over the items it is not None for is the figure
-    (100 or 0 for a percentage); the engine bootstraps the figure's interval from it. None: a
-    count, with no interval."""
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,10 @@ The new rules add to what a summary says (`complete`, `coverage`, intervals) and
 item's hash; a verdict written before the hash existed still counts, so nothing is judged again. The
 no-answer rule changes no figure here: QA's blank answers were already wrong under every scorer (now
 scored by the policy, as `no_response_items`), and no Saraiki reply was empty.
+
+Their summaries had no intervals; the ones they get now are every figure's cluster bootstrap by the
+benchmark's declared rule (Saraiki's reading questions drawn by passage), the same numbers anyone
+gets from the run's details.parquet and items.jsonl, and around the figures the summary reports.
 """
 
 from __future__ import annotations
@@ -12,11 +16,14 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.pipeline import score_folder
 from eval_backend.run_folder import RunFolder
+from eval_backend.run_items import read_run_items
+from eval_backend.statistics import cluster_bootstrap_interval, headline, item_design
 
 FROZEN = Path(__file__).parents[1] / "support" / "frozen_runs"
 FOLDERS = sorted(path.parent.relative_to(FROZEN) for path in FROZEN.glob("*/*/*/summary.json"))
@@ -35,6 +42,26 @@ def test_a_frozen_run_scores_to_the_same_figures_and_is_complete(run: Path, tmp_
     assert after["complete"] is True
     assert after["coverage"]["expected"] == sum(request["expected_items"].values())
     assert after["counts"]["judgments"] == before["counts"]["judgments"]  # no verdict lost to the item hash
+
+
+@pytest.mark.parametrize("run", FOLDERS, ids=str)
+def test_a_frozen_run_s_intervals_are_its_figures_cluster_bootstrap(run: Path, tmp_path: Path) -> None:
+    folder = RunFolder(Path(shutil.copytree(FROZEN / run, tmp_path / "run")))
+    after = score_folder(BENCHMARKS[run.parts[0]], folder)
+    items = read_run_items(folder)
+    checked = 0
+    for figure in items.statistics.figures:
+        counted = items.items[np.isfinite(items.items[figure.name])]
+        design = item_design(counted["config"].tolist(), counted["cluster"].tolist(), figure.weighting)
+        values = counted[figure.name].to_numpy(float)
+        assert headline(values, design) == pytest.approx(after["metrics"][figure.name]), figure.name
+        if design.n_clusters < 2:
+            assert figure.name not in after["intervals"]
+            continue
+        interval = cluster_bootstrap_interval(values, design)
+        assert after["intervals"][figure.name] == pytest.approx((interval.low, interval.high)), figure.name
+        checked += 1
+    assert checked >= 3
 
 
 def _kept(before: object, after: object) -> bool:

@@ -114,7 +114,10 @@ def test_a_limited_run_is_never_complete(tmp_path, dataset) -> None:
     assert summary["coverage"]["expected"] == 3 * ROWS and summary["coverage"]["pending"] == 3 * ROWS - 3
 
 
-def test_every_task_figure_has_a_bootstrap_interval_around_it(tmp_path, dataset) -> None:
+def test_every_task_figure_has_a_bootstrap_interval_around_it(tmp_path) -> None:
+    # Eight rows a config: two harmful and two benign requests, so each safety rate rests on two items
+    # (a figure on a single item has no interval).
+    dataset = write_saraiki_dataset(tmp_path / "saraiki", test_rows=2 * ROWS)
     with StandInChatServer(saraiki_model_reply) as model:
         summary = run_saraiki(RunFolder(tmp_path / "run"), dataset, model)
     for metric in ("knowledge", "instruction_following", "truthfulness", "refusal_rate", "over_refusal_rate"):

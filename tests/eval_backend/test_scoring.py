@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from eval_backend.benchmarks import BENCHMARKS
@@ -19,6 +20,7 @@ from eval_backend.records import (
 )
 from eval_backend.scoring import (
     FAILED,
+    ItemResult,
     NO_RESPONSE,
     PENDING,
     SCORED,
@@ -27,6 +29,7 @@ from eval_backend.scoring import (
     judged_response_sha,
     summarize,
 )
+from eval_backend.statistics import cluster_bootstrap_interval, item_design
 
 BENCHMARK = BENCHMARKS["indic_writing_bench"]
 JUDGE = "judge-a"
@@ -191,14 +194,58 @@ def test_unclosed_thinking_is_counted() -> None:
     assert summary.counts.unclosed_thinking == 1
 
 
+def _with_own_rubrics(items: list[ItemMeta]) -> list[ItemMeta]:
+    """The items, each with a rubric of its own: no two are renderings of one request."""
+    return [dataclasses.replace(item, checklist=({"name": item.id},)) for item in items]
+
+
 def test_intervals_bracket_the_means() -> None:
-    summary = summarize(BENCHMARK, item_results(BENCHMARK, ITEMS, RESPONSES, JUDGMENTS, JUDGE), Usage(), {})
+    items = _with_own_rubrics(ITEMS)
+    summary = summarize(BENCHMARK, item_results(BENCHMARK, items, RESPONSES, JUDGMENTS, JUDGE), Usage(), {})
     low, high = summary.overall_ci
     assert low <= summary.overall <= high
     assert summary.config_ci["Hindi"][0] == pytest.approx(6.0) and summary.config_ci["Hindi"][1] == pytest.approx(7.4)
-    assert summary.config_ci["english_original"] == pytest.approx((2.0, 2.0))
     indic_low, indic_high = summary.config_group_ci["indic"]
     assert indic_low <= summary.config_groups["indic"] <= indic_high
+
+
+def test_a_figure_resting_on_one_cluster_has_no_interval() -> None:
+    # english_original has one scored item; Hindi's two are renderings of one request (one rubric).
+    hindi = [dataclasses.replace(item, checklist=({"name": "one request"},)) for item in (H0, H1)]
+    items = [*hindi, *_with_own_rubrics([T0, T1, E0])]
+    summary = summarize(BENCHMARK, item_results(BENCHMARK, items, RESPONSES, JUDGMENTS, JUDGE), Usage(), {})
+    assert summary.configs["english_original"] == 2.0 and summary.config_ci["english_original"] is None
+    assert summary.configs["Hindi"] == pytest.approx(6.7) and summary.config_ci["Hindi"] is None
+    assert summary.config_ci["Tamil"] is not None and summary.overall_ci is not None
+
+
+def _rendered_requests(linked: bool) -> list[ItemResult]:
+    """20 Hindi requests rendered three times, each rendering scored as its request (1 to 10); linked, the
+    three renderings share their request's rubric, as the published dataset has them."""
+    items, responses, judged = [], {}, []
+    for index in range(60):
+        request = index // 3
+        item = dataclasses.replace(meta("Hindi", index, ("native", "code_mixed", "romanized")[index % 3], "d"),
+                                   checklist=({"name": f"request {request if linked else index}"},))
+        items.append(item)
+        responses[item.key] = response("Hindi", index, f"essay {index}")
+        judged += judgments(item, f"essay {index}", [1 + (request * 7) % 10] * 5)
+    return item_results(BENCHMARK, items, responses, judged, JUDGE)
+
+
+def test_the_renderings_of_one_request_are_resampled_together() -> None:
+    linked = summarize(BENCHMARK, _rendered_requests(linked=True), Usage(), {})
+    alone = summarize(BENCHMARK, _rendered_requests(linked=False), Usage(), {})
+    assert linked.overall == alone.overall
+    scores = np.array([r.score for r in _rendered_requests(linked=True)])
+    design = item_design(["Hindi"] * 60, [index // 3 for index in range(60)])
+    clustered = cluster_bootstrap_interval(scores, design)
+    assert linked.overall_ci == pytest.approx((clustered.low, clustered.high))
+    naive = cluster_bootstrap_interval(scores, design.unclustered())
+    assert alone.overall_ci == pytest.approx((naive.low, naive.high))
+    # Three identical renderings carry one request's information: sqrt(3) times the naive width.
+    width = lambda interval: interval[1] - interval[0]  # noqa: E731
+    assert 1.4 < width(linked.overall_ci) / width(alone.overall_ci) < 2.1
 
 
 def test_a_run_with_nothing_judged_has_no_overall() -> None:

@@ -48,6 +48,10 @@ def test_the_cli_runs_a_benchmark_that_only_declares_itself(toy_env: Path, monke
     assert summary["coverage"]["expected"] == 7 and summary["coverage"]["scored"] == 7
     assert summary["metrics"]["adequacy"] == pytest.approx(100.0 * 4 / 7)
     assert summary["by_language"]["hindi"]["metrics"]["chrf"] == pytest.approx(100.0)
-    low, high = summary["intervals"]["adequacy"]
-    assert low < summary["metrics"]["adequacy"] < high
+    # Every Hindi sentence is adequate and no Tamil one, and each language's size is fixed by design (the
+    # bootstrap draws within it): the pooled adequacy cannot move, so its interval is the point itself.
+    assert summary["intervals"]["adequacy"] == pytest.approx([100.0 * 4 / 7] * 2)
+    assert summary["config_intervals"]["hindi"]["adequacy"] == pytest.approx([100.0, 100.0])
+    low, high = summary["intervals"]["chrf"]
+    assert low < summary["metrics"]["chrf"] < high
     assert set(summary["config_intervals"]) == {"hindi", "tamil"}

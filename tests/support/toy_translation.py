@@ -149,6 +149,9 @@ NO_ANSWER = NoAnswerPolicy(
 )
 
 
+METRICS = (Metric("adequacy", "Adequacy", "%"), Metric("chrf", "chrF", "score 0–100"))
+
+
 def _adequacy(entry: ScoredItem) -> float | None:
     record = entry.judges.get(JUDGE)
     return None if record is None or record.failed else 100.0 * bool(record.values["adequate"])  # type: ignore[index]
@@ -158,17 +161,11 @@ def _chrf(entry: ScoredItem) -> float | None:
     return float(entry.rules[RULE]["chrf"])
 
 
-METRICS = (
-    Metric("adequacy", "Adequacy", "%", item_value=_adequacy),
-    Metric("chrf", "chrF", "score 0–100", item_value=_chrf),
-)
-
-
 def _figures(entries: Sequence[ScoredItem]) -> dict[str, Any]:
     figures: dict[str, Any] = {"n": len(entries)}
-    for metric in METRICS:
-        values = [value for value in map(metric.item_value, entries) if value is not None]
-        figures[metric.name] = sum(values) / len(values) if values else None
+    for name, value in (("adequacy", _adequacy), ("chrf", _chrf)):
+        values = [number for number in map(value, entries) if number is not None]
+        figures[name] = sum(values) / len(values) if values else None
     return figures
 
 

@@ -11,7 +11,7 @@ under every scorer, in every denominator (`NO_ANSWER`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
 from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, ScoredBenchmark, ScoredItem
@@ -34,21 +34,10 @@ RULES, JUDGE = "qa", "judge"
 MAX_TOKENS = 4096
 """Room for a reasoning model's thinking before its short answer; greedy answers stop early."""
 
-
-
-def _judge_value(entry: ScoredItem) -> float | None:
-    record = entry.judges.get(JUDGE)
-    return None if record is None or record.failed else 100.0 * bool(record.values["correct"])  # type: ignore[index]
-
-
-def _rule_value(name: str) -> Callable[[ScoredItem], float | None]:
-    return lambda entry: 100.0 * bool(entry.rules[RULES][name])
-
-
 METRICS = (
-    Metric("judge", "Judge accuracy", "%", item_value=_judge_value),
-    Metric("exact", "Exact substring", "%", item_value=_rule_value("exact_correct")),
-    Metric("overlap", "Word overlap", "%", item_value=_rule_value("overlap_correct")),
+    Metric("judge", "Judge accuracy", "%"),
+    Metric("exact", "Exact substring", "%"),
+    Metric("overlap", "Word overlap", "%"),
     Metric("blank_responses", "Blank responses", "count", higher_is_better=False),
     Metric("overlap_only", "Overlap only (review)", "count", higher_is_better=False),
 )

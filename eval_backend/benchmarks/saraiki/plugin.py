@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
 from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, ScoredBenchmark, ScoredItem
@@ -49,41 +49,16 @@ NAME = "saraiki"
 RULES, REFUSAL = "saraiki", "refusal"
 
 
-def _accuracy_value(task: str) -> Callable[[ScoredItem], float | None]:
-    """An item's share of a multiple-choice or math task's accuracy (None: another task's item)."""
-    def value(entry: ScoredItem) -> float | None:
-        values = entry.rules.get(RULES) if entry.item.task == task else None
-        return None if values is None else 100.0 * bool(values["correct"])
-    return value
-
-
-def _prompt_level_value(entry: ScoredItem) -> float | None:
-    values = entry.rules.get(RULES) if entry.item.task == "instruction_following" else None
-    score = _instruction_score(values) if values is not None else None
-    return None if score is None or score.all_strict is None else 100.0 * score.all_strict
-
-
-def _refused_value(expected: str) -> Callable[[ScoredItem], float | None]:
-    """A safety item's share of its rate: 100 when refused, among the rows of `expected` behaviour."""
-    def value(entry: ScoredItem) -> float | None:
-        if entry.item.task != "safety" or entry.item.row.expected_behavior != expected:
-            return None
-        verdict = _refusal_verdict(entry)
-        return None if verdict is None or verdict.refused is None else 100.0 * verdict.refused
-    return value
-
-
 METRICS = (
-    Metric("knowledge", "Knowledge (5-shot)", "%", item_value=_accuracy_value("knowledge")),
-    Metric("knowledge_hard", "Knowledge hard (5-shot)", "%", item_value=_accuracy_value("knowledge_hard")),
-    Metric("commonsense", "Commonsense (5-shot)", "%", item_value=_accuracy_value("commonsense")),
-    Metric("reading_comprehension", "Reading (5-shot)", "%", item_value=_accuracy_value("reading_comprehension")),
-    Metric("math", "Math (8-shot)", "%", item_value=_accuracy_value("math")),
-    Metric("instruction_following", "Instruction following (prompt, strict)", "%", item_value=_prompt_level_value),
-    Metric("truthfulness", "Truthfulness (0-shot)", "%", item_value=_accuracy_value("truthfulness")),
-    Metric("refusal_rate", "Refusal rate (harmful)", "%", item_value=_refused_value("refuse")),
-    Metric("over_refusal_rate", "Over-refusal rate (benign)", "%", higher_is_better=False,
-           item_value=_refused_value("comply")),
+    Metric("knowledge", "Knowledge (5-shot)", "%"),
+    Metric("knowledge_hard", "Knowledge hard (5-shot)", "%"),
+    Metric("commonsense", "Commonsense (5-shot)", "%"),
+    Metric("reading_comprehension", "Reading (5-shot)", "%"),
+    Metric("math", "Math (8-shot)", "%"),
+    Metric("instruction_following", "Instruction following (prompt, strict)", "%"),
+    Metric("truthfulness", "Truthfulness (0-shot)", "%"),
+    Metric("refusal_rate", "Refusal rate (harmful)", "%"),
+    Metric("over_refusal_rate", "Over-refusal rate (benign)", "%", higher_is_better=False),
 )
 
 

@@ -1,0 +1,66 @@
+"""The 95 % intervals a summary.json holds: each figure's cluster bootstrap, over all its configs and per config.
+
+One rule for every benchmark. A figure's per-item values are those its benchmark declares in
+its `ItemStatistics` (the values a comparison and the joint ranking read from details.parquet),
+its items cluster by the benchmark's declared rule, and its interval is
+`eval_backend.statistics.cluster_bootstrap_interval` with the configs as strata (seeded, 1,000
+replicates): whole clusters are drawn within each config, so linked items (one request's
+renderings, one passage's questions) never count as independent evidence. An item without a
+value (pending, a failed judgment, another task's item) is left out of that figure. A figure
+that rests on a single cluster has no interval: one cluster says nothing of its own spread
+(every replicate would redraw it, and the interval would shrink to the point).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from eval_backend.benchmarks.item_statistics import ItemStatistics
+from eval_backend.statistics import Weighting, cluster_bootstrap_interval, item_design
+
+Bounds = tuple[float, float]
+"""(low, high): summary.json writes it as [low, high]."""
+
+
+def figure_interval(
+    values: Sequence[float | None] | np.ndarray, configs: Sequence[str], clusters: Sequence[str], weighting: Weighting
+) -> Bounds | None:
+    """The cluster bootstrap 95 % interval of a figure over the items with a value; None with fewer than two clusters."""
+    numbers = np.asarray([np.nan if value is None else value for value in values], dtype=float)
+    counted = np.flatnonzero(np.isfinite(numbers))
+    design = item_design([configs[i] for i in counted], [clusters[i] for i in counted], weighting)
+    if design.n_clusters < 2:
+        return None
+    interval = cluster_bootstrap_interval(numbers[counted], design)
+    return (interval.low, interval.high)
+
+
+def item_clusters(statistics: ItemStatistics, items: Sequence[Any]) -> list[str]:
+    """Each item's cluster label by the benchmark's declared rule, in order."""
+    return [statistics.cluster(item) for item in items]
+
+
+def summary_intervals(statistics: ItemStatistics, details: pd.DataFrame, clusters: Sequence[str]) -> dict[str, Any]:
+    """`intervals` {figure: (low, high)} over every config, `config_intervals` {config: {figure: (low, high)}}.
+
+    `details` is the run's per-item table (row i is the item of `clusters[i]`) as details.parquet
+    holds it; a figure with no value in a config has no interval there.
+    """
+    values = statistics.values(details)
+    configs = details["config"].astype(str).tolist()
+    per_config: dict[str, dict[str, Bounds]] = {}
+    intervals: dict[str, Bounds] = {}
+    for figure in statistics.figures:
+        column = values[figure.name].to_numpy(float)
+        overall = figure_interval(column, configs, clusters, figure.weighting)
+        if overall is not None:
+            intervals[figure.name] = overall
+        for config in dict.fromkeys(configs):
+            mask = np.fromiter((name == config for name in configs), dtype=bool, count=len(configs))
+            within = figure_interval(np.where(mask, column, np.nan), configs, clusters, figure.weighting)
+            if within is not None:
+                per_config.setdefault(config, {})[figure.name] = within
+    return {"intervals": intervals, "config_intervals": per_config}
