@@ -19,7 +19,7 @@ import pandas as pd
 from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.run_items import KEY, figure_values, read_run_items
-from eval_backend.statistics import DEFAULT_REPLICATES, DEFAULT_SEED, JointBootstrap, item_design, joint_bootstrap
+from eval_backend.statistics import DEFAULT_REPLICATES, DEFAULT_SEED, Design, JointBootstrap, item_design, joint_bootstrap
 
 Loader = Callable[[Hashable, Callable[[], Any]], Any]
 """`get_or_load(key, load)` of a cache the caller keeps (a board keeps one across its states)."""
@@ -43,6 +43,23 @@ def joint_ranking(
     With `cached`, what was read from a folder is kept under its files' modification stamps, so a
     board whose one run changed reads that run again, not all of them.
     """
+    aligned = aligned_figure(folders, figure, cached)
+    return joint_bootstrap(aligned.values, aligned.design, replicates, seed, aligned.figure.higher_is_better)
+
+
+@dataclass(frozen=True, eq=False)
+class AlignedFigure:
+    """One figure's per-item values of several runs, item by item: (runs, items), with the items' design."""
+
+    figure: Figure
+    values: np.ndarray
+    design: Design
+    configs: tuple[str, ...]
+    """Per item (column), its config."""
+
+
+def aligned_figure(folders: Sequence[RunFolder], figure: str, cached: Loader | None = None) -> AlignedFigure:
+    """The runs' values of `figure` on the items it counts, aligned on the first run's; RunFolderError when they differ."""
     if not folders:
         raise ValueError("no run to rank")
     load = cached or (lambda key, build: build())
@@ -53,8 +70,9 @@ def joint_ranking(
         for folder, stamp in zip(folders, stamps)
     ])
     counted = reference.counted
-    design = item_design(counted["config"].tolist(), counted["cluster"].tolist(), reference.figure.weighting)
-    return joint_bootstrap(values, design, replicates, seed, reference.figure.higher_is_better)
+    configs = counted["config"].tolist()
+    design = item_design(configs, counted["cluster"].tolist(), reference.figure.weighting)
+    return AlignedFigure(reference.figure, values, design, tuple(configs))
 
 
 def _reference(folder: RunFolder, name: str) -> _Reference:

@@ -11,6 +11,7 @@
     multiple_comparisons  holm_adjusted (the pairwise matrix's correction)
     standard_error  clustered_standard_error, naive_standard_error, design_effect
     power       minimum_detectable_difference at 80 % power (Miller 2024)
+    precision   precision(runs x items, design): clusters, design effect, detectable difference measured on runs
 
 Nothing here reads files or knows a benchmark: the benchmark declares its clusters, the
 caller builds the design and the score matrix.
@@ -23,6 +24,7 @@ from eval_backend.statistics.joint import JointBootstrap, joint_bootstrap
 from eval_backend.statistics.multiple_comparisons import CORRECTION, holm_adjusted
 from eval_backend.statistics.paired import PairedComparison, PairwiseMatrix, compare_paired, pairwise_comparisons
 from eval_backend.statistics.power import minimum_detectable_difference
+from eval_backend.statistics.precision import Precision, precision
 from eval_backend.statistics.ranks import competition_ranks, rank_intervals
 from eval_backend.statistics.resampling import DEFAULT_REPLICATES, DEFAULT_SEED
 from eval_backend.statistics.standard_error import clustered_standard_error, design_effect, naive_standard_error
@@ -36,6 +38,7 @@ __all__ = [
     "JointBootstrap",
     "PairedComparison",
     "PairwiseMatrix",
+    "Precision",
     "Weighting",
     "cluster_bootstrap_interval",
     "clustered_standard_error",
@@ -49,5 +52,6 @@ __all__ = [
     "minimum_detectable_difference",
     "naive_standard_error",
     "pairwise_comparisons",
+    "precision",
     "rank_intervals",
 ]

@@ -20,23 +20,28 @@ from eval_backend.statistics.design import Design, Weighting
 from eval_backend.statistics.intervals import require_finite
 
 
-def clustered_standard_error(scores: np.ndarray, design: Design) -> float:
-    """The cluster-robust standard error of one model's headline (or of a paired difference's)."""
+def clustered_standard_error(scores: np.ndarray, design: Design) -> float | np.ndarray:
+    """The cluster-robust standard error of one model's headline (or of a paired difference's).
+
+    Given (rows, items) (many models, or many pairs' differences), one standard error per row.
+    """
     values = np.asarray(scores, dtype=float)
     require_finite(values)
-    variance = 0.0
-    for stratum in range(design.n_strata):
-        in_stratum = design.strata == stratum
-        count = int(in_stratum.sum())
-        clusters = design.clusters[in_stratum]
-        deviations = values[in_stratum] - values[in_stratum].mean()
-        cluster_totals = np.bincount(clusters, weights=deviations, minlength=design.n_clusters)[np.unique(clusters)]
-        n_clusters = cluster_totals.size
-        if n_clusters < 2:
-            continue  # one cluster carries no information on its own spread
-        stratum_variance = n_clusters / (n_clusters - 1) * float(np.sum(cluster_totals**2)) / count**2
-        variance += _stratum_share(design, count) ** 2 * stratum_variance
-    return float(np.sqrt(variance))
+    rows = np.atleast_2d(values)
+    strata = _membership(design.strata, design.n_strata)
+    counts = strata.sum(axis=0)
+    deviations = rows - ((rows @ strata) / np.maximum(counts, 1))[:, design.strata]
+    order = np.argsort(design.clusters, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(design.clusters[order]) != 0])
+    cluster_totals = np.add.reduceat(deviations[:, order], starts, axis=1) if order.size else deviations
+    squared = (cluster_totals**2) @ _membership(design.cluster_strata, design.n_strata)
+    n_clusters = np.bincount(design.cluster_strata, minlength=design.n_strata)
+    # One cluster carries no information on its own spread: such a stratum adds nothing.
+    small_sample = np.where(n_clusters >= 2, n_clusters / np.maximum(n_clusters - 1, 1), 0.0)
+    shares = _stratum_shares(design, counts)
+    variance = squared @ (shares**2 * small_sample / np.maximum(counts, 1) ** 2)
+    errors = np.sqrt(variance)
+    return float(errors[0]) if values.ndim == 1 else errors
 
 
 def naive_standard_error(scores: np.ndarray, design: Design) -> float:
@@ -47,9 +52,18 @@ def naive_standard_error(scores: np.ndarray, design: Design) -> float:
 def design_effect(scores: np.ndarray, design: Design) -> float:
     """Clustered over naive variance of the headline (1: clusters change nothing; NaN: no spread at all)."""
     naive = naive_standard_error(scores, design)
-    return clustered_standard_error(scores, design) ** 2 / naive**2 if naive > 0 else float("nan")
+    return clustered_standard_error(scores, design) ** 2 / naive**2 if naive > 0 else float("nan")  # type: ignore
 
 
-def _stratum_share(design: Design, count: int) -> float:
-    """The weight a_k of one stratum's mean in the headline."""
-    return count / design.n_items if design.weighting is Weighting.POOLED else 1.0 / design.n_strata
+def _membership(codes: np.ndarray, size: int) -> np.ndarray:
+    """(len(codes), size): 1 where row i belongs to group codes[i]."""
+    membership = np.zeros((codes.size, size))
+    membership[np.arange(codes.size), codes] = 1.0
+    return membership
+
+
+def _stratum_shares(design: Design, counts: np.ndarray) -> np.ndarray:
+    """The weight a_k of each stratum's mean in the headline."""
+    if design.weighting is Weighting.POOLED:
+        return counts / design.n_items
+    return np.full(design.n_strata, 1.0 / design.n_strata)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import gradio as gr
+import pandas as pd
 
 from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, INDIC_WRITING_BENCH
 from leaderboard.context import AppContext
+from leaderboard.display import DECIMALS
+from leaderboard.precision import PRECISION_COLUMNS, board_precision
 from leaderboard.tables import RANKING_RULE
 from leaderboard.tabs import consistency_section
 
@@ -43,7 +46,8 @@ and **romanized** (transliterated to Roman script). Every item has its own
   scores; **Indic average** = mean of the {len(INDIC_CONFIGS)} Indic language scores; **All configs** =
   mean of every language score, English included. The variant, domain and subdomain columns pool
   the item scores of the Indic languages only (a subdomain is named with its domain). The 95 %
-  intervals resample items within each language (bootstrap, 1000 draws).
+  intervals resample requests within each language (cluster bootstrap, 1000 draws: a request's three
+  renderings are drawn together); a figure resting on one request has none.
 - **No answer is the model's failure:** an item the model did not answer (its prompt does not fit
   its context, or its answer is empty) gets the lowest score, 1, on every criterion, marked
   `no_response`, without a judge call. An item the system failed on (a crash, out of memory, an
@@ -118,8 +122,9 @@ and **romanized** (transliterated to Roman script). Every item has its own
   which is why the judge is the default. The judge's own accuracy has not been measured here.
 - **Both boards rank as WritingBench's does:** complete runs only (every config of the dataset, every
   item scored; a run limited to the first items of each config never is), by the headline (judge
-  accuracy; knowledge accuracy), each with the rank range its 95 % interval allows (bootstrap over
-  items, 1000 draws; every figure of their summaries has one). Partial and incomplete runs are
+  accuracy; knowledge accuracy), each with the rank range its 95 % interval allows (cluster bootstrap,
+  1000 draws: Saraiki's reading questions drawn by passage; every figure of their summaries resting on
+  two clusters or more has one, per config too). Partial and incomplete runs are
   listed under the ranked table, saying why.
 
 ## What an unanswered item scores, per benchmark
@@ -175,3 +180,43 @@ def build(context: AppContext) -> None:
     """The About page: our own fixed text, then the judge-consistency figures (shown as text)."""
     gr.Markdown(about_text(context.settings.judge.invalid_answer_attempts), elem_id="about-text")
     consistency_section.build(context)
+    precision_section(context)
+
+
+PRECISION_INTRO = """
+## How precise each figure is, measured on this board's runs
+For each benchmark, the ranked runs on its most shared dataset revision (they answered the same
+items; at most 100 of them) are measured figure by figure, and the headline language by language.
+- **Clusters**: how many independent units a figure rests on (requests, passages, questions). An
+  interval draws whole clusters, so it is as wide as the clusters make it, not the items.
+- **Design effect**: the clustered variance of a run's figure over the variance it would have if every
+  item were independent, pooled over the runs.
+- **Clustered / naive width**: its square root, how much wider the clustered 95 % interval is than a
+  naive one.
+- **Detectable difference (80 % power)**: the smallest true difference between two models that a paired
+  comparison on these items finds 4 times in 5 at the 5 % level: 2.8 times the paired, clustered standard
+  error of neighbouring runs (the runs ordered by the figure, each against the next; the median), in the
+  figure's unit. A smaller gap between two models is not a finding, whichever is ahead.
+"""
+PRECISION_LABELS = {
+    "benchmark": "Benchmark", "figure": "Figure", "scope": "Configs", "runs": "Runs", "items": "Items",
+    "clusters": "Clusters", "design_effect": "Design effect", "width_ratio": "Clustered / naive width",
+    "detectable_difference": "Detectable difference (80 % power)", "unit": "Unit",
+}
+
+
+def precision_section(context: AppContext) -> None:
+    """Clusters, design effect and detectable difference per benchmark and language, filled whenever the runs change."""
+    gr.Markdown(PRECISION_INTRO, elem_id="precision-text")
+    table = gr.Dataframe(value=pd.DataFrame(columns=list(PRECISION_LABELS.values())), interactive=False,
+                         elem_id="figure-precision", label="No ranked run yet")
+    stores = context.stores or {"indic_writing_bench": context.store}
+    context.results_version.change(lambda: precision_table(stores), None, table)
+
+
+def precision_table(stores: dict) -> dict:
+    """The board's precision figures, rounded and labelled (text cells: names come from the benchmarks)."""
+    frame = board_precision(stores)
+    label = "Figure precision" if len(frame) else "No ranked run yet"
+    shown = frame[list(PRECISION_COLUMNS)].round(DECIMALS).rename(columns=PRECISION_LABELS)
+    return gr.update(value=shown, label=label)

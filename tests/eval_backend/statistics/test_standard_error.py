@@ -27,3 +27,12 @@ def test_the_design_effect_of_three_renderings_is_one_plus_two_times_their_corre
     design = writing_design(configs=4, requests=500)
     scores = clustered_scores(design, np.random.default_rng(2), 6.0, request_sd=1.5, rendering_sd=0.5)
     assert design_effect(scores, design) == pytest.approx(2.8, abs=0.25)
+
+
+def test_many_rows_get_the_standard_error_each_would_get_alone() -> None:
+    design = writing_design(configs=3, requests=20)
+    rng = np.random.default_rng(5)
+    rows = np.stack([clustered_scores(design, rng, 5.0, request_sd=1.0, rendering_sd=0.5) for _ in range(4)])
+    together = clustered_standard_error(rows, design)
+    assert together == pytest.approx([clustered_standard_error(row, design) for row in rows])
+    assert together.shape == (4,)

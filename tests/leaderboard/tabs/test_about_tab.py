@@ -45,3 +45,16 @@ def test_the_refusal_rules_figures_are_the_measured_ones() -> None:
         assert row in text, row
     assert f"On the {len(labelled_replies('rules'))} replies the rules were extended from" in text
     assert f"On {len(labelled_replies('held_out'))} replies written afterwards" in text
+
+
+def test_the_precision_table_shows_each_measured_figure_labelled(evaluated) -> None:
+    from leaderboard.precision import ALL_CONFIGS
+    from leaderboard.results import ResultsStore
+    from leaderboard.tabs.about_tab import PRECISION_INTRO, PRECISION_LABELS, precision_table
+
+    shown = precision_table({"indic_writing_bench": ResultsStore(evaluated.runs_dir)})["value"]
+    assert list(shown.columns) == list(PRECISION_LABELS.values())
+    indic = shown[(shown["Figure"] == "Indic average") & (shown["Configs"] == ALL_CONFIGS)].iloc[0]
+    assert indic["Clusters"] == 18 and indic["Detectable difference (80 % power)"] > 0
+    for label in ("Clusters", "Design effect", "Clustered / naive width", "Detectable difference (80 % power)"):
+        assert f"**{label}**" in PRECISION_INTRO

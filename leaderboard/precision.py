@@ -1,0 +1,96 @@
+"""How precise the board's figures are, measured on its own runs: clusters, design effect, detectable difference.
+
+Per benchmark, the ranked runs on its most shared dataset revision answered the same items, so
+their per-item values (details.parquet) are aligned item by item as the joint ranking aligns
+them, and `eval_backend.statistics.precision` measures each figure over all its configs, and
+the headline per config (language, task). The cost is bounded: at most `MAX_RUNS` runs a
+benchmark (the first by run id), per-item values kept per run under their files' stamps, and the
+table computed once per board state (the runs' stamps).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from typing import Any, Hashable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.joint_ranking import AlignedFigure, aligned_figure
+from eval_backend.run_folder import RunFolderError
+from eval_backend.statistics import precision
+from leaderboard.results import LruCache, ResultsStore, RunResult
+from leaderboard.tables import RANKED, coverage_standing
+
+logger = logging.getLogger(__name__)
+
+MAX_RUNS = 100
+"""Runs measured per benchmark: the figures settle long before, and 100 runs read in about a second."""
+ALL_CONFIGS = "all configs"
+PRECISION_COLUMNS = (
+    "benchmark", "figure", "scope", "runs", "items", "clusters", "design_effect", "width_ratio",
+    "detectable_difference", "unit",
+)
+_READS: LruCache[Any] = LruCache(4 * MAX_RUNS)
+_TABLES: LruCache[pd.DataFrame] = LruCache(4)
+
+
+def board_precision(stores: Mapping[str, ResultsStore]) -> pd.DataFrame:
+    """The precision table of every benchmark's board as it stands, computed once per board state."""
+    snapshots = {name: store.snapshot() for name, store in stores.items()}
+    state: Hashable = tuple((name, snapshot.signature) for name, snapshot in snapshots.items())
+    return _TABLES.get_or_load(state, lambda: precision_frame({n: s.runs for n, s in snapshots.items()}))
+
+
+def precision_frame(runs: Mapping[str, Sequence[RunResult]]) -> pd.DataFrame:
+    """One row per benchmark figure (over all its configs) and per config of each headline figure."""
+    rows = [row for name, benchmark_runs in runs.items() if name in BENCHMARKS
+            for row in _benchmark_rows(name, benchmark_runs)]
+    return pd.DataFrame(rows, columns=list(PRECISION_COLUMNS))
+
+
+def measured_runs(runs: Sequence[RunResult]) -> list[RunResult]:
+    """The ranked runs on the revision most ranked runs share, the first `MAX_RUNS` by run id."""
+    ranked = [run for run in runs if coverage_standing(run.summary)["standing"] == RANKED]
+    revisions = Counter(run.request.get("dataset_revision") for run in ranked)
+    if not revisions:
+        return []
+    shared = revisions.most_common(1)[0][0]
+    return sorted((run for run in ranked if run.request.get("dataset_revision") == shared),
+                  key=lambda run: run.run_id)[:MAX_RUNS]
+
+
+def _benchmark_rows(name: str, runs: Sequence[RunResult]) -> list[dict[str, Any]]:
+    benchmark = BENCHMARKS[name]
+    chosen = measured_runs(runs)
+    if not chosen or benchmark.item_statistics is None:
+        return []
+    rows = []
+    for figure in benchmark.item_statistics().figures:
+        try:
+            aligned = aligned_figure([run.folder for run in chosen], figure.name, cached=_READS.get_or_load)
+        except (RunFolderError, OSError, ValueError) as exc:  # an unreadable or misaligned run: say nothing
+            logger.warning("no precision figures for %s: %s", name, exc)
+            return []
+        scopes = [ALL_CONFIGS]
+        if figure.name == benchmark.headline and len(set(aligned.configs)) > 1:
+            scopes += list(dict.fromkeys(aligned.configs))
+        rows += [row for scope in scopes if (row := _row(benchmark.title, aligned, scope)) is not None]
+    return rows
+
+
+def _row(title: str, aligned: AlignedFigure, scope: str) -> dict[str, Any] | None:
+    mask = np.ones(len(aligned.configs), dtype=bool) if scope == ALL_CONFIGS else \
+        np.array([config == scope for config in aligned.configs], dtype=bool)
+    if not mask.any():
+        return None
+    measured = precision(aligned.values[:, mask], aligned.design.subset(mask))
+    return {
+        "benchmark": title, "figure": aligned.figure.label, "scope": scope, "runs": measured.runs,
+        "items": measured.items, "clusters": measured.clusters, "design_effect": measured.design_effect,
+        "width_ratio": measured.width_ratio,
+        "detectable_difference": np.nan if measured.detectable_difference is None else measured.detectable_difference,
+        "unit": aligned.figure.unit,
+    }
