@@ -2,7 +2,7 @@
 
     design      Design (strata, clusters, Weighting), item_design(strata, clusters, weighting)
     headline    headline(scores, design): the benchmark's figure as a weighted sum of item scores
-    resampling  cluster_draws / replicate_headlines: seeded cluster bootstrap within strata
+    resampling  cluster_counts / replicate_headlines: seeded cluster bootstrap within strata, on cluster sums
     intervals   Interval, cluster_bootstrap_interval(scores, design, replicates, seed)
     joint       joint_bootstrap(models x items, design): intervals, ranks and rank intervals from one draw
     ranks       competition_ranks, rank_intervals (2.5th-97.5th percentile of replicate ranks)

@@ -3,7 +3,9 @@
 Both weightings are linear in the scores for fixed item weights: the mean of stratum means
 gives item i of stratum k the weight w_i / (K * sum of w in k), the pooled mean w_i / sum of w.
 With w = 1 that is the headline itself; with w = how often a bootstrap replicate drew the
-item's cluster it is that replicate's headline.
+item's cluster it is that replicate's headline. Since a replicate draws whole clusters, its
+headline is also a weighted sum of cluster sums (`cluster_weights`), which is as many times
+cheaper as clusters have items.
 """
 
 from __future__ import annotations
@@ -23,6 +25,32 @@ def item_weights(design: Design, draws: np.ndarray | None = None) -> np.ndarray:
         return counts / counts.sum(axis=-1, keepdims=True)
     per_stratum = _stratum_totals(counts, design)
     return counts / (design.n_strata * np.take(per_stratum, design.strata, axis=-1))
+
+
+def cluster_weights(design: Design, counts: np.ndarray) -> np.ndarray:
+    """(replicates, clusters) weights that make `weights @ cluster_sums(scores, design).T` each replicate's headline.
+
+    `counts` (replicates x clusters) is how often each cluster was drawn; the same headline as
+    `item_weights` with each item drawn as often as its cluster.
+    """
+    counts = np.asarray(counts, dtype=float)
+    sizes = np.bincount(design.clusters, minlength=design.n_clusters).astype(float)
+    drawn_items = counts * sizes
+    if design.weighting is Weighting.POOLED:
+        return counts / drawn_items.sum(axis=-1, keepdims=True)
+    membership = np.zeros((design.n_clusters, design.n_strata))
+    membership[np.arange(design.n_clusters), design.cluster_strata] = 1.0
+    per_stratum = drawn_items @ membership
+    return counts / (design.n_strata * np.take(per_stratum, design.cluster_strata, axis=-1))
+
+
+def cluster_sums(scores: np.ndarray, design: Design) -> np.ndarray:
+    """Each cluster's summed item scores: (clusters,) for (items,) scores, else (models, clusters)."""
+    values = np.atleast_2d(np.asarray(scores, dtype=float))
+    order = np.argsort(design.clusters, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(design.clusters[order]) != 0])
+    sums = np.add.reduceat(values[:, order], starts, axis=1)
+    return sums[0] if np.ndim(scores) == 1 else sums
 
 
 def headline(scores: np.ndarray, design: Design) -> np.ndarray | float:

@@ -29,3 +29,14 @@ def test_a_replicate_weights_each_item_by_how_often_it_was_drawn() -> None:
 def test_several_models_at_once() -> None:
     design = item_design(CONFIGS)
     assert headline(np.stack([SCORES, SCORES + 1]), design).tolist() == pytest.approx([5.5, 6.5])
+
+
+def test_a_replicate_on_cluster_sums_is_the_same_as_on_items() -> None:
+    from eval_backend.statistics.headline import cluster_sums, cluster_weights
+    from eval_backend.statistics.resampling import cluster_counts, cluster_draws
+
+    for weighting in Weighting:
+        design = item_design(CONFIGS, ["a", "a", "b", "c", "b"], weighting)
+        on_items = item_weights(design, cluster_draws(design, 50, seed=2)) @ SCORES
+        on_clusters = cluster_weights(design, cluster_counts(design, 50, seed=2)) @ cluster_sums(SCORES, design)
+        assert on_clusters == pytest.approx(on_items)
