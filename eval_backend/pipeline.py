@@ -27,7 +27,9 @@ from eval_backend.generation.select import build_generator
 from eval_backend.judge_client import JudgeClient
 from eval_backend.judge_transport import run_event_loop
 from eval_backend.memory import trim_heap
-from eval_backend.judging import JudgeTask, JudgingProgress, ProgressCallback, plan_judge_tasks, run_judge_tasks
+from eval_backend.judging import (
+    JudgeTask, JudgingProgress, ProgressCallback, RubricVerdicts, plan_judge_tasks, run_judge_tasks,
+)
 from eval_backend.records import Item, ResponseRecord, to_json_dict, utc_now
 from eval_backend.reporting import score_run_folder
 from eval_backend.run_folder import RunFolder
@@ -177,7 +179,8 @@ def _judge_configs(
     """Judge config by config, live or through the Batch API (`settings.mode`)."""
     trim_heap()  # what the caller released (the run's items) goes back to the OS first
     if settings.mode == "batch":
-        return judge_in_batches(spec.benchmark, spec.folder, configs, load_config, settings, on_progress, retry_failed)
+        verdicts = RubricVerdicts(spec.benchmark, spec.folder, configs, load_config)
+        return judge_in_batches(verdicts, spec.folder, settings, on_progress, retry_failed)
     responses, existing = spec.folder.read_responses(), spec.folder.read_judgments()
 
     def plan(config: str) -> list[JudgeTask]:
