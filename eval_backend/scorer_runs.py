@@ -130,12 +130,13 @@ def judge_scored_run(
         return JudgingProgress(total=0)
     if settings.mode == "batch":
         return judge_in_batches(ScorerVerdicts(benchmark, folder, items), folder, settings, on_progress, retry_failed)
-    return asyncio.run(_judge_calls(calls, folder, settings, on_progress))
+    return asyncio.run(judge_scorer_calls(calls, scores_path(folder), settings, on_progress))
 
 
-async def _judge_calls(
-    calls: Sequence[ScorerCall], folder: RunFolder, settings: JudgeSettings, on_progress: ProgressCallback | None
+async def judge_scorer_calls(
+    calls: Sequence[ScorerCall], path: Path, settings: JudgeSettings, on_progress: ProgressCallback | None
 ) -> JudgingProgress:
+    """Send `calls` live, appending each verdict to `path` (scores.jsonl, or a consistency check's file)."""
     # One client per judge temperature: each keeps its own record of a refused temperature.
     clients = {temperature: JudgeClient(settings, temperature=temperature)
                for temperature in {call.scorer.temperature for call in calls}}
@@ -151,7 +152,7 @@ async def _judge_calls(
                 on_progress(progress)
 
     try:
-        with JsonlAppender(scores_path(folder)) as appender:
+        with JsonlAppender(path) as appender:
             async with asyncio.TaskGroup() as group:  # one worker's fatal error stops the others
                 for _ in range(min(settings.concurrency, len(calls))):
                     group.create_task(worker(appender))
