@@ -151,13 +151,26 @@ def judge_phase(
 def judge_run_configs(
     spec: RunSpec, settings: JudgeSettings, on_progress: ProgressCallback | None = None, retry_failed: bool = False
 ) -> JudgingProgress:
-    """`judge_phase` over the run's configs, each config's items loaded from the dataset only while
-    it is judged: at full size the queries take ~200 MB, so a caller that no longer holds them
-    judges in a fraction of the memory."""
+    """`judge_phase` over the run's configs, without the dataset read again where the run folder holds
+    the items whole (a scorer-kind benchmark's items.jsonl). A rubric benchmark's items.jsonl holds
+    no queries, so each config's items are loaded from the dataset only while it is judged: at full
+    size the queries take ~200 MB, so a caller that no longer holds them judges in a fraction of
+    the memory."""
     if isinstance(spec.benchmark, ScoredBenchmark):
-        return judge_phase(spec, load_items(spec.benchmark, spec.dataset, _run_configs(spec), spec.limit), settings,
-                           on_progress, retry_failed)
+        return judge_phase(spec, _recorded_run_items(spec), settings, on_progress, retry_failed)
     return _judge_configs(spec, _run_configs(spec), _config_loader(spec), settings, on_progress, retry_failed)
+
+
+def _recorded_run_items(spec: RunSpec) -> list[Any]:
+    """The run's items as the folder recorded them: of its configs, the first `limit` of each."""
+    configs = set(_run_configs(spec))
+    taken: dict[str, int] = {}
+    items = []
+    for item in recorded_items(spec.benchmark, spec.folder):
+        if item.config in configs and (not spec.limit or taken.get(item.config, 0) < spec.limit):
+            taken[item.config] = taken.get(item.config, 0) + 1
+            items.append(item)
+    return items
 
 
 def _run_configs(spec: RunSpec) -> list[str]:

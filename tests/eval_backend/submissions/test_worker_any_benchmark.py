@@ -5,6 +5,7 @@ in tests (the toy translation set) is claimed, generated, judged live or through
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,11 @@ from eval_backend.run_folder import RunFolder
 from eval_backend.submissions import NewRequest, QueueStore, Status
 from eval_backend.submissions.worker import poll_once
 from tests.eval_backend.submissions.conftest import make_settings
+from tests.eval_backend.test_dataset_reads import reads  # noqa: F401  (fixture)
 from tests.eval_backend.test_toy_benchmark import translator
 from tests.support.batch_server import StandInBatchServer
 from tests.support.chat_server import StandInChatServer
-from tests.support.toy_translation import registered, toy_judge_reply, write_toy_dataset
+from tests.support.toy_translation import ROWS, registered, toy_judge_reply, write_toy_dataset
 
 MODEL = "acme/" + "translator-with-a-long-name-" * 3 + "1b"  # a long model id, as the Hub allows
 
@@ -54,3 +56,19 @@ def test_a_queued_toy_submission_runs_to_finished_with_coverage_and_intervals(
     low, high = summary["intervals"]["adequacy"]
     assert low < summary["metrics"]["adequacy"] < high
     assert set(summary["config_intervals"]) == {"hindi", "tamil"}
+
+
+def test_a_queued_run_reads_each_dataset_config_once(
+    store: QueueStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reads: Counter
+) -> None:
+    monkeypatch.setattr("eval_backend.submissions.worker.push_run", lambda folder, _: None)
+    monkeypatch.setenv("TOY_DATASET", str(write_toy_dataset(tmp_path / "toy")))
+    monkeypatch.setenv("JUDGE_MODEL", "stand-in-judge")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-secret")
+    with registered(), StandInChatServer(translator) as model, StandInChatServer(toy_judge_reply()) as judge:
+        monkeypatch.setenv("OPENAI_BASE_URL", judge.base_url)
+        monkeypatch.setenv("GENERATION_BASE_URL", model.base_url)
+        store.add(NewRequest(MODEL, "b" * 40, "main", "float32", False, "alice", {"backend": "openai"},
+                             benchmark="toy_translation"))
+        assert poll_once(store, make_settings(tmp_path / "data"), worker_id="w").status is Status.FINISHED
+    assert reads == {(config, "test"): 1 for config in ROWS}
