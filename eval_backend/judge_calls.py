@@ -45,8 +45,6 @@ class JudgeCall:
     part: str
     response_sha256: str
     messages: Callable[[], Messages]
-    temperature: float | None = None
-    """Sent to the judge when not None (WritingBench's protocol sends none)."""
 
     @property
     def call_id(self) -> str:
@@ -62,10 +60,14 @@ class VerdictBook(Protocol):
     def parser(self, part: str) -> Callable[[str | None], Any]:
         """The strict parser of a part's answer (raises VerdictError on an invalid one)."""
 
+    def temperature(self, part: str) -> float | None:
+        """The temperature a part's calls carry (None: sent without one)."""
+
     def verdict_line(
-        self, call_id: str, judge_model: str, outcome: JudgeOutcome[Any], prompt_sha256: str
+        self, call_id: str, judge_model: str, outcome: JudgeOutcome[Any], prompt_sha256: str, temperature: float | None
     ) -> Any | None:
-        """The record to append for a call's final outcome; None when its item is no longer in the run."""
+        """The record to append for a call's final outcome, judged at `temperature` (None: sent without one);
+        None when its item is no longer in the run."""
 
     def written_since(self, judge_model: str, since: str) -> set[str]:
         """The call ids `judge_model` has verdicts for, written at or after the time `since`."""

@@ -243,8 +243,11 @@ class RubricVerdicts:
     def parser(self, part: str) -> Callable[[str | None], Verdict]:
         return parse_verdict
 
+    def temperature(self, part: str) -> None:
+        return None  # WritingBench's judge protocol sends none
+
     def verdict_line(
-        self, call_id: str, judge_model: str, outcome: JudgeOutcome[Verdict], prompt_sha256: str
+        self, call_id: str, judge_model: str, outcome: JudgeOutcome[Verdict], prompt_sha256: str, temperature: None
     ) -> Judgment | None:
         config, index, criterion, response_sha = parse_call_id(call_id)
         meta = self.metas.get((config, index))

@@ -207,19 +207,22 @@ class ScorerVerdicts:
         for call in calls:
             scorer = call.scorer
             yield JudgeCall(call.item.config, call.item.index, scorer.name, call.response_sha256,
-                            partial(scorer.messages, call.item, call.judged_text), scorer.temperature)
+                            partial(scorer.messages, call.item, call.judged_text))
 
     def parser(self, part: str) -> Callable[[str | None], Any]:
         return self.benchmark.judge(part).parse
 
+    def temperature(self, part: str) -> float | None:
+        return self.benchmark.judge(part).temperature
+
     def verdict_line(
-        self, call_id: str, judge_model: str, outcome: JudgeOutcome[Any], prompt_sha256: str
+        self, call_id: str, judge_model: str, outcome: JudgeOutcome[Any], prompt_sha256: str, temperature: float | None
     ) -> ScoreRecord | None:
         config, index, scorer, response_sha = parse_call_id(call_id)
         item = self.by_key.get((config, index))
         if item is None:
             return None
-        return score_record(item, scorer, response_sha, judge_model, outcome, self.benchmark.judge(scorer).temperature)
+        return score_record(item, scorer, response_sha, judge_model, outcome, temperature)
 
     def written_since(self, judge_model: str, since: str) -> set[str]:
         return {

@@ -66,12 +66,19 @@ class _BatchJudging:
         self.written: set[tuple[str, str]] = set()  # judged for good in this call: never planned again
         self.counted: set[tuple[str, str]] = set()  # in the progress total: a follow-up is the same judgment
         self.clients: dict[float | None, JudgeClient] = {}
+        self.sent_with_temperature: set[str] = set()  # custom_ids this process sent with a temperature
 
-    def client(self, temperature: float | None) -> JudgeClient:
-        """The client of one judge temperature: it builds the request bodies and sends follow-ups live."""
+    def client(self, part: str) -> JudgeClient:
+        """The client of a part's temperature: it builds the request bodies, sends follow-ups live and keeps
+        a judge's refusal of the temperature (each temperature has its own record of it, as live)."""
+        temperature = self.book.temperature(part)
         if temperature not in self.clients:
             self.clients[temperature] = JudgeClient(self.settings, temperature=temperature)
         return self.clients[temperature]
+
+    def _sent_temperature(self, part: str) -> float | None:
+        client = self.client(part)
+        return None if client.temperature_refused else client.temperature
 
     async def run(self) -> JudgingProgress:
         self.api = BatchAPI(self.settings)
@@ -125,6 +132,8 @@ class _BatchJudging:
             for result in await self._results(batch, entry, Path(tmp)):
                 previous = carried.get((entry.judge_model, result.custom_id), Carry())
                 part = parse_call_id(result.custom_id)[2]
+                if self._refused_for_temperature(result, part):
+                    result = LineResult(result.custom_id, unfinished=True)  # sent again without it, no attempt used
                 outcome = settle(result, previous, self.settings.invalid_answer_attempts, self.book.parser(part))
                 if isinstance(outcome, Carry):
                     carry[result.custom_id] = outcome
@@ -133,6 +142,21 @@ class _BatchJudging:
                 if result.custom_id not in already:
                     self._write(result.custom_id, entry.judge_model, outcome, prompt_shas[result.custom_id])
         self.ledger.collected(entry.file_id, batch.status, final, carry)
+
+    def _refused_for_temperature(self, result: LineResult, part: str) -> bool:
+        """Whether the judge refused a line for its temperature (reasoning models take only their default).
+
+        As live, the refusal is learned for the rest of the run: later lines go without a temperature.
+        A line sent without one (known to this process) is never excused so, or it would be sent forever.
+        """
+        client = self.client(part)
+        if client.temperature is None or result.status_code != 400 or "temperature" not in (result.error or ""):
+            return False
+        if client.temperature_refused is None:
+            client.temperature_refused = result.error
+            logger.warning("the judge refuses temperature %s; judging at its default: %s", client.temperature, result.error)
+            return True
+        return result.custom_id in self.sent_with_temperature
 
     async def _results(self, batch: Batch, entry: SubmittedFile, tmp: Path) -> Iterator[LineResult]:
         """Each request's result, once: from the output and error files, else never run (or the batch failed)."""
@@ -161,7 +185,8 @@ class _BatchJudging:
         return self.book.written_since(entry.judge_model, entry.uploaded_at)
 
     def _write(self, custom_id: str, judge_model: str, outcome: JudgeOutcome[Any], prompt_sha256: str) -> None:
-        line = self.book.verdict_line(custom_id, judge_model, outcome, prompt_sha256)
+        temperature = self._sent_temperature(parse_call_id(custom_id)[2])
+        line = self.book.verdict_line(custom_id, judge_model, outcome, prompt_sha256, temperature)
         if line is None:
             logger.warning("batch answer for %s has no item in %s; not recorded", custom_id, self.folder.items_path)
             return
@@ -214,14 +239,17 @@ class _BatchJudging:
                 live.append((call, previous))
                 continue
             messages = call.messages()
-            line = request_line(custom_id, self.api.route.url, self.client(call.temperature).request_body(messages))
-            yield BatchRequest(custom_id, sha256_text(messages[-1]["content"]), line)
+            body = self.client(call.part).request_body(messages)
+            if "temperature" in body:
+                self.sent_with_temperature.add(custom_id)
+            yield BatchRequest(custom_id, sha256_text(messages[-1]["content"]),
+                               request_line(custom_id, self.api.route.url, body))
 
     async def _judge_live(self, follow_ups: list[tuple[JudgeCall, Carry]]) -> None:
         """Send follow-ups as live calls with the attempts they have left (the client bounds calls in flight)."""
         async def one(call: JudgeCall, carry: Carry) -> None:
             messages = call.messages()
-            client = self.client(call.temperature)
+            client = self.client(call.part)
             outcome = await client.judge(messages, self.book.parser(call.part), attempts_used=carry.attempts)
             combined = JudgeOutcome(outcome.verdict, outcome.attempts, carry.usage + outcome.usage,
                                     outcome.raw_text if outcome.raw_text is not None else carry.raw_text,

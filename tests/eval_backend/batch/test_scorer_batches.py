@@ -91,6 +91,21 @@ def test_the_qa_judge_in_batches_writes_the_same_verdicts_and_figures_as_live(tm
     assert {line["custom_id"].split("|")[2] for line in server.lines} == {"judge"}  # the part: the scorer's name
 
 
+def test_a_judge_that_refuses_the_temperature_is_asked_again_without_it_as_live(tmp_path, qa_dataset, qa_model) -> None:
+    live, batched = RunFolder(tmp_path / "live"), RunFolder(tmp_path / "batch")
+    with StandInChatServer(qa_judge_reply(refuse_temperature=True)) as judge:
+        live_summary = run_qa(live, qa_dataset, qa_model, judge.base_url)
+    with StandInBatchServer(qa_judge_reply(refuse_temperature=True), api_key="stand-in") as server:
+        batch_summary = run_qa(batched, qa_dataset, qa_model, server.base_url, **BATCH)
+
+    assert score_lines(batched) == score_lines(live)
+    assert {record["temperature"] for record in score_lines(batched).values()} == {None}  # recorded as not sent
+    assert figures(batch_summary) == figures(live_summary) and batch_summary["counts"]["failed_judgments"] == 0
+    first, second = ([line["body"] for line in server.input_lines(file_id)] for file_id in server.uploads)
+    assert {body.get("temperature") for body in first} == {0.0} and all("temperature" not in b for b in second)
+    assert len(first) == len(second) == QUESTIONS - 1  # the refusal used none of the attempts
+
+
 def test_a_qa_batch_in_flight_is_collected_on_the_next_run_not_submitted_again(tmp_path, qa_dataset, qa_model) -> None:
     folder = RunFolder(tmp_path / "run")
     with StandInBatchServer(qa_judge_reply(), api_key="stand-in") as server:
