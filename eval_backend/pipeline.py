@@ -200,13 +200,9 @@ def _judge_configs(
         return plan_judge_tasks(spec.benchmark, load_config(config), responses, existing, settings.model,
                                 retry_failed=retry_failed)
 
-    # Counted first, so that progress shows the whole phase's total from its first call.
-    progress = JudgingProgress(total=0)
-    for config in configs:
-        progress.total += len(plan(config))
-        trim_heap()
-    logger.info("%d judge calls to make in %s", progress.total, spec.folder.path)
-    return run_event_loop(_judge(spec, configs, plan, progress, settings, on_progress))
+    # The total grows config by config, as each is planned: counting first would read every config
+    # of the dataset once more (the planning needs each item's query).
+    return run_event_loop(_judge(spec, configs, plan, JudgingProgress(total=0), settings, on_progress))
 
 
 def score_phase(spec: RunSpec, judge_model: str | None) -> Summary | dict[str, Any]:
@@ -239,6 +235,8 @@ async def _judge(
         with spec.folder.judgment_appender() as appender:
             for config in configs:
                 tasks = plan(config)  # one config's queries at a time
+                progress.total += len(tasks)
+                logger.info("%d judge calls to make for %s in %s", len(tasks), config, spec.folder.path)
                 if tasks:
                     await run_judge_tasks(spec.benchmark, tasks, client, appender, on_progress, progress)
                 del tasks

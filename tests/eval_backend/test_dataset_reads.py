@@ -1,4 +1,9 @@
-"""Each dataset config is read from disk (or the Hub) once per run: counted on the loader itself."""
+"""How often a run reads each dataset config from disk (or the Hub), counted on the loader itself.
+
+A scorer-kind run reads each config once: its items.jsonl holds the items whole, so the judge
+phase takes them from there. A rubric run reads each config twice: once to prepare and generate,
+and once, config by config, while it is judged (its queries are not held in between).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import pytest
 
 import eval_backend.dataset_loader as dataset_loader
 from eval_backend.run_folder import RunFolder
+from tests.eval_backend.cli.test_judge_cmd import run_judge, write_responses
 from tests.eval_backend.test_scorer_runs import run_qa, seed_answer
 from tests.support.chat_server import StandInChatServer
 from tests.support.qa_dataset import QA_ROWS, write_qa_dataset
@@ -36,3 +42,13 @@ def test_a_qa_run_reads_each_config_once(tmp_path, reads) -> None:
     print("qa", dict(reads))
     assert set(reads.values()) == {1} and {config for config, _ in reads} == set(QA_ROWS)
 
+
+
+def test_a_writing_bench_run_reads_each_config_once_to_prepare_and_once_to_judge(
+    tmp_path, dataset_dir, items, judge_env, reads
+) -> None:
+    """The rubric's items.jsonl holds no queries, and holding every config's queries through the judge
+    phase would cost ~200 MB at full size: each config is read again, alone, while it is judged."""
+    responses = write_responses(tmp_path / "responses.jsonl", items)
+    assert run_judge(dataset_dir, responses, tmp_path / "run") == 0
+    assert reads == {(config, "test"): 2 for config in {item.config for item in items}}
