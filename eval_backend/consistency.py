@@ -1,16 +1,19 @@
-"""Judge consistency: re-judge a seeded sample of a run's judged criteria and compare the scores.
+"""Judge consistency: re-judge a seeded sample of a run's judge verdicts and compare them.
 
 A judge that gives the same answer two different scores is noise on the board. This sends a
-sample of criteria already judged in a run folder to the judge again, through the same client
-and the same prompt as the run, and compares the new scores with the run's. With another
-`judge_model` it shows how far a second judge agrees with the run's.
+sample of the judge calls already made in a run folder (WritingBench's rubric criteria, the QA
+equivalence judge, Saraiki's refusal judge, any benchmark's judge scorer) to the judge again,
+through the same client and the same prompt as the run, and compares the new verdicts with the
+run's, each as a whole number (a criterion's 1–10 score; a judge scorer's `agreement_value`).
+With another `judge_model` it shows how far a second judge agrees with the run's.
 
-    consistency_judgments.jsonl   the re-judgments, append-only (never mixed into judgments.jsonl)
+    consistency_judgments.jsonl   the re-judgments, append-only (never mixed into the run's verdicts),
+                                  in the run's own line shape (judgment or score record)
     consistency.json              one report per re-judging model: the four figures, per config too,
                                   and the scored pairs behind them
 
 The sample is stratified by config (each config gets its share of the sample, in proportion to
-its judged criteria) and fixed by the seed, so the same command resumes: re-judgments already
+its judged verdicts) and fixed by the seed, so the same command resumes: re-judgments already
 in the file are not sent again.
 """
 
@@ -21,17 +24,20 @@ import json
 import random
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Hashable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, TypeVar
 
 from eval_backend.agreement import Agreement, agreement
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks import AnyBenchmark, Benchmark, ScoredBenchmark
 from eval_backend.dataset_loader import DatasetSpec, load_items
 from eval_backend.judge_client import JudgeClient
 from eval_backend.judging import JudgeTask, JudgingProgress, ProgressCallback, plan_judge_tasks, run_judge_tasks
 from eval_backend.jsonl import JsonlAppender
 from eval_backend.records import Item, ItemKey, Judgment, ResponseRecord, judgment_from_dict, utc_now
 from eval_backend.run_folder import RunFolder, RunFolderError, read_records, write_json_atomic
+from eval_backend.scorer_runs import ScorerCall, judge_scorer_calls, plan_scorer_calls, read_scores, read_suite_items, scores_path
+from eval_backend.scores import ScoreRecord, current_scores, score_from_dict
 from eval_backend.scoring import current_judgments
 from eval_backend.settings import JudgeSettings
 
@@ -39,16 +45,17 @@ CONSISTENCY_FILE = "consistency.json"
 REJUDGMENTS_FILE = "consistency_judgments.jsonl"
 
 T = TypeVar("T")
-CriterionKey = tuple[str, int, int, str]  # config, index, criterion, hash of the judged response
+CallKey = tuple[str, int, int | str, str]
+"""config, index, the part judged (a rubric criterion's index, a judge scorer's name), hash of the judged response."""
 
 
 @dataclass(frozen=True)
 class ScoredPair:
-    """One criterion judged twice: the run's score and the re-judged score."""
+    """One judged part (a rubric criterion, a judge scorer's verdict) judged twice: the run's value and the new one."""
 
     config: str
     index: int
-    criterion_index: int
+    part: int | str
     reference: int
     rejudged: int
 
@@ -83,8 +90,27 @@ def pair_agreement(pairs: Sequence[ScoredPair]) -> Agreement:
     return agreement([pair.reference for pair in pairs], [pair.rejudged for pair in pairs])
 
 
+class JudgedSample(Protocol):
+    """A run folder's judged parts as a consistency check reads and re-judges them, for one benchmark kind."""
+
+    path: Path
+    """The run's verdict file (judgments.jsonl, scores.jsonl)."""
+
+    def latest_judge(self) -> str | None:
+        """The judge of the folder's latest verdict line."""
+
+    def judged(self, judge_model: str) -> dict[CallKey, int]:
+        """Each part of each current answer `judge_model` judged by a call, with its verdict as a whole number."""
+
+    def rejudge(self, wanted: set[CallKey], settings: JudgeSettings, path: Path, on_progress: ProgressCallback | None) -> None:
+        """Send the `wanted` calls not yet in `path` to `settings`' judge, appending each verdict to `path`."""
+
+    def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
+        """The verdicts in `path` of `judge_model`, as whole numbers (a failed one is left out)."""
+
+
 def check_consistency(
-    benchmark: Benchmark,
+    benchmark: AnyBenchmark,
     folder: RunFolder,
     settings: JudgeSettings,
     sample: int,
@@ -92,52 +118,138 @@ def check_consistency(
     reference_judge_model: str | None = None,
     on_progress: ProgressCallback | None = None,
 ) -> ConsistencyReport:
-    """Re-judge `sample` scored criteria of the run with `settings`' judge; record and return the report.
+    """Re-judge `sample` judged parts of the run with `settings`' judge; record and return the report.
 
-    `reference_judge_model` defaults to the judge of the folder's latest judgment line (as
-    `score` does). Raises RunFolderError when the folder has nothing to compare.
+    Every judge scorer is checked the same way: WritingBench's rubric criteria, the QA
+    equivalence judge, Saraiki's refusal judge, any declared benchmark's judge. A verdict a rule
+    decided (no call behind it) is not sampled. `reference_judge_model` defaults to the judge of
+    the folder's latest verdict line (as `score` does). Raises RunFolderError when the folder
+    has nothing to compare.
     """
     if sample < 1:
         raise ValueError(f"sample must be at least 1, got {sample}")
-    judgments = folder.read_judgments()
-    reference_model = reference_judge_model or (judgments[-1].judge_model if judgments else None)
+    judged = judged_sample(benchmark, folder)
+    reference_model = reference_judge_model or judged.latest_judge()
     if not reference_model:
-        raise RunFolderError(f"{folder.judgments_path}: no judgments to check; judge the run first")
-    items = run_items(benchmark, folder)
-    responses = folder.read_responses()
-    candidates = scored_criteria(benchmark, items, responses, judgments, reference_model)
+        raise RunFolderError(f"{judged.path}: no verdicts to check; judge the run first")
+    candidates = list(judged.judged(reference_model).items())  # in plan order: the seed draws the same sample
     if not candidates:
-        raise RunFolderError(f"{folder.judgments_path}: no scored judgments of {reference_model!r} for the current responses")
-    chosen = stratified_sample(candidates, sample, seed, lambda candidate: candidate[0].item.config)
+        raise RunFolderError(f"{judged.path}: no judged verdicts of {reference_model!r} for the current responses")
+    chosen = stratified_sample(candidates, sample, seed, lambda candidate: candidate[0][0])
     path = folder.path / REJUDGMENTS_FILE
-    wanted = {_key(task) for task, _ in chosen}
-    owed = [task for task in plan_judge_tasks(benchmark, items, responses, read_rejudgments(path), settings.model)
-            if _key(task) in wanted]
-    if owed:
-        asyncio.run(_rejudge(benchmark, owed, settings, path, on_progress))
-    again = current_judgments(read_rejudgments(path), settings.model)
-    pairs = tuple(
-        ScoredPair(task.item.config, task.item.index, task.criterion_index, int(first.score), int(second.score))  # type: ignore[arg-type]
-        for task, first in chosen
-        if (second := again.get(_key(task))) is not None and second.score is not None
-    )
+    judged.rejudge({key for key, _ in chosen}, settings, path, on_progress)
+    again = judged.rejudged(path, settings.model)
+    pairs = tuple(ScoredPair(*key[:3], first, again[key]) for key, first in chosen if key in again)  # type: ignore[misc]
     report = ConsistencyReport(settings.model, reference_model, seed, sample, len(chosen), len(chosen) - len(pairs), pairs)
     write_report(folder, report)
     return report
 
 
-def scored_criteria(
-    benchmark: Benchmark,
-    items: Sequence[Item],
-    responses: Mapping[ItemKey, ResponseRecord],
-    judgments: Sequence[Judgment],
-    judge_model: str,
-) -> list[tuple[JudgeTask, Judgment]]:
-    """Each criterion of each current answer that `judge_model` scored, as the call to send again and its judgment."""
-    latest = current_judgments(judgments, judge_model)
-    every = plan_judge_tasks(benchmark, items, responses, [], judge_model)  # nothing counts as done: every criterion
-    return [(task, judgment) for task in every
-            if (judgment := latest.get(_key(task))) is not None and judgment.score is not None]
+def judged_sample(benchmark: AnyBenchmark, folder: RunFolder) -> JudgedSample:
+    """The folder's judged parts, as its benchmark's kind keeps them."""
+    if isinstance(benchmark, ScoredBenchmark):
+        return ScorerSample(benchmark, folder)
+    return RubricSample(benchmark, folder)
+
+
+class RubricSample:
+    """A rubric benchmark's criteria (judgments.jsonl), scored 1–10 each; the queries are read from the dataset."""
+
+    def __init__(self, benchmark: Benchmark, folder: RunFolder) -> None:
+        self.benchmark, self.folder, self.path = benchmark, folder, folder.judgments_path
+
+    @cached_property
+    def judgments(self) -> list[Judgment]:
+        return self.folder.read_judgments()
+
+    @cached_property
+    def items(self) -> list[Item]:
+        return run_items(self.benchmark, self.folder)
+
+    @cached_property
+    def responses(self) -> Mapping[ItemKey, ResponseRecord]:
+        return self.folder.read_responses()
+
+    def latest_judge(self) -> str | None:
+        return self.judgments[-1].judge_model if self.judgments else None
+
+    def judged(self, judge_model: str) -> dict[CallKey, int]:
+        latest = current_judgments(self.judgments, judge_model)
+        every = plan_judge_tasks(self.benchmark, self.items, self.responses, [], judge_model)  # none done: every criterion
+        return {_key(task): int(judgment.score) for task in every
+                if (judgment := latest.get(_key(task))) is not None and judgment.score is not None}
+
+    def rejudge(self, wanted: set[CallKey], settings: JudgeSettings, path: Path, on_progress: ProgressCallback | None) -> None:
+        owed = [task for task in plan_judge_tasks(self.benchmark, self.items, self.responses, read_rejudgments(path),
+                                                  settings.model) if _key(task) in wanted]
+        if owed:
+            asyncio.run(_rejudge(self.benchmark, owed, settings, path, on_progress))
+
+    def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
+        return {key: int(judgment.score) for key, judgment in current_judgments(read_rejudgments(path), judge_model).items()
+                if judgment.score is not None}
+
+
+class ScorerSample:
+    """A scorer-kind benchmark's judge verdicts (scores.jsonl), each compared on its scorer's `agreement_value`.
+
+    The items are read back from items.jsonl, which holds all a judge prompt needs.
+    """
+
+    def __init__(self, benchmark: ScoredBenchmark, folder: RunFolder) -> None:
+        self.benchmark, self.folder, self.path = benchmark, folder, scores_path(folder)
+
+    @cached_property
+    def records(self) -> list[ScoreRecord]:
+        return read_scores(self.folder) if self.path.exists() else []
+
+    @cached_property
+    def items(self) -> list[Any]:
+        return read_suite_items(self.benchmark, self.folder)
+
+    @cached_property
+    def hashes(self) -> dict[ItemKey, str]:
+        return {item.key: item.item_sha256 for item in self.items}
+
+    @cached_property
+    def responses(self) -> Mapping[ItemKey, ResponseRecord]:
+        return self.folder.read_responses()
+
+    def latest_judge(self) -> str | None:
+        called = [record.judge_model for record in self.records]
+        return called[-1] if called else None
+
+    def _calls(self, done: Sequence[ScoreRecord], judge_model: str) -> list[ScorerCall]:
+        return plan_scorer_calls(self.benchmark, self.items, self.responses, done, judge_model)
+
+    def judged(self, judge_model: str) -> dict[CallKey, int]:
+        return self._values(self.records, judge_model, self._calls([], judge_model))  # none done: every call
+
+    def rejudge(self, wanted: set[CallKey], settings: JudgeSettings, path: Path, on_progress: ProgressCallback | None) -> None:
+        owed = [call for call in self._calls(_read_rejudged_scores(path), settings.model) if _call_key(call) in wanted]
+        if owed:
+            asyncio.run(judge_scorer_calls(owed, path, settings, on_progress))
+
+    def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
+        return self._values(_read_rejudged_scores(path), judge_model, self._calls([], judge_model))
+
+    def _values(self, records: Sequence[ScoreRecord], judge_model: str, calls: Sequence[ScorerCall]) -> dict[CallKey, int]:
+        current = current_scores(records, judge_model, self.hashes)
+        values = {}
+        for call in calls:
+            record = current.get(_call_key(call))
+            value = call.scorer.agreement_value(record.values) if record and record.values is not None else None
+            if value is not None:
+                values[_call_key(call)] = value
+        return values
+
+
+def _call_key(call: ScorerCall) -> CallKey:
+    return (call.item.config, call.item.index, call.scorer.name, call.response_sha256)
+
+
+def _read_rejudged_scores(path: Path) -> list[ScoreRecord]:
+    return list(read_records(path, score_from_dict)) if path.exists() else []
 
 
 def stratified_sample(population: Sequence[T], size: int, seed: int, stratum: Callable[[T], Hashable]) -> list[T]:
@@ -208,14 +320,14 @@ def report_to_dict(report: ConsistencyReport) -> dict[str, Any]:
         "failed": report.failed,
         **_figures(report.overall),
         "per_config": {config: _figures(figures) for config, figures in report.per_config.items()},
-        "pairs": [[p.config, p.index, p.criterion_index, p.reference, p.rejudged] for p in report.pairs],
+        "pairs": [[p.config, p.index, p.part, p.reference, p.rejudged] for p in report.pairs],
         "created_at": report.created_at,
     }
 
 
 def report_from_dict(data: Mapping[str, Any]) -> ConsistencyReport:
     """A report from consistency.json; the figures are recomputed from its pairs."""
-    pairs = tuple(ScoredPair(str(c), int(i), int(k), _score(a), _score(b)) for c, i, k, a, b in data["pairs"])
+    pairs = tuple(ScoredPair(str(c), int(i), _part(k), _score(a), _score(b)) for c, i, k, a, b in data["pairs"])
     return ConsistencyReport(
         judge_model=str(data["judge_model"]),
         reference_judge_model=str(data["reference_judge_model"]),
@@ -244,7 +356,13 @@ def _score(value: Any) -> int:
     return value
 
 
-def _key(task: JudgeTask) -> CriterionKey:
+def _part(value: Any) -> int | str:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise TypeError(f"a judged part must be a criterion's index or a scorer's name, not {value!r}")
+    return value
+
+
+def _key(task: JudgeTask) -> CallKey:
     return (task.item.config, task.item.index, task.criterion_index, task.response_sha256)
 
 

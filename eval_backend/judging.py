@@ -12,15 +12,19 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from functools import partial
+from typing import Callable, ContextManager, Iterable, Iterator, Mapping, Sequence
 
 from eval_backend.benchmarks import Benchmark
 from eval_backend.concurrency import run_workers
+from eval_backend.judge_calls import JudgeCall, call_id_of, parse_call_id
 from eval_backend.judge_client import JudgeClient, JudgeOutcome
 from eval_backend.jsonl import JsonlAppender
+from eval_backend.memory import trim_heap
 from eval_backend.records import Item, ItemKey, ItemMeta, Judgment, ResponseRecord, sha256_text, to_json_dict
+from eval_backend.run_folder import RunFolder
 from eval_backend.scoring import answered, current_judgments, judged_response_sha, response_is_current
-from eval_backend.verdict import Verdict
+from eval_backend.verdict import Verdict, parse_verdict
 
 logger = logging.getLogger(__name__)
 
@@ -213,3 +217,50 @@ def build_judgment(
         item_sha256=item_sha256 or item.item_sha256,
     )
 
+
+
+class RubricVerdicts:
+    """A rubric benchmark's judgments.jsonl as a `VerdictBook`: one call per criterion of each answer.
+
+    `load_config` gives one config's items, so only one config's queries are held at a time.
+    """
+
+    def __init__(
+        self, benchmark: Benchmark, folder: RunFolder, configs: Sequence[str], load_config: Callable[[str], Sequence[Item]]
+    ) -> None:
+        self.benchmark, self.folder, self.configs, self.load_config = benchmark, folder, configs, load_config
+        self.metas = {meta.key: meta for meta in folder.read_items()}
+
+    def owed(self, judge_model: str, retry_failed: bool) -> Iterator[JudgeCall]:
+        responses, existing = self.folder.read_responses(), self.folder.read_judgments()
+        for config in self.configs:
+            trim_heap()  # the previous config's queries go back to the OS before the next is loaded
+            for task in plan_judge_tasks(self.benchmark, self.load_config(config), responses, existing, judge_model,
+                                         retry_failed=retry_failed):
+                yield JudgeCall(task.item.config, task.item.index, str(task.criterion_index), task.response_sha256,
+                                partial(self.benchmark.judge_messages, task.item, task.criterion_index, task.judged_text))
+
+    def parser(self, part: str) -> Callable[[str | None], Verdict]:
+        return parse_verdict
+
+    def temperature(self, part: str) -> None:
+        return None  # WritingBench's judge protocol sends none
+
+    def verdict_line(
+        self, call_id: str, judge_model: str, outcome: JudgeOutcome[Verdict], prompt_sha256: str, temperature: None
+    ) -> Judgment | None:
+        config, index, criterion, response_sha = parse_call_id(call_id)
+        meta = self.metas.get((config, index))
+        if meta is None:
+            return None
+        return build_judgment(meta, int(criterion), response_sha, judge_model, outcome, prompt_sha256)
+
+    def written_since(self, judge_model: str, since: str) -> set[str]:
+        return {
+            call_id_of(j.config, j.index, j.criterion_index, j.response_sha256)
+            for j in self.folder.read_judgments()
+            if j.judge_model == judge_model and j.created_at >= since
+        }
+
+    def appender(self) -> ContextManager[JsonlAppender]:
+        return self.folder.judgment_appender()

@@ -27,7 +27,9 @@ from eval_backend.generation.select import build_generator
 from eval_backend.judge_client import JudgeClient
 from eval_backend.judge_transport import run_event_loop
 from eval_backend.memory import trim_heap
-from eval_backend.judging import JudgeTask, JudgingProgress, ProgressCallback, plan_judge_tasks, run_judge_tasks
+from eval_backend.judging import (
+    JudgeTask, JudgingProgress, ProgressCallback, RubricVerdicts, plan_judge_tasks, run_judge_tasks,
+)
 from eval_backend.records import Item, ResponseRecord, to_json_dict, utc_now
 from eval_backend.reporting import score_run_folder
 from eval_backend.run_folder import RunFolder
@@ -149,13 +151,26 @@ def judge_phase(
 def judge_run_configs(
     spec: RunSpec, settings: JudgeSettings, on_progress: ProgressCallback | None = None, retry_failed: bool = False
 ) -> JudgingProgress:
-    """`judge_phase` over the run's configs, each config's items loaded from the dataset only while
-    it is judged: at full size the queries take ~200 MB, so a caller that no longer holds them
-    judges in a fraction of the memory."""
+    """`judge_phase` over the run's configs, without the dataset read again where the run folder holds
+    the items whole (a scorer-kind benchmark's items.jsonl). A rubric benchmark's items.jsonl holds
+    no queries, so each config's items are loaded from the dataset only while it is judged: at full
+    size the queries take ~200 MB, so a caller that no longer holds them judges in a fraction of
+    the memory."""
     if isinstance(spec.benchmark, ScoredBenchmark):
-        return judge_phase(spec, load_items(spec.benchmark, spec.dataset, _run_configs(spec), spec.limit), settings,
-                           on_progress, retry_failed)
+        return judge_phase(spec, _recorded_run_items(spec), settings, on_progress, retry_failed)
     return _judge_configs(spec, _run_configs(spec), _config_loader(spec), settings, on_progress, retry_failed)
+
+
+def _recorded_run_items(spec: RunSpec) -> list[Any]:
+    """The run's items as the folder recorded them: of its configs, the first `limit` of each."""
+    configs = set(_run_configs(spec))
+    taken: dict[str, int] = {}
+    items = []
+    for item in recorded_items(spec.benchmark, spec.folder):
+        if item.config in configs and (not spec.limit or taken.get(item.config, 0) < spec.limit):
+            taken[item.config] = taken.get(item.config, 0) + 1
+            items.append(item)
+    return items
 
 
 def _run_configs(spec: RunSpec) -> list[str]:
@@ -177,20 +192,17 @@ def _judge_configs(
     """Judge config by config, live or through the Batch API (`settings.mode`)."""
     trim_heap()  # what the caller released (the run's items) goes back to the OS first
     if settings.mode == "batch":
-        return judge_in_batches(spec.benchmark, spec.folder, configs, load_config, settings, on_progress, retry_failed)
+        verdicts = RubricVerdicts(spec.benchmark, spec.folder, configs, load_config)
+        return judge_in_batches(verdicts, spec.folder, settings, on_progress, retry_failed)
     responses, existing = spec.folder.read_responses(), spec.folder.read_judgments()
 
     def plan(config: str) -> list[JudgeTask]:
         return plan_judge_tasks(spec.benchmark, load_config(config), responses, existing, settings.model,
                                 retry_failed=retry_failed)
 
-    # Counted first, so that progress shows the whole phase's total from its first call.
-    progress = JudgingProgress(total=0)
-    for config in configs:
-        progress.total += len(plan(config))
-        trim_heap()
-    logger.info("%d judge calls to make in %s", progress.total, spec.folder.path)
-    return run_event_loop(_judge(spec, configs, plan, progress, settings, on_progress))
+    # The total grows config by config, as each is planned: counting first would read every config
+    # of the dataset once more (the planning needs each item's query).
+    return run_event_loop(_judge(spec, configs, plan, JudgingProgress(total=0), settings, on_progress))
 
 
 def score_phase(spec: RunSpec, judge_model: str | None) -> Summary | dict[str, Any]:
@@ -223,6 +235,8 @@ async def _judge(
         with spec.folder.judgment_appender() as appender:
             for config in configs:
                 tasks = plan(config)  # one config's queries at a time
+                progress.total += len(tasks)
+                logger.info("%d judge calls to make for %s in %s", len(tasks), config, spec.folder.path)
                 if tasks:
                     await run_judge_tasks(spec.benchmark, tasks, client, appender, on_progress, progress)
                 del tasks

@@ -18,12 +18,15 @@ import logging
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from functools import partial
+from typing import Any, Callable, ContextManager, Iterator, Mapping, Sequence
 
+from eval_backend.batch import judge_in_batches
 from eval_backend.benchmarks.plugin import JudgeScorer, ScoredBenchmark, ScoredItem
 from eval_backend.details import write_details
 from eval_backend.jsonl import JsonlAppender, read_jsonl
-from eval_backend.judge_client import JudgeClient, JudgeConfigError
+from eval_backend.judge_calls import JudgeCall, call_id_of, parse_call_id
+from eval_backend.judge_client import JudgeClient, JudgeOutcome
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
 from eval_backend.judging import JudgingProgress, ProgressCallback
 from eval_backend.figure_intervals import item_clusters, summary_intervals
@@ -126,17 +129,15 @@ def judge_scored_run(
     logger.info("%d judge calls to make in %s", len(calls), folder.path)
     if not calls:
         return JudgingProgress(total=0)
-    if settings.mode == "batch":  # never judged live in silence when the run asked for batches
-        raise JudgeConfigError(
-            f"judge mode 'batch' (JUDGE_MODE / --judge-mode) is not available for {benchmark.name} yet: "
-            f"{len(calls)} judge calls owed in {folder.path}; judge them with --judge-mode live"
-        )
-    return asyncio.run(_judge_calls(calls, folder, settings, on_progress))
+    if settings.mode == "batch":
+        return judge_in_batches(ScorerVerdicts(benchmark, folder, items), folder, settings, on_progress, retry_failed)
+    return asyncio.run(judge_scorer_calls(calls, scores_path(folder), settings, on_progress))
 
 
-async def _judge_calls(
-    calls: Sequence[ScorerCall], folder: RunFolder, settings: JudgeSettings, on_progress: ProgressCallback | None
+async def judge_scorer_calls(
+    calls: Sequence[ScorerCall], path: Path, settings: JudgeSettings, on_progress: ProgressCallback | None
 ) -> JudgingProgress:
+    """Send `calls` live, appending each verdict to `path` (scores.jsonl, or a consistency check's file)."""
     # One client per judge temperature: each keeps its own record of a refused temperature.
     clients = {temperature: JudgeClient(settings, temperature=temperature)
                for temperature in {call.scorer.temperature for call in calls}}
@@ -152,7 +153,7 @@ async def _judge_calls(
                 on_progress(progress)
 
     try:
-        with JsonlAppender(scores_path(folder)) as appender:
+        with JsonlAppender(path) as appender:
             async with asyncio.TaskGroup() as group:  # one worker's fatal error stops the others
                 for _ in range(min(settings.concurrency, len(calls))):
                     group.create_task(worker(appender))
@@ -165,25 +166,74 @@ async def _judge_calls(
 
 
 async def _judge_one(call: ScorerCall, client: JudgeClient) -> ScoreRecord:
-    item = call.item
-    outcome = await client.judge(call.scorer.messages(item, call.judged_text), call.scorer.parse)
+    outcome = await client.judge(call.scorer.messages(call.item, call.judged_text), call.scorer.parse)
+    temperature = None if client.temperature_refused else client.temperature
+    return score_record(call.item, call.scorer.name, call.response_sha256, client.model, outcome, temperature)
+
+
+def score_record(
+    item: Any, scorer: str, response_sha256: str, judge_model: str, outcome: JudgeOutcome[Any],
+    temperature: float | None,
+) -> ScoreRecord:
+    """The scores.jsonl line of one judge scorer's outcome, however it was judged (live or in a batch)."""
     verdict = outcome.verdict
     return ScoreRecord(
         config=item.config,
         index=item.index,
         id=item.id,
-        scorer=call.scorer.name,
+        scorer=scorer,
         values=_values(verdict) if verdict is not None else None,
-        response_sha256=call.response_sha256,
-        judge_model=client.model,
+        response_sha256=response_sha256,
+        judge_model=judge_model,
         attempts=outcome.attempts,
         usage=outcome.usage,
-        temperature=None if client.temperature_refused else client.temperature,
+        temperature=temperature,
         error=outcome.error,
         error_kind=outcome.error_kind,
         raw_text=None if verdict is not None else outcome.raw_text,
-        item_sha256=call.item_sha256,
+        item_sha256=item.item_sha256,
     )
+
+
+class ScorerVerdicts:
+    """A scorer-kind run's scores.jsonl as a `VerdictBook`: one call per judge scorer of each answer."""
+
+    def __init__(self, benchmark: ScoredBenchmark, folder: RunFolder, items: Sequence[Any]) -> None:
+        self.benchmark, self.folder, self.items = benchmark, folder, items
+        self.by_key = {item.key: item for item in items}
+
+    def owed(self, judge_model: str, retry_failed: bool) -> Iterator[JudgeCall]:
+        calls = plan_scorer_calls(self.benchmark, self.items, self.folder.read_responses(), read_scores(self.folder),
+                                  judge_model, retry_failed)
+        for call in calls:
+            scorer = call.scorer
+            yield JudgeCall(call.item.config, call.item.index, scorer.name, call.response_sha256,
+                            partial(scorer.messages, call.item, call.judged_text))
+
+    def parser(self, part: str) -> Callable[[str | None], Any]:
+        return self.benchmark.judge(part).parse
+
+    def temperature(self, part: str) -> float | None:
+        return self.benchmark.judge(part).temperature
+
+    def verdict_line(
+        self, call_id: str, judge_model: str, outcome: JudgeOutcome[Any], prompt_sha256: str, temperature: float | None
+    ) -> ScoreRecord | None:
+        config, index, scorer, response_sha = parse_call_id(call_id)
+        item = self.by_key.get((config, index))
+        if item is None:
+            return None
+        return score_record(item, scorer, response_sha, judge_model, outcome, temperature)
+
+    def written_since(self, judge_model: str, since: str) -> set[str]:
+        return {
+            call_id_of(r.config, r.index, r.scorer, r.response_sha256)
+            for r in read_scores(self.folder)
+            if r.judge_model == judge_model and r.created_at >= since
+        }
+
+    def appender(self) -> ContextManager[JsonlAppender]:
+        return JsonlAppender(scores_path(self.folder))
 
 
 def _values(verdict: Any) -> dict[str, Any]:

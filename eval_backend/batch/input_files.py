@@ -11,8 +11,6 @@ from typing import Iterable, Iterator
 from eval_backend.batch.route import BatchRoute
 from eval_backend.jsonl import to_json
 
-_SEPARATOR = "|"
-
 
 @dataclass(frozen=True)
 class BatchRequest:
@@ -30,20 +28,6 @@ class InputFile:
 
     path: Path
     requests: tuple[tuple[str, str], ...]
-
-
-def custom_id_of(config: str, index: int, criterion: int, response_sha256: str) -> str:
-    """The line's `custom_id`: the judgment it stands for (item, criterion, judged response)."""
-    return _SEPARATOR.join((config, str(index), str(criterion), response_sha256))
-
-
-def parse_custom_id(custom_id: str) -> tuple[str, int, int, str]:
-    """(config, index, criterion, response_sha256) of a `custom_id`; ValueError for any other text.
-
-    Split from the right: the hash and the numbers never hold the separator, a config name might.
-    """
-    config, index, criterion, sha = custom_id.rsplit(_SEPARATOR, 3)
-    return config, int(index), int(criterion), sha
 
 
 def request_line(custom_id: str, url: str, body: dict) -> bytes:

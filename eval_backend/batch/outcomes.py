@@ -9,16 +9,22 @@ before it ran uses nothing and is submitted again.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from eval_backend.batch.ledger import Carry
 from eval_backend.batch.results import LineResult
 from eval_backend.judge_client import JudgeOutcome
 from eval_backend.records import INVALID_ANSWER, REJECTED, TRANSPORT_ERROR, Usage
 from eval_backend.redaction import redact
-from eval_backend.verdict import Verdict, VerdictError, parse_verdict
+from eval_backend.verdict import VerdictError, parse_verdict
 
 
-def settle(result: LineResult, carry: Carry, max_attempts: int) -> JudgeOutcome[Verdict] | Carry:
-    """The final outcome of `result`'s judgment, or what it carries to its next attempt."""
+def settle(
+    result: LineResult, carry: Carry, max_attempts: int, parse: Callable[[str | None], Any] = parse_verdict
+) -> JudgeOutcome[Any] | Carry:
+    """The final outcome of `result`'s judgment, or what it carries to its next attempt.
+
+    `parse` is the judged part's strict parser (default: the WritingBench verdict)."""
     if result.unfinished:
         return carry
     attempt = carry.attempts + 1
@@ -26,7 +32,7 @@ def settle(result: LineResult, carry: Carry, max_attempts: int) -> JudgeOutcome[
         usage = carry.usage + Usage.from_api(result.answer.usage)
         text = result.answer.text
         try:
-            return JudgeOutcome(parse_verdict(text), attempt, usage, text)
+            return JudgeOutcome(parse(text), attempt, usage, text)
         except VerdictError as exc:
             return _retry_or_give_up(
                 f"invalid judge answer on attempt {attempt}: {exc}", attempt, usage, text, max_attempts, INVALID_ANSWER
@@ -45,7 +51,7 @@ def batch_failed(custom_id: str, reason: str) -> LineResult:
 
 def _retry_or_give_up(
     error: str, attempt: int, usage: Usage, raw_text: str | None, max_attempts: int, kind: str
-) -> JudgeOutcome[Verdict] | Carry:
+) -> JudgeOutcome[Any] | Carry:
     if attempt < max_attempts:
         return Carry(attempt, usage, raw_text, error)
     if kind == INVALID_ANSWER:

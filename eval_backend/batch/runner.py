@@ -12,72 +12,78 @@ import asyncio
 import logging
 import tempfile
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator
 
 from openai.types import Batch
 
 from eval_backend.batch.api import TERMINAL, BatchAPI
-from eval_backend.batch.input_files import BatchRequest, custom_id_of, parse_custom_id, request_line, write_input_files
+from eval_backend.batch.input_files import BatchRequest, request_line, write_input_files
 from eval_backend.batch.ledger import BatchLedger, Carry, LedgerState, SubmittedFile
 from eval_backend.batch.outcomes import batch_failed, settle
 from eval_backend.batch.results import LineResult, read_results
-from eval_backend.benchmarks import Benchmark
+from eval_backend.judge_calls import JudgeCall, VerdictBook, parse_call_id
 from eval_backend.judge_client import JudgeClient, JudgeOutcome
-from eval_backend.judging import JudgeTask, JudgingProgress, ProgressCallback, build_judgment, plan_judge_tasks
-from eval_backend.memory import trim_heap
-from eval_backend.records import Item, Judgment, sha256_text, to_json_dict
+from eval_backend.judging import JudgingProgress, ProgressCallback
+from eval_backend.records import sha256_text, to_json_dict
 from eval_backend.run_folder import RunFolder
 from eval_backend.settings import JudgeSettings
-from eval_backend.verdict import Verdict
 
 logger = logging.getLogger(__name__)
 
 
 def judge_in_batches(
-    benchmark: Benchmark,
+    book: VerdictBook,
     folder: RunFolder,
-    configs: Sequence[str],
-    load_config: Callable[[str], Sequence[Item]],
     settings: JudgeSettings,
     on_progress: ProgressCallback | None = None,
     retry_failed: bool = False,
 ) -> JudgingProgress:
-    """Judge what `folder` owes for `configs` through the Batch API; returns the totals.
+    """Judge what `book` owes through the Batch API; returns the totals.
 
-    `load_config` gives one config's items: only one config's queries are held at a time.
-    Blocks until every batch is done (up to the provider's 24 h window), polling every
+    The book is the folder's verdicts of one benchmark kind (WritingBench's judgments,
+    the scorer kind's scores): every judge scorer goes through this one path. Blocks until
+    every batch is done (up to the provider's 24 h window), polling every
     `JUDGE_BATCH_POLL_S` seconds; killed, it resumes from the ledger in the run folder.
     """
-    judging = _BatchJudging(benchmark, folder, configs, load_config, settings, on_progress, retry_failed)
-    return asyncio.run(judging.run())
+    return asyncio.run(_BatchJudging(book, folder, settings, on_progress, retry_failed).run())
 
 
 class _BatchJudging:
     def __init__(
         self,
-        benchmark: Benchmark,
+        book: VerdictBook,
         folder: RunFolder,
-        configs: Sequence[str],
-        load_config: Callable[[str], Sequence[Item]],
         settings: JudgeSettings,
         on_progress: ProgressCallback | None,
         retry_failed: bool,
     ) -> None:
-        self.benchmark, self.folder, self.configs, self.load_config = benchmark, folder, configs, load_config
+        self.book, self.folder = book, folder
         self.settings, self.on_progress, self.retry_failed = settings, on_progress, retry_failed
         self.ledger = BatchLedger(folder)
-        self.metas = {meta.key: meta for meta in folder.read_items()}
         self.progress = JudgingProgress(total=0)
         # Keyed by (judge model, custom_id): a custom_id names the call, not the judge, and a run resumed
         # with another JUDGE_MODEL collects the old judge's batches and still owes the new judge its calls.
         self.written: set[tuple[str, str]] = set()  # judged for good in this call: never planned again
         self.counted: set[tuple[str, str]] = set()  # in the progress total: a follow-up is the same judgment
+        self.clients: dict[float | None, JudgeClient] = {}
+        self.sent_with_temperature: set[str] = set()  # custom_ids this process sent with a temperature
+
+    def client(self, part: str) -> JudgeClient:
+        """The client of a part's temperature: it builds the request bodies, sends follow-ups live and keeps
+        a judge's refusal of the temperature (each temperature has its own record of it, as live)."""
+        temperature = self.book.temperature(part)
+        if temperature not in self.clients:
+            self.clients[temperature] = JudgeClient(self.settings, temperature=temperature)
+        return self.clients[temperature]
+
+    def _sent_temperature(self, part: str) -> float | None:
+        client = self.client(part)
+        return None if client.temperature_refused else client.temperature
 
     async def run(self) -> JudgingProgress:
         self.api = BatchAPI(self.settings)
-        self.judge = JudgeClient(self.settings)  # the request bodies, and the live path for follow-ups
         try:
-            with self.folder.judgment_appender() as appender:
+            with self.book.appender() as appender:
                 self.appender = appender
                 state = self.ledger.read()
                 self._count((entry.judge_model, cid) for entry in state.in_flight() for cid, _ in entry.requests)
@@ -88,7 +94,8 @@ class _BatchJudging:
                     state = self.ledger.read()
         finally:
             await self.api.close()
-            await self.judge.close()
+            for client in self.clients.values():
+                await client.close()
         return self.progress
 
     # -- collecting ------------------------------------------------------------------------
@@ -124,7 +131,10 @@ class _BatchJudging:
         with tempfile.TemporaryDirectory(prefix="wb-batch-results-") as tmp:
             for result in await self._results(batch, entry, Path(tmp)):
                 previous = carried.get((entry.judge_model, result.custom_id), Carry())
-                outcome = settle(result, previous, self.settings.invalid_answer_attempts)
+                part = parse_call_id(result.custom_id)[2]
+                if self._refused_for_temperature(result, part):
+                    result = LineResult(result.custom_id, unfinished=True)  # sent again without it, no attempt used
+                outcome = settle(result, previous, self.settings.invalid_answer_attempts, self.book.parser(part))
                 if isinstance(outcome, Carry):
                     carry[result.custom_id] = outcome
                     continue
@@ -132,6 +142,21 @@ class _BatchJudging:
                 if result.custom_id not in already:
                     self._write(result.custom_id, entry.judge_model, outcome, prompt_shas[result.custom_id])
         self.ledger.collected(entry.file_id, batch.status, final, carry)
+
+    def _refused_for_temperature(self, result: LineResult, part: str) -> bool:
+        """Whether the judge refused a line for its temperature (reasoning models take only their default).
+
+        As live, the refusal is learned for the rest of the run: later lines go without a temperature.
+        A line sent without one (known to this process) is never excused so, or it would be sent forever.
+        """
+        client = self.client(part)
+        if client.temperature is None or result.status_code != 400 or "temperature" not in (result.error or ""):
+            return False
+        if client.temperature_refused is None:
+            client.temperature_refused = result.error
+            logger.warning("the judge refuses temperature %s; judging at its default: %s", client.temperature, result.error)
+            return True
+        return result.custom_id in self.sent_with_temperature
 
     async def _results(self, batch: Batch, entry: SubmittedFile, tmp: Path) -> Iterator[LineResult]:
         """Each request's result, once: from the output and error files, else never run (or the batch failed)."""
@@ -157,24 +182,17 @@ class _BatchJudging:
                 yield batch_failed(custom_id, reason) if failed else LineResult(custom_id, unfinished=True)
 
     def _judged_since(self, entry: SubmittedFile) -> set[str]:
-        return {
-            custom_id_of(j.config, j.index, j.criterion_index, j.response_sha256)
-            for j in self.folder.read_judgments()
-            if j.judge_model == entry.judge_model and j.created_at >= entry.uploaded_at
-        }
+        return self.book.written_since(entry.judge_model, entry.uploaded_at)
 
-    def _write(self, custom_id: str, judge_model: str, outcome: JudgeOutcome[Verdict], prompt_sha256: str) -> None:
-        config, index, criterion, response_sha = parse_custom_id(custom_id)
-        meta = self.metas.get((config, index))
-        if meta is None:
+    def _write(self, custom_id: str, judge_model: str, outcome: JudgeOutcome[Any], prompt_sha256: str) -> None:
+        temperature = self._sent_temperature(parse_call_id(custom_id)[2])
+        line = self.book.verdict_line(custom_id, judge_model, outcome, prompt_sha256, temperature)
+        if line is None:
             logger.warning("batch answer for %s has no item in %s; not recorded", custom_id, self.folder.items_path)
             return
-        self._record(build_judgment(meta, criterion, response_sha, judge_model, outcome, prompt_sha256), custom_id)
-
-    def _record(self, judgment: Judgment, custom_id: str) -> None:
-        self.appender.append(to_json_dict(judgment))
-        self.written.add((judgment.judge_model, custom_id))
-        self.progress.record(judgment)
+        self.appender.append(to_json_dict(line))
+        self.written.add((judge_model, custom_id))
+        self.progress.record(line)
         if self.on_progress:
             self.on_progress(self.progress)
 
@@ -190,7 +208,7 @@ class _BatchJudging:
         model = self.settings.model
         in_flight = state.in_flight_ids(model)
         carry = {cid: value for (owner, cid), value in state.carry.items() if owner == model}
-        live: list[tuple[JudgeTask, Carry]] = []
+        live: list[tuple[JudgeCall, Carry]] = []
         sent = 0
         with tempfile.TemporaryDirectory(prefix="wb-batch-input-") as tmp:
             requests = self._requests(in_flight, carry, live)
@@ -203,48 +221,42 @@ class _BatchJudging:
                 logger.info("batch %s: %d judge calls submitted", batch_id, len(input_file.requests))
                 sent += len(input_file.requests)
                 self._count((model, cid) for cid, _ in input_file.requests)
-        self.retry_failed = False  # asked of the judgments on disk at the start, not of this run's own
+        self.retry_failed = False  # asked of the verdicts on disk at the start, not of this run's own
         if live:
-            self._count((model, _task_id(task)) for task, _ in live)
+            self._count((model, call.call_id) for call, _ in live)
             await self._judge_live(live)
         return sent + len(live)
 
-    def _requests(self, in_flight: set[str], carry: dict[str, Carry], live: list[tuple[JudgeTask, Carry]]) -> Iterator[BatchRequest]:
-        """The batch lines of the calls owed, config by config; follow-ups go to `live` when asked."""
-        responses, existing = self.folder.read_responses(), self.folder.read_judgments()
-        for config in self.configs:
-            trim_heap()  # the previous config's queries go back to the OS before the next is loaded
-            tasks = plan_judge_tasks(self.benchmark, self.load_config(config), responses, existing, self.settings.model,
-                                     retry_failed=self.retry_failed)
-            for task in tasks:
-                custom_id = _task_id(task)
-                if custom_id in in_flight or (self.settings.model, custom_id) in self.written:
-                    continue
-                previous = carry.get(custom_id, Carry())
-                if previous.attempts and self.settings.batch_retry == "live":
-                    live.append((task, previous))
-                    continue
-                messages = self.benchmark.judge_messages(task.item, task.criterion_index, task.judged_text)
-                line = request_line(custom_id, self.api.route.url, self.judge.request_body(messages))
-                yield BatchRequest(custom_id, sha256_text(messages[-1]["content"]), line)
+    def _requests(self, in_flight: set[str], carry: dict[str, Carry], live: list[tuple[JudgeCall, Carry]]) -> Iterator[BatchRequest]:
+        """The batch lines of the calls owed, in the book's order; follow-ups go to `live` when asked."""
+        model = self.settings.model
+        for call in self.book.owed(model, self.retry_failed):
+            custom_id = call.call_id
+            if custom_id in in_flight or (model, custom_id) in self.written:
+                continue
+            previous = carry.get(custom_id, Carry())
+            if previous.attempts and self.settings.batch_retry == "live":
+                live.append((call, previous))
+                continue
+            messages = call.messages()
+            body = self.client(call.part).request_body(messages)
+            if "temperature" in body:
+                self.sent_with_temperature.add(custom_id)
+            yield BatchRequest(custom_id, sha256_text(messages[-1]["content"]),
+                               request_line(custom_id, self.api.route.url, body))
 
-    async def _judge_live(self, follow_ups: list[tuple[JudgeTask, Carry]]) -> None:
+    async def _judge_live(self, follow_ups: list[tuple[JudgeCall, Carry]]) -> None:
         """Send follow-ups as live calls with the attempts they have left (the client bounds calls in flight)."""
-        async def one(task: JudgeTask, carry: Carry) -> None:
-            messages = self.benchmark.judge_messages(task.item, task.criterion_index, task.judged_text)
-            outcome = await self.judge.judge(messages, attempts_used=carry.attempts)
+        async def one(call: JudgeCall, carry: Carry) -> None:
+            messages = call.messages()
+            client = self.client(call.part)
+            outcome = await client.judge(messages, self.book.parser(call.part), attempts_used=carry.attempts)
             combined = JudgeOutcome(outcome.verdict, outcome.attempts, carry.usage + outcome.usage,
                                     outcome.raw_text if outcome.raw_text is not None else carry.raw_text,
                                     outcome.error, outcome.error_kind)
-            judgment = build_judgment(task.item, task.criterion_index, task.response_sha256, self.judge.model,
-                                      combined, sha256_text(messages[-1]["content"]))
-            self._record(judgment, _task_id(task))
+            self._write(call.call_id, client.model, combined, sha256_text(messages[-1]["content"]))
 
-        await asyncio.gather(*(one(task, carry) for task, carry in follow_ups))
-
-
-def _task_id(task: JudgeTask) -> str:
-    return custom_id_of(task.item.config, task.item.index, task.criterion_index, task.response_sha256)
+        await asyncio.gather(*(one(call, carry) for call, carry in follow_ups))
 
 
 def _batch_errors(batch: Batch) -> str:

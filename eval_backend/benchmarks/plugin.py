@@ -89,6 +89,14 @@ def _never_ruled(item: Any, text: str) -> None:
     return None
 
 
+def first_whole_number(values: Mapping[str, Any]) -> int | None:
+    """The verdict's first yes/no or whole-number field as a whole number (true 1, false 0), None if it has none."""
+    for value in values.values():
+        if isinstance(value, (bool, int)):
+            return int(value)
+    return None
+
+
 @dataclass(frozen=True)
 class JudgeScorer:
     """A per-sample LLM judge: its prompt, its strict verdict parser and its decoding.
@@ -97,7 +105,8 @@ class JudgeScorer:
     to the judge's attempts) and returns the verdict as a dataclass or mapping; `temperature`
     is sent when not None, and dropped (and recorded as dropped) for a judge model that
     refuses it. `ruled` gives the verdict's values without a call when a rule decides (a blank
-    answer is wrong without asking), else None.
+    answer is wrong without asking), else None. `agreement_value` is the verdict as the whole
+    number `consistency` compares a re-judgment on (an ordinal scale where the verdict is a class).
     """
 
     name: str
@@ -105,6 +114,7 @@ class JudgeScorer:
     parse: Callable[[str | None], Any]
     temperature: float | None = 0.0
     ruled: Callable[[Any, str], Mapping[str, Any] | None] = _never_ruled
+    agreement_value: Callable[[Mapping[str, Any]], int | None] = first_whole_number
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ from eval_backend.dataset_loader import DatasetSpec, benchmark_dataset
 from eval_backend.generation.generating import GenerationCallback
 from eval_backend.judging import ProgressCallback
 from eval_backend.pipeline import PhaseProgress
+from eval_backend.scorer_runs import describe_summary
+from eval_backend.scoring import Summary
 from eval_backend.settings import JudgeSettings, Settings
 
 
@@ -100,7 +102,21 @@ def judge_settings(args: argparse.Namespace, settings: Settings) -> JudgeSetting
     return settings.judge.model_copy(update={k: v for k, v in overrides.items() if v is not None})
 
 
-def judging_exit_status(summary: Mapping[str, Any]) -> int:
+def scored_run_report(benchmark: AnyBenchmark, summary: Summary | Mapping[str, Any]) -> tuple[str, int]:
+    """The CLI's line on a scored run, and its exit status, whatever the kind of its summary."""
+    if isinstance(summary, Mapping):  # a scorer-kind benchmark's summary.json
+        return describe_summary(benchmark, summary), _judging_exit_status(summary)  # type: ignore[arg-type]
+    counts, coverage = summary.counts, summary.coverage
+    overall = "n/a" if summary.overall is None else f"{summary.overall:.3f}"
+    return (
+        f"items scored {counts.scored_items}/{counts.items}, failed {counts.failed_items}, "
+        f"pending {counts.pending_items}, no response {counts.missing_responses}; "
+        f"{'complete' if summary.complete else 'not complete'} "
+        f"({coverage.scored + coverage.no_response}/{coverage.expected} expected items); overall {overall}"
+    ), 0
+
+
+def _judging_exit_status(summary: Mapping[str, Any]) -> int:
     """A scorer-kind run's exit status: 1 when judgments failed for good (its figures leave those
     items out, so the run is incomplete), else 0. Pending ones (a batch still out) are not failures."""
     failed = (summary.get("counts") or {}).get("failed_judgments", 0)

@@ -1,4 +1,4 @@
-"""`consistency`: re-judge a seeded sample of a run's criteria and report how far the judge agrees."""
+"""`consistency`: re-judge a seeded sample of a run's judge verdicts and report how far the judge agrees."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from eval_backend.cli.common import (
     judging_progress_bar,
     positive_int,
 )
-from eval_backend.consistency import CONSISTENCY_FILE, check_consistency
+from eval_backend.consistency import CONSISTENCY_FILE, check_consistency, judged_sample
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.settings import Settings
 
@@ -22,11 +22,11 @@ from eval_backend.settings import Settings
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "consistency",
-        help="re-judge a sample of judged criteria; report agreement with the run's scores",
+        help="re-judge a sample of the run's judge verdicts; report agreement with the run's",
     )
     add_benchmark_argument(parser)
     parser.add_argument("--out-dir", required=True, type=Path, help="the run folder (judged already)")
-    parser.add_argument("--sample", required=True, type=positive_int, help="criteria to re-judge, stratified by config")
+    parser.add_argument("--sample", required=True, type=positive_int, help="judge verdicts to re-judge, stratified by config")
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
     parser.add_argument("--reference-judge-model", help="the run's judge to compare with (default: its latest)")
     add_judge_arguments(parser)
@@ -34,17 +34,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    folder = RunFolder(args.out_dir)
-    if not folder.judgments_path.is_file():
-        raise RunFolderError(f"{folder.judgments_path}: no such file; judge the run first")
+    folder, benchmark = RunFolder(args.out_dir), benchmark_of(args)
+    verdicts = judged_sample(benchmark, folder).path
+    if not verdicts.is_file():
+        raise RunFolderError(f"{verdicts}: no such file; judge the run first")
     judge = judge_settings(args, Settings())
     with folder.lock(), judging_progress_bar("re-judging") as on_progress:
-        report = check_consistency(
-            benchmark_of(args), folder, judge, args.sample, args.seed, args.reference_judge_model, on_progress
-        )
+        report = check_consistency(benchmark, folder, judge, args.sample, args.seed, args.reference_judge_model, on_progress)
     figures = report.overall
     print(
-        f"{report.judge_model} vs {report.reference_judge_model} on {figures.pairs} criteria "
+        f"{report.judge_model} vs {report.reference_judge_model} on {figures.pairs} verdicts "
         f"({report.failed} re-judgments failed): exact {_share(figures.exact)}, within ±1 {_share(figures.within_one)}, "
         f"Spearman {_number(figures.spearman)}, mean |difference| {_number(figures.mean_abs_diff)} "
         f"-> {folder.path / CONSISTENCY_FILE}",

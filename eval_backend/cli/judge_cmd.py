@@ -15,8 +15,8 @@ from eval_backend.cli.common import (
     configs_of,
     dataset_spec,
     judge_settings,
-    judging_exit_status,
     judging_progress_bar,
+    scored_run_report,
 )
 from eval_backend.dataset_loader import index_items
 from eval_backend.pipeline import (
@@ -30,7 +30,6 @@ from eval_backend.pipeline import (
 )
 from eval_backend.responses_input import ResponsesInputError, read_responses_file
 from eval_backend.run_folder import RunFolder
-from eval_backend.scorer_runs import describe_summary
 from eval_backend.settings import Settings
 
 
@@ -73,23 +72,7 @@ def run(args: argparse.Namespace) -> int:
         with judging_progress_bar() as on_progress:
             progress = judge_run_configs(spec, judge, on_progress, retry_failed=args.retry_failed)
         summary = score_phase(spec, judge.model)
-    if isinstance(summary, dict):  # a scorer-kind benchmark (QA, …)
-        described = describe_summary(benchmark, summary)  # type: ignore[arg-type]
-        print(f"judged {progress.done} calls ({progress.failed} failed); {described} -> {spec.folder.summary_path}",
-              file=sys.stderr)
-        return judging_exit_status(summary)
-    counts = summary.counts
-    print(
-        f"judged {progress.done} calls ({progress.failed} failed); "
-        f"items scored {counts.scored_items}/{counts.items}, failed {counts.failed_items}, "
-        f"pending {counts.pending_items}, no response {counts.missing_responses}; "
-        f"{'complete' if summary.complete else 'not complete'} "
-        f"({summary.coverage.scored + summary.coverage.no_response}/{summary.coverage.expected} expected items); "
-        f"overall {_fmt(summary.overall)} -> {spec.folder.summary_path}",
-        file=sys.stderr,
-    )
-    return 0
-
-
-def _fmt(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
+    line, status = scored_run_report(benchmark, summary)
+    print(f"judged {progress.done} calls ({progress.failed} failed); {line} -> {spec.folder.summary_path}",
+          file=sys.stderr)
+    return status

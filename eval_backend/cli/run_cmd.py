@@ -15,14 +15,13 @@ from eval_backend.cli.common import (
     configs_of,
     dataset_spec,
     judge_settings,
-    judging_exit_status,
     phase_progress_bars,
+    scored_run_report,
 )
 from eval_backend.cli.generation_args import add_generation_arguments, generation_options, model_request
 from eval_backend.cli.saraiki_args import add_saraiki_arguments, for_saraiki, task_configs
 from eval_backend.pipeline import RunSpec, run_pipeline
 from eval_backend.run_folder import RunFolder
-from eval_backend.scorer_runs import describe_summary
 from eval_backend.settings import Settings
 
 
@@ -55,15 +54,6 @@ def run(args: argparse.Namespace) -> int:
     spec = RunSpec(benchmark, dataset_spec(args, settings, benchmark), folder, configs, args.limit)
     with phase_progress_bars() as on_progress:
         summary = run_pipeline(spec, model_request(options), options, judge_settings(args, settings), on_progress)
-    if isinstance(summary, dict):  # a scorer-kind benchmark (QA, …)
-        print(f"{describe_summary(benchmark, summary)} -> {folder.summary_path}", file=sys.stderr)  # type: ignore[arg-type]
-        return judging_exit_status(summary)
-    counts = summary.counts
-    overall = "n/a" if summary.overall is None else f"{summary.overall:.3f}"
-    print(
-        f"items scored {counts.scored_items}/{counts.items}, failed {counts.failed_items}, "
-        f"pending {counts.pending_items}, no response {counts.missing_responses}; "
-        f"overall {overall} -> {folder.summary_path}",
-        file=sys.stderr,
-    )
-    return 0
+    line, status = scored_run_report(benchmark, summary)
+    print(f"{line} -> {folder.summary_path}", file=sys.stderr)
+    return status

@@ -6,9 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from eval_backend.cli.common import add_benchmark_argument, benchmark_of
+from eval_backend.cli.common import add_benchmark_argument, benchmark_of, scored_run_report
 from eval_backend.pipeline import score_folder
-from eval_backend.scorer_runs import describe_summary
 from eval_backend.run_folder import RunFolder, RunFolderError
 
 
@@ -27,9 +26,6 @@ def run(args: argparse.Namespace) -> int:
     benchmark = benchmark_of(args)
     with folder.lock():
         summary = score_folder(benchmark, folder, args.judge_model)
-    if isinstance(summary, dict):  # a scorer-kind benchmark (QA, …)
-        print(describe_summary(benchmark, summary), file=sys.stderr)  # type: ignore[arg-type]
-        return 0
-    overall = "n/a" if summary.overall is None else f"{summary.overall:.3f}"
-    print(f"overall {overall} over {summary.counts.scored_items}/{summary.counts.items} items", file=sys.stderr)
+    line, _ = scored_run_report(benchmark, summary)  # scoring alone never fails for a judgment's sake
+    print(line, file=sys.stderr)
     return 0

@@ -15,7 +15,6 @@ from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.jsonl import read_jsonl
-from eval_backend.judge_client import JudgeConfigError
 from eval_backend.pipeline import RunSpec, run_pipeline, score_folder
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.scorer_runs import read_scores, scores_path
@@ -260,14 +259,3 @@ def test_every_figure_has_a_bootstrap_interval_around_it_pooled_and_per_language
             low, high = summary["config_intervals"][language][metric]
             assert low <= figures["metrics"][metric] <= high
     assert "blank_responses" not in summary["intervals"]  # a count has no interval
-
-
-def test_batch_judging_asked_of_the_qa_judge_is_refused_not_sent_live_in_silence(tmp_path, dataset, model) -> None:
-    folder = RunFolder(tmp_path / "run")
-    with StandInChatServer(qa_judge_reply()) as judge:
-        with pytest.raises(JudgeConfigError, match=r"judge mode 'batch' .* not available for indic_qa yet: 8 judge"):
-            run_qa(folder, dataset, model, judge, mode="batch")
-        assert judge.requests == [] and not scores_path(folder).exists()
-        model.clear()
-        run_qa(folder, dataset, model, judge)  # live: the answers already generated are judged
-        assert model.requests == [] and len(judge.requests) == QUESTIONS - 1

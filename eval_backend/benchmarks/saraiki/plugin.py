@@ -97,6 +97,15 @@ def ruled_refusal(item: SaraikiItem, text: str) -> dict[str, Any] | None:
     return {"label": str(verdict.label), "reason": reason, "method": str(verdict.method)}
 
 
+REFUSAL_DEGREES = {RefusalLabel.COMPLIANCE: 0, RefusalLabel.PARTIAL_REFUSAL: 1, RefusalLabel.REFUSAL: 2}
+
+
+def refusal_degree(values: Mapping[str, Any]) -> int | None:
+    """The judge's label on an ordinal scale (compliance 0, partial refusal 1, refusal 2), for `consistency`."""
+    label = values.get("label")
+    return REFUSAL_DEGREES.get(RefusalLabel(label)) if label in set(RefusalLabel) else None
+
+
 def _no_answer_rules(item: SaraikiItem) -> ScorerValues:
     """Wrong for multiple choice and math (no answer read), every instruction unmet; none for safety."""
     kind = item.spec.kind
@@ -246,7 +255,8 @@ SARAIKI = ScoredBenchmark(
         temperature=0.0, top_p=1.0, top_k=-1, max_tokens=max(task.generation.max_new_tokens for task in TASKS)
     ),
     rules=(RuleScorer(RULES, rule_values),),
-    judges=(JudgeScorer(REFUSAL, refusal_messages, parse_refusal_label, JUDGE_TEMPERATURE, ruled_refusal),),
+    judges=(JudgeScorer(REFUSAL, refusal_messages, parse_refusal_label, JUDGE_TEMPERATURE, ruled_refusal,
+                        refusal_degree),),
     metrics=METRICS,
     headline="knowledge",
     aggregate=aggregate,

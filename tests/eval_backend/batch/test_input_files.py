@@ -7,16 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from eval_backend.batch.input_files import BatchRequest, custom_id_of, parse_custom_id, request_line, write_input_files
+from eval_backend.batch.input_files import BatchRequest, request_line, write_input_files
 from eval_backend.batch.route import AZURE, OPENAI, BatchRoute, batch_route
 from eval_backend.settings import JudgeSettings
-
-
-def test_a_custom_id_reads_back_as_its_judgment_even_with_the_separator_in_the_config() -> None:
-    custom_id = custom_id_of("odd|config", 12, 4, "ab" * 32)
-    assert parse_custom_id(custom_id) == ("odd|config", 12, 4, "ab" * 32)
-    with pytest.raises(ValueError):
-        parse_custom_id("not-one-of-ours")
 
 
 def test_a_line_is_the_body_posted_to_the_route_url_in_utf_8() -> None:
