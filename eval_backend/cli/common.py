@@ -5,16 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 from contextlib import contextmanager
-from typing import Any, Callable, ContextManager, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterator, Mapping
 
-from tqdm import tqdm
-
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, AnyBenchmark
-from eval_backend.dataset_loader import DatasetSpec, benchmark_dataset
-from eval_backend.generation.generating import GenerationCallback
-from eval_backend.judging import ProgressCallback
-from eval_backend.pipeline import PhaseProgress
 from eval_backend.settings import JudgeSettings, Settings
+
+if TYPE_CHECKING:  # each command imports what it uses: `qa-score` alone should not load the run pipeline
+    from tqdm import tqdm
+
+    from eval_backend.benchmarks import AnyBenchmark
+    from eval_backend.dataset_loader import DatasetSpec
+    from eval_backend.generation.generating import GenerationCallback
+    from eval_backend.judging import ProgressCallback
+    from eval_backend.pipeline import PhaseProgress
 
 
 def positive_int(text: str) -> int:
@@ -51,6 +53,8 @@ def request_id(text: str) -> int:
 
 
 def add_benchmark_argument(parser: argparse.ArgumentParser) -> None:
+    from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+
     parser.add_argument(
         "--benchmark", default=DEFAULT_BENCHMARK, choices=sorted(BENCHMARKS),
         help=f"benchmark to run (default {DEFAULT_BENCHMARK})",
@@ -77,11 +81,15 @@ def add_judge_mode_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def benchmark_of(args: argparse.Namespace) -> AnyBenchmark:
+    from eval_backend.benchmarks import BENCHMARKS
+
     return BENCHMARKS[args.benchmark]
 
 
 def dataset_spec(args: argparse.Namespace, settings: Settings, benchmark: AnyBenchmark) -> DatasetSpec:
     """The dataset from the flags, else the benchmark's setting (WB_DATASET, QA_DATASET, …), else its default."""
+    from eval_backend.dataset_loader import benchmark_dataset
+
     return benchmark_dataset(benchmark, settings.data, args.dataset, args.dataset_revision)
 
 
@@ -160,6 +168,8 @@ _PHASE_UNITS = {"generating": "item", "judging": "call"}
 
 
 def _new_bar(description: str, unit: str) -> tqdm:
+    from tqdm import tqdm
+
     return tqdm(total=0, desc=description, unit=unit, file=sys.stderr, dynamic_ncols=True)
 
 
