@@ -10,14 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Generic, TypeVar
 from urllib.parse import quote
 
 import httpx
 import openai
-from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
-from tenacity import RetryCallState
 
 from eval_backend.concurrency import AdaptiveLimiter
 from eval_backend.connection_failures import ConnectionFailures, url_host
@@ -130,7 +129,6 @@ class JudgeClient:
         self.transport_retries = 0
         self.endpoint = endpoint_host(settings)
         self._connections = ConnectionFailures(self.endpoint, settings.max_connection_failures, _judge_unreachable)
-        self._backoff = wait_exponential_jitter(initial=1, max=settings.max_backoff_s, jitter=1)
         # Azure routes by deployment in the path (under the client's `…/openai` base URL).
         path = (
             f"/deployments/{quote(self.model, safe='')}/chat/completions" if settings.uses_azure else "/chat/completions"
@@ -193,16 +191,22 @@ class JudgeClient:
         return {} if self.temperature is None or self.temperature_refused else {"temperature": self.temperature}
 
     async def _complete(self, messages: list[dict[str, str]]) -> ChatAnswer:
-        retrying = AsyncRetrying(
-            retry=retry_if_exception(is_retryable),
-            stop=stop_after_attempt(self.settings.transport_retries + 1),
-            wait=self._wait,
-            before_sleep=self._count_retry,
-            reraise=True,
-        )
-        async for attempt in retrying:
-            with attempt:
+        """`_send_once`, sent again after a transport fault (`is_retryable`), at most `transport_retries` times.
+
+        A plain loop, not tenacity's AsyncRetrying: building its retry state for every call cost
+        about a tenth of a judge call's CPU, paid by every call for the few that are retried.
+        """
+        retries = 0
+        while True:
+            try:
                 return await self._send_once(messages)
+            except Exception as exc:  # is_retryable decides; anything else goes up as it is
+                if retries >= self.settings.transport_retries or not is_retryable(exc):
+                    raise
+                retries += 1
+                self.transport_retries += 1
+                logger.info("judge call failed (%s); retry %d", type(exc).__name__, retries)
+                await asyncio.sleep(self._wait_s(exc, retries))
 
     def request_body(self, messages: list[dict[str, str]]) -> dict[str, Any]:
         """The chat-completion body of one judge call: sent live, or as one line of a batch file."""
@@ -266,16 +270,13 @@ class JudgeClient:
         self._connections.answered()
         return response
 
-    def _wait(self, state: RetryCallState) -> float:
-        asked = retry_after_seconds(state.outcome.exception() if state.outcome else None)
-        if asked is not None:
-            return min(asked, self.settings.max_backoff_s)
-        return self._backoff(state)
-
-    def _count_retry(self, state: RetryCallState) -> None:
-        self.transport_retries += 1
-        exc = state.outcome.exception() if state.outcome else None
-        logger.info("judge call failed (%s); retry %d", type(exc).__name__, state.attempt_number)
+    def _wait_s(self, exc: BaseException, retry: int) -> float:
+        """Before `retry` (1 for the first): the wait the answer asks for, else 1 s doubling each
+        time plus up to 1 s of jitter (tenacity's `wait_exponential_jitter`); at most `max_backoff_s`."""
+        asked = retry_after_seconds(exc)
+        if asked is None:
+            asked = 2 ** (retry - 1) + random.uniform(0, 1)
+        return min(asked, self.settings.max_backoff_s)
 
 
 @dataclass(frozen=True)

@@ -5,18 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 from contextlib import contextmanager
-from typing import Any, Callable, ContextManager, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterator, Mapping
 
-from tqdm import tqdm
-
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, AnyBenchmark
-from eval_backend.dataset_loader import DatasetSpec, benchmark_dataset
-from eval_backend.generation.generating import GenerationCallback
-from eval_backend.judging import ProgressCallback
-from eval_backend.pipeline import PhaseProgress
-from eval_backend.scorer_runs import describe_summary
-from eval_backend.scoring import Summary
 from eval_backend.settings import JudgeSettings, Settings
+
+if TYPE_CHECKING:  # each command imports what it uses: `qa-score` alone should not load the run pipeline
+    from tqdm import tqdm
+
+    from eval_backend.benchmarks import AnyBenchmark
+    from eval_backend.dataset_loader import DatasetSpec
+    from eval_backend.generation.generating import GenerationCallback
+    from eval_backend.judging import ProgressCallback
+    from eval_backend.pipeline import PhaseProgress
+    from eval_backend.scoring import Summary
 
 
 def positive_int(text: str) -> int:
@@ -53,6 +54,8 @@ def request_id(text: str) -> int:
 
 
 def add_benchmark_argument(parser: argparse.ArgumentParser) -> None:
+    from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+
     parser.add_argument(
         "--benchmark", default=DEFAULT_BENCHMARK, choices=sorted(BENCHMARKS),
         help=f"benchmark to run (default {DEFAULT_BENCHMARK})",
@@ -79,11 +82,15 @@ def add_judge_mode_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def benchmark_of(args: argparse.Namespace) -> AnyBenchmark:
+    from eval_backend.benchmarks import BENCHMARKS
+
     return BENCHMARKS[args.benchmark]
 
 
 def dataset_spec(args: argparse.Namespace, settings: Settings, benchmark: AnyBenchmark) -> DatasetSpec:
     """The dataset from the flags, else the benchmark's setting (WB_DATASET, QA_DATASET, …), else its default."""
+    from eval_backend.dataset_loader import benchmark_dataset
+
     return benchmark_dataset(benchmark, settings.data, args.dataset, args.dataset_revision)
 
 
@@ -104,6 +111,8 @@ def judge_settings(args: argparse.Namespace, settings: Settings) -> JudgeSetting
 
 def scored_run_report(benchmark: AnyBenchmark, summary: Summary | Mapping[str, Any]) -> tuple[str, int]:
     """The CLI's line on a scored run, and its exit status, whatever the kind of its summary."""
+    from eval_backend.scorer_runs import describe_summary
+
     if isinstance(summary, Mapping):  # a scorer-kind benchmark's summary.json
         return describe_summary(benchmark, summary), _judging_exit_status(summary)  # type: ignore[arg-type]
     counts, coverage = summary.counts, summary.coverage
@@ -176,6 +185,8 @@ _PHASE_UNITS = {"generating": "item", "judging": "call"}
 
 
 def _new_bar(description: str, unit: str) -> tqdm:
+    from tqdm import tqdm
+
     return tqdm(total=0, desc=description, unit=unit, file=sys.stderr, dynamic_ncols=True)
 
 

@@ -1,33 +1,33 @@
 """The errors that mean bad input or configuration: printed as one line, exit status 2."""
 
-from pydantic import ValidationError
+from __future__ import annotations
 
-from eval_backend.benchmarks import ItemValidationError
-from eval_backend.cli.hub_cmd import HubNotConfigured
-from eval_backend.cli.saraiki_args import BenchmarkOptionError
-from eval_backend.dataset_loader import DatasetLoadError
-from eval_backend.generation.base import GenerationConfigError
-from eval_backend.hub_sync import MirrorFormatError
-from eval_backend.judge_client import JudgeConfigError
-from eval_backend.jsonl import JsonlCorruptError
-from eval_backend.responses_input import ResponsesInputError
-from eval_backend.run_folder import RunFolderError
-from eval_backend.settings import SettingsInvalid
-from eval_backend.submissions import QueueError, SubmissionRejected
+import sys
 
-USER_ERRORS: tuple[type[Exception], ...] = (
-    SettingsInvalid,  # a setting from the environment out of range or unparsable; the message names the variable
-    ValidationError,  # any other record pydantic checks
-    ItemValidationError,
-    DatasetLoadError,
-    GenerationConfigError,
-    JudgeConfigError,
-    JsonlCorruptError,
-    ResponsesInputError,
-    RunFolderError,
-    QueueError,
-    SubmissionRejected,
-    HubNotConfigured,
-    MirrorFormatError,
-    BenchmarkOptionError,
+_USER_ERRORS: tuple[tuple[str, str], ...] = (  # (the module that defines it, the class)
+    ("eval_backend.settings", "SettingsInvalid"),  # a setting from the environment out of range or unparsable
+    ("pydantic_core", "ValidationError"),  # any other record pydantic checks
+    ("eval_backend.benchmarks.base", "ItemValidationError"),
+    ("eval_backend.dataset_loader", "DatasetLoadError"),
+    ("eval_backend.generation.base", "GenerationConfigError"),
+    ("eval_backend.judge_client", "JudgeConfigError"),
+    ("eval_backend.jsonl", "JsonlCorruptError"),
+    ("eval_backend.responses_input", "ResponsesInputError"),
+    ("eval_backend.run_folder", "RunFolderError"),
+    ("eval_backend.submissions.queue_store", "QueueError"),
+    ("eval_backend.submissions.model_facts", "SubmissionRejected"),
+    ("eval_backend.cli.hub_cmd", "HubNotConfigured"),
+    ("eval_backend.hub_sync.requests_mirror", "MirrorFormatError"),
+    ("eval_backend.cli.saraiki_args", "BenchmarkOptionError"),
 )
+
+
+def user_errors() -> tuple[type[Exception], ...]:
+    """The classes of user error among the modules loaded so far.
+
+    An error whose module was never imported cannot have been raised; importing those modules
+    to catch it would cost a command that only reads a CSV the judge's HTTP stack, pandas and
+    datasets (seconds) on every bad input.
+    """
+    loaded = (getattr(sys.modules[module], name, None) for module, name in _USER_ERRORS if module in sys.modules)
+    return tuple(error for error in loaded if isinstance(error, type))

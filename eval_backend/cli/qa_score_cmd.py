@@ -12,7 +12,7 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from eval_backend.benchmarks.qa.csv_io import ResponsesTable, read_responses_csv, write_scored_csv
 from eval_backend.benchmarks.qa.judge import JUDGE_TEMPERATURE, JudgingStopped, judge_rows
@@ -20,10 +20,11 @@ from eval_backend.benchmarks.qa.records import QaJudgment, QaRow
 from eval_backend.benchmarks.qa.scorers import Normalization, normalized, score_row
 from eval_backend.benchmarks.qa.summary import JudgeSummary, QaSummary, ScorerAccuracy, judge_summary, summarize
 from eval_backend.cli.common import add_judge_arguments, judge_settings, judging_progress_bar
-from eval_backend.judge_client import RESUME_HINT, JudgeClient, JudgeConfigError
-from eval_backend.judging import PROGRESS_INTERVAL_S, JudgingProgress, at_most_every
 from eval_backend.responses_input import ResponsesInputError
 from eval_backend.settings import JudgeSettings, Settings
+
+if TYPE_CHECKING:  # the judge's HTTP stack (openai, aiohttp: ~0.8 s to import) is loaded by `--judge` alone
+    from eval_backend.judge_client import JudgeClient
 
 _ROWS_NAMED = 20  # a warning names this many rows, then says how many more
 
@@ -62,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     if args.summary_out is not None:
         args.summary_out.write_text(json.dumps(summary.to_json(), ensure_ascii=False, indent=2) + "\n", "utf-8")
     if stopped is not None:
+        from eval_backend.judge_client import JudgeConfigError  # loaded: the judge ran
+
         raise JudgeConfigError(_stopped_message(stopped, args.out, args.summary_out))
     return 0
 
@@ -90,6 +93,8 @@ def _judge(
     A judge that stops mid-way (JudgingStopped) is returned, not raised, with its rows marked
     failed, so that the deterministic results are saved all the same.
     """
+    from eval_backend.judge_client import JudgeClient
+    from eval_backend.judging import PROGRESS_INTERVAL_S, JudgingProgress, at_most_every
 
     async def go() -> tuple[list[QaJudgment], JudgeClient, JudgingStopped | None]:
         client = JudgeClient(settings, temperature=JUDGE_TEMPERATURE)
@@ -122,6 +127,7 @@ def _judge(
 
 def _stopped_message(stopped: JudgingStopped, out: Path | None, summary_out: Path | None) -> str:
     """What stopped the judge and exactly what was saved (nothing is resumed: run again to judge all)."""
+    from eval_backend.judge_client import RESUME_HINT
     reason = str(stopped.error).removesuffix(RESUME_HINT)
     total = len(stopped.judgments)
     saved = [f"{path} ({what})" for path, what in (

@@ -28,6 +28,11 @@ SMALLEST = {
                            r"\w+ -> current"),
     "joint_bootstrap": (["--models", "3", "--replicates", "20", "--repeats", "1", "--folders"],
                         r"same intervals and rank intervals\s+True"),
+    "qa_score_speed": (["--rows", "300", "--repeats", "1"], r"qa-score / scripts, wall time"),
+    "qa_judge_scaling": (["--rows", "200", "--concurrency", "8", "--latency", "0.01"],
+                         r"200 rows: share of the ideal rate \(judging phase\)"),
+    # One config of 8-token replies: the six runs' machinery, not the long replies the bench is for.
+    "saraiki_batch_sensitivity": (["--rows", "1", "--configs", "knowledge"], r"knowledge: reference, run twice"),
     "queue_throughput": (["--workers", "1", "--requests", "20", "--rate", "20", "--seconds", "0.5", "--work-ms", "1",
                           "--poll-ms", "10"], "postgres / sqlite, 1 workers: claims/s"),
 }

@@ -28,6 +28,7 @@ As a process (prints ``READY http://127.0.0.1:PORT/v1`` once it accepts connecti
 from __future__ import annotations
 
 import argparse
+import asyncio
 import collections
 import contextlib
 import hashlib
@@ -41,7 +42,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -519,11 +520,13 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
-        status, headers, body = self.server.app._handle("POST", self.path, self.headers, raw)
+        status, headers, body, delay_s = self.server.app._handle("POST", self.path, self.headers, raw)
+        if delay_s > 0:
+            time.sleep(delay_s)
         self._send(status, headers, body)
 
     def do_GET(self) -> None:
-        status, headers, body = self.server.app._handle("GET", self.path, self.headers, b"")
+        status, headers, body, _ = self.server.app._handle("GET", self.path, self.headers, b"")
         self._send(status, headers, body)
 
     def _send(self, status: int, headers: dict[str, str], body: bytes) -> None:
@@ -676,26 +679,26 @@ class StandInChatServer:
             self._counts.update(names)
 
     def _handle(
-        self, method: str, target: str, headers: Message, raw: bytes
-    ) -> tuple[int, dict[str, str], bytes]:
-        """Route one request; returns status, extra headers and body."""
+        self, method: str, target: str, headers: Message | Mapping[str, str], raw: bytes
+    ) -> tuple[int, dict[str, str], bytes, float]:
+        """Route one request; returns status, extra headers, body, and how long to wait before sending them."""
         parts = urlsplit(target)
         if method == "GET" and parts.path in ("/v1/models", "/models"):
-            return 200, {}, self._models_body(self.max_model_len)
+            return 200, {}, self._models_body(self.max_model_len), 0.0
         if method == "POST" and parts.path == "/tokenize" and self.max_model_len:
             count = _prompt_tokens(_parse_json(raw) or {})
-            return 200, {}, json.dumps({"count": count, "max_model_len": self.max_model_len}).encode()
+            return 200, {}, json.dumps({"count": count, "max_model_len": self.max_model_len}).encode(), 0.0
         azure = _AZURE_PATH.match(parts.path)
         if method != "POST" or not (azure or parts.path in _OPENAI_PATHS):
-            return 404, {}, _error_body(404, f"stand-in: no route for {method} {parts.path}")
+            return 404, {}, _error_body(404, f"stand-in: no route for {method} {parts.path}"), 0.0
         body = _parse_json(raw)
         deployment = azure.group("deployment") if azure else None
         self._record(method, parts.path, parts.query, headers, body, deployment)
         if not isinstance(body, dict):
-            return 400, {}, _error_body(400, "stand-in: request body is not a JSON object")
+            return 400, {}, _error_body(400, "stand-in: request body is not a JSON object"), 0.0
         too_long = self._context_exceeded(body)
         if too_long:
-            return 400, {}, _error_body(400, too_long)
+            return 400, {}, _error_body(400, too_long), 0.0
         return self._answer(body, deployment)
 
     def _context_exceeded(self, body: dict[str, Any]) -> str | None:
@@ -728,21 +731,18 @@ class StandInChatServer:
 
     def _answer(
         self, body: dict[str, Any], deployment: str | None
-    ) -> tuple[int, dict[str, str], bytes]:
-        """Rate limit, then a fault or the reply function's answer, after the latency."""
+    ) -> tuple[int, dict[str, str], bytes, float]:
+        """Rate limit, then a fault or the reply function's answer, to be sent after the latency."""
         if self._limiter is not None:
             wait_s = self._limiter.admit()
             if wait_s is not None:
                 self._count("rate_limited", "http_429")
                 retry = {"Retry-After": str(max(1, math.ceil(wait_s)))}
-                return 429, retry, _error_body(429, "stand-in: requests per minute exceeded")
+                return 429, retry, _error_body(429, "stand-in: requests per minute exceeded"), 0.0
         reply = self._reply_for(body)
-        delay = self.latency_s + reply.delay_s
-        if delay > 0:
-            time.sleep(delay)
         if reply.status == 429:
             self._count("http_429")
-        return reply.status, dict(reply.headers), self._body_of(reply, body, deployment)
+        return reply.status, dict(reply.headers), self._body_of(reply, body, deployment), self.latency_s + reply.delay_s
 
     def _reply_for(self, body: dict[str, Any]) -> Reply:
         """The fault plan's fault, else the reply function's answer (500 if it raises)."""
@@ -831,6 +831,51 @@ def _qa_judge_reply() -> ReplyFn:
     return qa_judge_reply()
 
 
+async def serve_on_event_loop(app: StandInChatServer, port: int, stop: asyncio.Event) -> None:
+    """Serve `app`'s routes on this event loop (aiohttp) until `stop` is set. Prints ``READY <base_url>``
+    once listening and, when stopped, ``SERVED <requests> <first request> <last answer>`` (Unix times).
+
+    One thread for every connection: no 64 handler threads taking turns at the GIL, each waking
+    from its latency to wait for the others (on a busy machine, tens of milliseconds a call that
+    a throughput bench would count against the client).
+    """
+    from aiohttp import web
+
+    served: list[float] = []  # when the first request came and the last answer went (time.time())
+
+    async def handle(request: web.BaseRequest) -> web.Response:
+        served[:1] = served[:1] or [time.time()]
+        raw = await request.read()
+        status, headers, body, delay_s = app._handle(request.method, request.path_qs, request.headers, raw)
+        if delay_s > 0:
+            await asyncio.sleep(delay_s)
+        served[1:] = [time.time()]
+        return web.Response(status=status, headers={"Content-Type": "application/json", **headers}, body=body)
+
+    runner = web.ServerRunner(web.Server(handle), handle_signals=False)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", port, backlog=1024)
+    await site.start()
+    bound = site._server.sockets[0].getsockname()[1]  # noqa: SLF001 - port 0 picks one: read it back
+    print(f"READY http://127.0.0.1:{bound}/v1", flush=True)
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+        if len(served) == 2:  # for a bench: the span in which the calls were answered
+            print(f"SERVED {app.stats.requests} {served[0]:.6f} {served[1]:.6f}", flush=True)
+
+
+def _serve_until_sigterm(app: StandInChatServer, port: int) -> None:
+    async def serve() -> None:
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        await serve_on_event_loop(app, port, stop)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Serve until SIGTERM or Ctrl-C; prints ``READY <base_url>`` once listening."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -845,11 +890,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--reply", choices=("judge", "chat", "qa-judge"), default="judge")
     parser.add_argument("--no-record", action="store_true", help="keep no request bodies (long benchmarks)")
+    parser.add_argument("--event-loop", action="store_true",
+                        help="serve on one asyncio event loop instead of a thread per connection (throughput benches)")
     args = parser.parse_args(argv)
 
     reply = {"judge": judge_reply, "chat": chat_reply, "qa-judge": _qa_judge_reply}[args.reply]()
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     server = StandInChatServer(
         reply,
         latency_s=args.latency,
@@ -858,6 +903,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         port=args.port,
         record=not args.no_record,
     )
+    if args.event_loop:
+        _serve_until_sigterm(server, args.port)
+        return 0
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with server, contextlib.suppress(KeyboardInterrupt):
         print(f"READY {server.base_url}", flush=True)
         stop.wait()

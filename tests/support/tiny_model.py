@@ -62,6 +62,7 @@ def build_tiny_chat_model(
     adds_bos: bool = False,
     generation_eos_ids: Sequence[int] | None = None,
     repetition_penalty: float | None = None,
+    never_ends: bool = False,
 ) -> Path:
     """Write a tiny causal LM, its tokenizer and generation config to ``out_dir``; return it.
 
@@ -73,6 +74,8 @@ def build_tiny_chat_model(
     tokenizer's EOS and ``<|im_end|>``), for a model whose generation stops at other tokens
     than its tokenizer's EOS. ``repetition_penalty`` goes in the generation config, which
     ``model.generate`` applies by itself: a random model's greedy replies then stop looping.
+    ``never_ends=True`` suppresses every end token (the generation config's and the tokenizer's
+    EOS) in the generation config, so every greedy reply runs to its token limit.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -83,6 +86,8 @@ def build_tiny_chat_model(
         model.generation_config.eos_token_id = list(generation_eos_ids)
     if repetition_penalty is not None:
         model.generation_config.repetition_penalty = repetition_penalty
+    if never_ends:
+        model.generation_config.suppress_tokens = sorted({*model.generation_config.eos_token_id, tokenizer.eos_token_id})
     with _quiet_progress_bars():
         model.save_pretrained(out_dir, safe_serialization=True)
     return out_dir
