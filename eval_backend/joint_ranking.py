@@ -19,7 +19,14 @@ import pandas as pd
 from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.run_items import KEY, figure_values, read_run_items
-from eval_backend.statistics import DEFAULT_REPLICATES, DEFAULT_SEED, JointBootstrap, item_design, joint_bootstrap
+from eval_backend.statistics import (
+    DEFAULT_REPLICATES,
+    DEFAULT_SEED,
+    Design,
+    JointBootstrap,
+    item_design,
+    joint_bootstrap,
+)
 
 Loader = Callable[[Hashable, Callable[[], Any]], Any]
 """`get_or_load(key, load)` of a cache the caller keeps (a board keeps one across its states)."""
@@ -34,6 +41,15 @@ class _Reference:
     statistics: ItemStatistics
 
 
+@dataclass(frozen=True, eq=False)
+class AlignedScores:
+    """The runs' values of one figure, runs x items, on the same items in the same order, and their design."""
+
+    values: np.ndarray
+    design: Design
+    figure: Figure
+
+
 def joint_ranking(
     folders: Sequence[RunFolder], figure: str, replicates: int = DEFAULT_REPLICATES, seed: int = DEFAULT_SEED,
     cached: Loader | None = None,
@@ -43,6 +59,12 @@ def joint_ranking(
     With `cached`, what was read from a folder is kept under its files' modification stamps, so a
     board whose one run changed reads that run again, not all of them.
     """
+    aligned = aligned_scores(folders, figure, cached)
+    return joint_bootstrap(aligned.values, aligned.design, replicates, seed, aligned.figure.higher_is_better)
+
+
+def aligned_scores(folders: Sequence[RunFolder], figure: str, cached: Loader | None = None) -> AlignedScores:
+    """The runs' per-item values of `figure`, aligned on the first run's items (`cached` as in `joint_ranking`)."""
     if not folders:
         raise ValueError("no run to rank")
     load = cached or (lambda key, build: build())
@@ -54,7 +76,7 @@ def joint_ranking(
     ])
     counted = reference.counted
     design = item_design(counted["config"].tolist(), counted["cluster"].tolist(), reference.figure.weighting)
-    return joint_bootstrap(values, design, replicates, seed, reference.figure.higher_is_better)
+    return AlignedScores(values, design, reference.figure)
 
 
 def _reference(folder: RunFolder, name: str) -> _Reference:
