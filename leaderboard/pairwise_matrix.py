@@ -21,7 +21,14 @@ from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.item_statistics import Figure
 from eval_backend.joint_ranking import aligned_scores
 from eval_backend.run_folder import RunFolderError
-from eval_backend.statistics import CORRECTION, Interval, PairedComparison, PairwiseMatrix, headline, pairwise_comparisons
+from eval_backend.statistics import (
+    CORRECTION,
+    Interval,
+    PairedComparison,
+    PairwiseMatrix,
+    headline,
+    pairwise_comparisons,
+)
 from leaderboard.joint_ranks import RUN_READS
 from leaderboard.results import ResultsStore, RunResult
 from leaderboard.serial_cache import SerialCache

@@ -30,7 +30,7 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ResultsStore]:
     build_evaluated_data(root, DEFAULT_PROFILES[:2])
     build_qa_runs(root, QA_PROFILES[:3])
     runs = root / "data" / "runs"
-    return {DEFAULT_BENCHMARK: ResultsStore(runs / DEFAULT_BENCHMARK), INDIC_QA.name: ResultsStore(runs / INDIC_QA.name)}
+    return {name: ResultsStore(runs / name) for name in (DEFAULT_BENCHMARK, INDIC_QA.name)}
 
 
 def cli_json(capsys: pytest.CaptureFixture, a: RunFolder, b: RunFolder, *options: str) -> dict:
@@ -52,7 +52,7 @@ def test_every_benchmark_both_ran_carries_the_cli_s_figures(stores, capsys) -> N
         overall = [{key: value for key, value in record.items() if key != "where"}
                    for record in records if record["where"] is None]
         assert overall == cli_json(capsys, a, b)["comparisons"]
-        subsets = {(column, value) for record in records if record["where"] for column, value in record["where"].items()}
+        subsets = {pair for record in records if record["where"] for pair in record["where"].items()}
         assert subsets  # WritingBench's variants and domains, QA's domains
         for column, value in sorted(subsets):
             on_subset = [{key: value for key, value in record.items() if key != "where"}
