@@ -29,6 +29,7 @@ from eval_backend.statistics import (
     headline,
     pairwise_comparisons,
 )
+from leaderboard.display import short_revision
 from leaderboard.joint_ranks import RUN_READS
 from leaderboard.results import ResultsStore, RunResult
 from leaderboard.serial_cache import SerialCache
@@ -147,7 +148,7 @@ def matrix_note(view: MatrixView) -> str:
     pairs = len(view.matrix.comparisons)
     direction = "higher" if view.figure.higher_is_better else "lower"
     return (f"**{view.figure.label}** ({view.figure.unit}, {direction} is better), the top {len(view.labels)} "
-            f"ranked runs on dataset revision `{view.dataset_revision or 'unrecorded'}`. Each cell is its row's run "
+            f"ranked runs on dataset revision `{short_revision(view.dataset_revision) or 'unrecorded'}`. Each cell is its row's run "
             f"minus its column's run on the items both answered. **Correction: {CORRECTION}** over all {pairs} pairs: "
             f"a cell is coloured (green: the row's run is better, red: worse) only when its Holm-adjusted p-value is "
             f"at most {ALPHA:g} and its paired 95 % interval excludes 0; hover a cell for its interval and p-values.")

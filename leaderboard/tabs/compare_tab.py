@@ -12,6 +12,7 @@ from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from leaderboard.compare_links import LINK_SCRIPT, parse_compare_link
 from leaderboard.comparison_tables import COLUMNS, comparison_table, forest_figure, wrapping_html
 from leaderboard.context import AppContext
+from leaderboard.display import short_revision
 from leaderboard.pairwise_matrix import (
     DEFAULT_MODELS,
     MAX_MODELS,
@@ -42,8 +43,10 @@ def build(context: AppContext) -> None:
     """Lay out the view and wire the model choice, the matrix's choices, the board's refresh and the address."""
     gr.Markdown(INTRO)
     with gr.Row():
-        a = gr.Dropdown(label="Model A", elem_id="compare-a", scale=1)
-        b = gr.Dropdown(label="Model B", elem_id="compare-b", scale=1)
+        # Custom values: a session's copy of a dropdown may predate the prerendered choices (as in Judgments),
+        # and a run id no benchmark holds is compared on nothing (`compare_pair`).
+        a = gr.Dropdown(label="Model A", elem_id="compare-a", scale=1, allow_custom_value=True)
+        b = gr.Dropdown(label="Model B", elem_id="compare-b", scale=1, allow_custom_value=True)
     summary = gr.HTML(CHOOSE, elem_id="compare-summary")
     sections = {name: _section(name) for name in BENCHMARKS}
     gr.Markdown("### Pairwise matrix of the top ranked models")
@@ -148,7 +151,8 @@ def matrix_updates(context: AppContext, figure: Any, note: Any, matrix: Any, nam
 
 
 def _heading(comparison: BenchmarkComparison) -> str:
-    return f"### {comparison.title}\nDataset revision `{comparison.dataset_revision or 'unrecorded'}`."
+    revision = short_revision(comparison.dataset_revision) or "unrecorded"
+    return f"### {comparison.title}\nDataset revision `{revision}` (both runs)."
 
 
 def _summary(context: AppContext, run_a: str, run_b: str, compared: tuple[BenchmarkComparison, ...],
