@@ -145,6 +145,7 @@ def test_the_judgments_side_by_side_compares_the_items_listed(page: Page, app: A
     expect(paired).to_contain_text(f"Overall (every config): A − B = {expected.difference.estimate:+.3f}")
     expect(paired).to_contain_text(f"A won {expected.wins}, tied {expected.ties}, lost {expected.losses} "
                                    f"of {expected.n_items} items")
+    paired.scroll_into_view_if_needed()
     assert overflow(page) <= 0
     shot(page, "judgments-paired")
 

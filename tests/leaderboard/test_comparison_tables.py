@@ -71,7 +71,7 @@ def test_the_forest_plot_has_each_figure_and_language_with_its_interval_and_esca
     estimates = [result.comparison.difference for result in comparison.by_language][::-1]
     assert list(points.x) == [interval.estimate for interval in estimates]
     assert list(points.error_x.array) == pytest.approx([interval.high - interval.estimate for interval in estimates])
-    assert "&lt;i&gt;" in figure.layout.title.text
+    assert figure.layout.title.text == "A − B, paired 95 % interval"
 
 
 def test_the_judgments_line_gives_each_figure_and_escapes_the_model_ids(comparison) -> None:
