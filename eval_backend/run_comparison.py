@@ -9,7 +9,7 @@ subset columns (variant, domain, task).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -37,11 +37,17 @@ class FigureComparison:
 
 def compare_runs(
     a: RunItems, b: RunItems, configs: Sequence[str] | None = None, where: Mapping[str, Sequence[str]] | None = None,
-    seed: int = 0,
+    seed: int = 0, per_config: bool = True, items: Collection[tuple[str, int]] | None = None,
 ) -> list[FigureComparison]:
-    """Every figure A and B share items on, then the same per config (for a figure of several configs)."""
+    """Every figure A and B share items on, then the same per config (for a figure of several configs).
+
+    `per_config=False` leaves the per-config comparisons out; `items` keeps only those (config, index)
+    keys (the items a viewer filtered).
+    """
     _check_comparable(a, b)
     joined = _shared_items(a, b, configs, where or {})
+    if items is not None:
+        joined = joined[pd.MultiIndex.from_frame(joined[["config", "index"]]).isin(list(items))]
     results = []
     for figure in a.statistics.figures:
         counted = joined[np.isfinite(joined[f"{figure.name}_a"]) & np.isfinite(joined[f"{figure.name}_b"])]
@@ -49,7 +55,7 @@ def compare_runs(
             continue
         results.append(FigureComparison(figure, ALL_CONFIGS, _compare(counted, figure, seed)))
         in_configs = list(dict.fromkeys(counted["config"]))
-        if len(in_configs) > 1:
+        if per_config and len(in_configs) > 1:
             results.extend(
                 FigureComparison(figure, config, _compare(counted[counted["config"] == config], figure, seed))
                 for config in in_configs

@@ -15,6 +15,7 @@ from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.settings import Settings
+from leaderboard.compare_links import COMPARE_TAB
 from leaderboard.context import AppContext
 from leaderboard.first_view import FirstView
 from leaderboard.judgment_links import JUDGMENTS_TAB
@@ -24,6 +25,7 @@ from leaderboard.tab_links import link_tabs
 from leaderboard.tables import TableCache
 from leaderboard.tabs import (
     about_tab,
+    compare_tab,
     judgments_tab,
     leaderboard_tab,
     overview_tab,
@@ -99,6 +101,8 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
                 qa_tab.build(context)
             with gr.Tab(SARAIKI.title, id="saraiki"):
                 saraiki_tab.build(context)
+            with gr.Tab("Compare", id=COMPARE_TAB):
+                compare_tab.build(context)
             with gr.Tab("Submit", id="submit"):
                 submit_tab.build(context)
             with gr.Tab("About", id="about"):

@@ -27,7 +27,7 @@ HEADLINE_FIGURE = "indic"
 _RUNS_KEPT = 2048
 """Per-item values of this many runs are kept (31 KB each at full size): a board whose one run
 changed reads that run's table again, not 500 of them."""
-_READS: LruCache[object] = LruCache(_RUNS_KEPT)
+RUN_READS: LruCache[object] = LruCache(_RUNS_KEPT)
 
 
 def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranked: pd.Series) -> pd.DataFrame:
@@ -43,7 +43,7 @@ def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranke
     folders = {run.run_id: run.folder for run in runs}
     try:
         shared_folders = [folders[run_id] for run_id in table.loc[shared, "run_id"]]
-        joint = joint_ranking(shared_folders, HEADLINE_FIGURE, cached=_READS.get_or_load)
+        joint = joint_ranking(shared_folders, HEADLINE_FIGURE, cached=RUN_READS.get_or_load)
     except (RunFolderError, OSError, ValueError) as exc:  # an unreadable or misaligned run: keep the old rule
         logger.warning("rank ranges by interval overlap: the joint bootstrap failed (%s)", exc)
         return table

@@ -21,6 +21,7 @@ from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.joint_ranking import AlignedFigure, aligned_figure
 from eval_backend.run_folder import RunFolderError
 from eval_backend.statistics import precision
+from leaderboard.joint_ranks import RUN_READS
 from leaderboard.results import LruCache, ResultsStore, RunResult
 from leaderboard.tables import RANKED, coverage_standing
 
@@ -33,7 +34,6 @@ PRECISION_COLUMNS = (
     "benchmark", "figure", "scope", "runs", "items", "clusters", "design_effect", "width_ratio",
     "detectable_difference", "unit",
 )
-_READS: LruCache[Any] = LruCache(4 * MAX_RUNS)
 _TABLES: LruCache[pd.DataFrame] = LruCache(4)
 
 
@@ -70,7 +70,7 @@ def _benchmark_rows(name: str, runs: Sequence[RunResult]) -> list[dict[str, Any]
     rows = []
     for figure in benchmark.item_statistics().figures:
         try:
-            aligned = aligned_figure([run.folder for run in chosen], figure.name, cached=_READS.get_or_load)
+            aligned = aligned_figure([run.folder for run in chosen], figure.name, cached=RUN_READS.get_or_load)
         except (RunFolderError, OSError, ValueError) as exc:  # an unreadable or misaligned run: say nothing
             logger.warning("no precision figures for %s: %s", name, exc)
             return []

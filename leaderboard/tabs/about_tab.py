@@ -7,9 +7,12 @@ import pandas as pd
 
 from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, INDIC_WRITING_BENCH
+from eval_backend.statistics import CORRECTION, DEFAULT_REPLICATES
+from eval_backend.statistics.sign_flip import DEFAULT_PERMUTATIONS
 from leaderboard.context import AppContext
 from leaderboard.display import DECIMALS
 from leaderboard.precision import PRECISION_COLUMNS, board_precision
+from leaderboard.pairwise_matrix import ALPHA, MAX_MODELS
 from leaderboard.tables import RANKING_RULE
 from leaderboard.tabs import consistency_section
 
@@ -83,6 +86,27 @@ and **romanized** (transliterated to Roman script). Every item has its own
 - **Power:** the smallest true difference a comparison detects 80 % of the time at the 5 % level is
   2.8 times the standard error of the paired difference (Miller, 2024, "Adding Error Bars to Evals");
   a difference much smaller than that is not a finding, whichever model is ahead.
+
+## Reading the Compare tab and the Judgments comparison
+- **A − B (paired difference):** model A's figure minus model B's, on the items both runs scored, weighed
+  as the benchmark weighs them (WritingBench: each language alike; QA and Saraiki: each item alike). It
+  is given overall, per language, and per variant, domain or task (all languages pooled). Only runs of
+  one dataset revision are compared; the Compare tab says which benchmark was left out and why.
+- **95 % interval:** the 2.5th to 97.5th percentile of A − B over {DEFAULT_REPLICATES:,} seeded cluster
+  bootstrap draws, the same draw for both models, within each language (the interval of the difference,
+  not two intervals side by side). **Significant** means this interval excludes 0; it then names the
+  better model in the figure's own direction (a lower over-refusal rate is better).
+- **p-value:** the paired permutation test: the sign of each cluster's difference is flipped at random
+  {DEFAULT_PERMUTATIONS:,} times, and p is (1 + the flips whose |A − B| is at least the one observed) / (1 +
+  {DEFAULT_PERMUTATIONS:,}): never 0, so the smallest p shown is about 0.0001.
+- **Won / tied / lost:** the items where A scored higher than B, the same, or lower.
+- **Items (clusters):** how many items the figure rests on, and how many independent clusters they form.
+- **Pairwise matrix:** for the top N ranked runs on the board's shared dataset revision (N chosen, at most
+  {MAX_MODELS}), each cell is its row's run minus its column's. With many pairs some would look significant
+  by chance, so the p-values are corrected with **{CORRECTION}**: a cell is coloured only
+  when its Holm-adjusted p-value is at most {ALPHA:g} and its 95 % interval excludes 0. Hover a cell for its
+  interval, raw and adjusted p-values and won/tied/lost.
+- The Judgments tab, with a second model chosen, gives the same figures for the items listed there.
 
 ## The other benchmarks: choices where their seeds are silent
 - **Indic QA** (short answers, one chat turn, greedy): exact substring and word overlap exactly as

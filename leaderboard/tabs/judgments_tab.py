@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
 import pandas as pd
 
+from eval_backend.run_comparison import RunsNotComparable
+from leaderboard.comparison_tables import filtered_summary, wrapping_html
 from leaderboard.context import AppContext, as_updates
 from leaderboard.display import column_label, scores_as_read
 from leaderboard.exports import EXPORT_FORMATS, export_judgments
@@ -30,6 +33,7 @@ from leaderboard.judgments import (
     judgment_view,
 )
 from leaderboard.results import LruCache, QueryUnavailableError, ResultsStore, UnknownRunError
+from leaderboard.run_pair import compare_filtered
 from leaderboard.tables import run_label
 from leaderboard.tabs.judgment_panel import build_panel, hidden_panel, panel_values
 
@@ -65,6 +69,8 @@ def build(context: AppContext) -> None:
         unscored = gr.Checkbox(value=True, label="Include items without a score (failed, pending, no response)")
     items = gr.Dataframe(label=ITEMS_LABEL, interactive=False, headers=ITEM_HEADERS,
                          datatype=ITEM_DATATYPES, elem_id="judgment-items", max_height=420)
+    # A and B's paired comparison on the items listed, when a model to compare with is chosen.
+    paired = gr.HTML(elem_id="judgments-paired")
     with gr.Row():
         downloads = {fmt: gr.DownloadButton(f"All judgments ({fmt.upper()})", elem_id=f"download-{fmt}")
                      for fmt in EXPORT_FORMATS}
@@ -157,9 +163,25 @@ def build(context: AppContext) -> None:
     # would not fire then, and the panel would keep what an earlier model said.
     items.select(select_item, None, selected).then(show_item, [model, compare, selected], detail_outputs)
     compare.change(show_item, [model, compare, selected], detail_outputs)
+    for control in (model, compare, *fields.values(), unscored, score_min, score_max):
+        control.change(lambda *values: paired_comparison(context, *values), [compare, *filter_inputs], paired,
+                       trigger_mode="always_last", show_progress="hidden")
     link_inputs = [model, compare, selected, *filter_controls]
     for control in link_inputs:
         control.change(None, link_inputs, None, js=LINK_SCRIPT)
+
+
+def paired_comparison(context: AppContext, other: str | None, run_id: str | None, *values: Any) -> str:
+    """A against B on the items the filter lists (empty without a model to compare with)."""
+    if not run_id or not other or other == run_id:
+        return ""
+    try:
+        results = compare_filtered(context.store, run_id, other, _item_filter(*values))
+    except UnknownRunError:
+        return ""
+    except RunsNotComparable as exc:
+        return wrapping_html(html.escape(f"No paired comparison: {exc}"))
+    return filtered_summary(results, _label(context, run_id), _label(context, other))
 
 
 def model_choices(context: AppContext, model: str | None = None, compare: str | None = None) -> ModelChoices:

@@ -63,3 +63,24 @@ def test_a_folder_without_a_summary_is_named(tmp_path: Path) -> None:
 
     with pytest.raises(RunFolderError, match="no summary.json"):
         read_run_items(RunFolder(tmp_path))
+
+
+def test_without_per_config_rows_each_figure_is_compared_once_on_every_config(evaluated: EvaluatedData) -> None:
+    a, b = (read_run_items(evaluated.folders[model]) for model in (STRONG, REASONER))
+    pooled = compare_runs(a, b, per_config=False)
+    assert [(result.figure.name, result.scope) for result in pooled] == [("indic", ALL_CONFIGS),
+                                                                         ("overall", ALL_CONFIGS)]
+    full = {(result.figure.name, result.scope): result.comparison for result in compare_runs(a, b)}
+    assert all(result.comparison == full[(result.figure.name, ALL_CONFIGS)] for result in pooled)
+
+
+def test_chosen_items_are_the_only_ones_compared(evaluated: EvaluatedData) -> None:
+    a, b = (read_run_items(evaluated.folders[model]) for model in (STRONG, REASONER))
+    keys = [("Hindi", 0), ("Hindi", 1), ("Tamil", 2)]
+    chosen = compare_runs(a, b, per_config=False, items=keys)
+    overall = _by_scope(chosen, "overall")[ALL_CONFIGS]
+    assert overall.n_items == 3
+    expected = compare_runs(a, b, configs=["Hindi"], per_config=False, items=keys[:2])
+    assert _by_scope(expected, "overall")[ALL_CONFIGS].n_items == 2
+    with pytest.raises(RunsNotComparable, match="share no scored item"):
+        compare_runs(a, b, items=[])

@@ -48,6 +48,14 @@ LINKS = {
     "judgments-filters-malformed": {"tab": "judgments", "model": STRONG, "item": "Hindi:-1", "score_min": "abc",
                                     "score_max": "-1", "unscored": "maybe", "domain": "<b>x</b>"},
     "qa-search-past-its-bound": {"tab": "qa", "qa_q": "x" * 3000},
+    "compare-two-models": {"tab": "compare", "a": STRONG, "b": "acme__reasoner-3b/main"},
+    "compare-100-character-model-id": {"tab": "compare", "a": LONG_MODEL_ID, "b": STRONG},
+    "compare-one-model-twice": {"tab": "compare", "a": STRONG, "b": STRONG},
+    "compare-unknown-and-outside-the-runs": {"tab": "compare", "a": "nobody__nothing/main", "b": "../../../etc/passwd"},
+    "compare-matrix-of-another-benchmark": {"tab": "compare", "matrix": "saraiki", "figure": "over_refusal_rate",
+                                            "top": "2"},
+    "compare-matrix-malformed": {"tab": "compare", "matrix": "<b>x</b>", "figure": "judge", "top": "1e999"},
+    "compare-matrix-past-its-bound": {"tab": "compare", "top": "100000", "figure": "overall"},
 }
 
 
@@ -76,7 +84,8 @@ def open_link(browser: Browser, url: str) -> None:
     page.on("requestfinished", lambda request: changed(request, False))
     page.on("requestfailed", lambda request: changed(request, False))
     page.goto(url)
-    expect(page.locator("#leaderboard-table, #judgments-model, #qa-search, #saraiki-search").first).to_be_attached()
+    expect(page.locator("#leaderboard-table, #judgments-model, #qa-search, #saraiki-search, #compare-a").first
+           ).to_be_attached()
     # Our own count of requests, not Playwright's "networkidle": that state is reached once per navigation,
     # and a web font fetched late (a script's face, when its text first renders) or an event stream Gradio
     # keeps open can leave it never reached. The page is done when nothing but its streams is in flight

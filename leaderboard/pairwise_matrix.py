@@ -1,0 +1,172 @@
+"""The pairwise matrix of a benchmark's top N ranked runs: every pair's paired difference, Holm-corrected.
+
+The runs are the board's ranked runs (complete, `tables.coverage_standing`) on its shared dataset
+revision (the one most ranked runs were evaluated on): they answered the same items, so every
+pair is compared item by item from one bootstrap and one set of sign flips (the engine's
+`pairwise_comparisons`). The top N by the chosen figure (in its direction) are kept, N at most
+MAX_MODELS so that a visitor cannot ask for a matrix of 500 × 500 pairs. A cell is coloured only
+when its difference holds after the correction: its Holm-adjusted p-value is at most ALPHA and
+its 95 % interval excludes 0. Computed once per board state (`SerialCache`).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.item_statistics import Figure
+from eval_backend.joint_ranking import aligned_figure
+from eval_backend.run_folder import RunFolderError
+from eval_backend.statistics import (
+    CORRECTION,
+    Interval,
+    PairedComparison,
+    PairwiseMatrix,
+    headline,
+    pairwise_comparisons,
+)
+from leaderboard.display import short_revision
+from leaderboard.joint_ranks import RUN_READS
+from leaderboard.results import ResultsStore, RunResult
+from leaderboard.serial_cache import SerialCache
+from leaderboard.tables import RANKED, coverage_standing, run_label
+
+DEFAULT_MODELS, MAX_MODELS = 15, 30
+ALPHA = 0.05
+BETTER_COLOUR, WORSE_COLOUR = "#cdebd3", "#f6d0d4"
+_MATRICES: SerialCache[object] = SerialCache(16)
+
+
+class MatrixUnavailable(RuntimeError):
+    """The ranked runs' items could not be aligned (a run rewritten mid-read, a misaligned run); says why."""
+
+
+@dataclass(frozen=True)
+class MatrixView:
+    """The top runs (best first) on one figure, their pairwise comparisons, and what was left out why."""
+
+    benchmark: str
+    figure: Figure
+    labels: tuple[str, ...]
+    matrix: PairwiseMatrix
+    dataset_revision: str | None
+
+    def cell(self, row: int, column: int) -> PairedComparison:
+        """Row's run minus column's run (the matrix holds each pair once, row before column)."""
+        if row < column:
+            return self.matrix.comparisons[(row, column)]
+        flipped = self.matrix.comparisons[(column, row)]
+        difference = flipped.difference
+        return PairedComparison(
+            difference=Interval(-difference.estimate, -difference.high, -difference.low, difference.level),
+            p_value=flipped.p_value, wins=flipped.losses, ties=flipped.ties, losses=flipped.wins,
+            n_items=flipped.n_items, n_clusters=flipped.n_clusters, test=flipped.test,
+        )
+
+    def adjusted_p(self, row: int, column: int) -> float:
+        """The cell's p-value after Holm's correction over the whole matrix."""
+        return self.matrix.adjusted_p[(min(row, column), max(row, column))]
+
+    def significant(self, row: int, column: int) -> bool:
+        """Whether the cell's difference holds after the correction (and its interval excludes 0)."""
+        difference = self.cell(row, column).difference
+        return self.adjusted_p(row, column) <= ALPHA and (difference.low > 0 or difference.high < 0)
+
+
+def bounded_models(n: object) -> int:
+    """N as asked, within 2..MAX_MODELS (DEFAULT_MODELS when it is not a number)."""
+    try:
+        value = int(float(n))  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        return DEFAULT_MODELS
+    return min(max(value, 2), MAX_MODELS)
+
+
+def figure_choices(benchmark: str) -> list[tuple[str, str]]:
+    """The benchmark's figures as (label, name) choices, its first (the board's headline) first."""
+    statistics = BENCHMARKS[benchmark].item_statistics
+    return [(figure.label, figure.name) for figure in statistics().figures] if statistics else []
+
+
+def matrix_view(store: ResultsStore, benchmark: str, figure: str, n: int) -> MatrixView | None:
+    """The matrix of the top `n` ranked runs on `figure`; None when fewer than two ranked runs share a revision."""
+    snapshot = store.snapshot()
+    runs, revision = ranked_runs(snapshot.runs)
+    if len(runs) < 2:
+        return None
+    key = (store.runs_dir, benchmark, figure, bounded_models(n), snapshot.signature)
+    return _MATRICES.get_or_compute(key, lambda: _compute(benchmark, figure, bounded_models(n), runs, revision))
+
+
+def ranked_runs(runs: Sequence[RunResult]) -> tuple[list[RunResult], str | None]:
+    """The ranked runs on the revision most ranked runs share, and that revision."""
+    ranked = [run for run in runs if coverage_standing(run.summary)["standing"] == RANKED]
+    revisions = [run.request.get("dataset_revision") for run in ranked]
+    if not ranked:
+        return [], None
+    shared = max(dict.fromkeys(revisions), key=revisions.count)
+    return [run for run, revision in zip(ranked, revisions) if revision == shared], shared
+
+
+def _compute(benchmark: str, figure: str, n: int, runs: list[RunResult], revision: str | None) -> MatrixView:
+    try:
+        aligned = aligned_figure([run.folder for run in runs], figure, cached=RUN_READS.get_or_load)
+    except (RunFolderError, OSError) as exc:
+        raise MatrixUnavailable(f"the ranked runs could not be compared item by item: {exc}") from exc
+    sign = 1.0 if aligned.figure.higher_is_better else -1.0
+    order = np.argsort(-sign * headline(aligned.values, aligned.design), kind="stable")[:n]
+    matrix = pairwise_comparisons(aligned.values[order], aligned.design)
+    labels = tuple(run_label(runs[i].model, runs[i].revision) for i in order)
+    return MatrixView(benchmark, aligned.figure, labels, matrix, revision)
+
+
+def matrix_html(view: MatrixView) -> str:
+    """The matrix as an HTML table: rows and columns numbered by rank, each cell row minus column.
+
+    The numbered list beneath names the runs (a 100-character id would not fit a column head);
+    every piece of run text is escaped.
+    """
+    size = len(view.labels)
+    head = "".join(f'<th scope="col" title="{html.escape(label)}">{i + 1}</th>' for i, label in enumerate(view.labels))
+    body = "".join(
+        f'<tr><th scope="row" title="{html.escape(view.labels[row])}">{row + 1}</th>'
+        + "".join(_cell_html(view, row, column) for column in range(size)) + "</tr>"
+        for row in range(size)
+    )
+    names = "".join(f'<li dir="auto">{html.escape(label)}</li>' for label in view.labels)
+    return (f'<div class="pairwise-scroll" style="overflow-x:auto;max-width:100%">'
+            f'<table class="pairwise-matrix"><thead><tr><th scope="col">A \\ B</th>{head}</tr></thead>'
+            f'<tbody>{body}</tbody></table></div><ol class="pairwise-models">{names}</ol>')
+
+
+def matrix_note(view: MatrixView) -> str:
+    """What the matrix shows and the correction applied, for beside it (markdown)."""
+    pairs = len(view.matrix.comparisons)
+    direction = "higher" if view.figure.higher_is_better else "lower"
+    return (f"**{view.figure.label}** ({view.figure.unit}, {direction} is better), the top {len(view.labels)} "
+            f"ranked runs on dataset revision `{short_revision(view.dataset_revision) or 'unrecorded'}`. Each cell is its row's run "
+            f"minus its column's run on the items both answered. **Correction: {CORRECTION}** over all {pairs} pairs: "
+            f"a cell is coloured (green: the row's run is better, red: worse) only when its Holm-adjusted p-value is "
+            f"at most {ALPHA:g} and its paired 95 % interval excludes 0; hover a cell for its interval and p-values.")
+
+
+def _cell_html(view: MatrixView, row: int, column: int) -> str:
+    if row == column:
+        return '<td class="pairwise-self">—</td>'
+    paired = view.cell(row, column)
+    difference = paired.difference
+    significant = view.significant(row, column)
+    better = (difference.estimate > 0) == view.figure.higher_is_better
+    colour = (BETTER_COLOUR if better else WORSE_COLOUR) if significant else None
+    style = f' style="background:{colour}"' if colour else ""
+    title = (f"{view.labels[row]} − {view.labels[column]}: {difference.estimate:+.3f} "
+             f"[{difference.low:+.3f}, {difference.high:+.3f}], p = {paired.p_value:.4f}, "
+             f"Holm-adjusted p = {view.adjusted_p(row, column):.4f}, won/tied/lost "
+             f"{paired.wins}/{paired.ties}/{paired.losses}")
+    state = ("better" if better else "worse") if significant else "none"
+    return (f'<td data-significant="{state}" title="{html.escape(title)}"{style}>'
+            f"{difference.estimate:+.2f}</td>")

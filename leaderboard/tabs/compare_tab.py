@@ -1,0 +1,167 @@
+"""Compare: is model A better than model B? Paired differences per benchmark, and a pairwise matrix."""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import Any, Mapping
+
+import gradio as gr
+
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from leaderboard.compare_links import LINK_SCRIPT, parse_compare_link
+from leaderboard.comparison_tables import COLUMNS, comparison_table, forest_figure, wrapping_html
+from leaderboard.context import AppContext
+from leaderboard.display import short_revision
+from leaderboard.pairwise_matrix import (
+    DEFAULT_MODELS,
+    MAX_MODELS,
+    MatrixUnavailable,
+    bounded_models,
+    figure_choices,
+    matrix_html,
+    matrix_note,
+    matrix_view,
+)
+from leaderboard.run_pair import BenchmarkComparison, compare_pair
+from leaderboard.tables import run_label
+from leaderboard.tabs.plots_tab import failsafe
+
+logger = logging.getLogger(__name__)
+INTRO = (
+    "Pick two models: on every benchmark both have run on the same dataset revision, their paired "
+    "difference **A − B** item by item, overall, per language and per variant / domain / task, with its "
+    "paired, clustered 95 % interval, the p-value of the paired permutation test, whether the difference is "
+    "significant (the interval excludes 0) and how many items each model won, tied and lost. About explains "
+    "each figure."
+)
+CHOOSE = "Choose two different models."
+MATRIX_BENCHMARKS = [name for name in BENCHMARKS if figure_choices(name)]
+
+
+def build(context: AppContext) -> None:
+    """Lay out the view and wire the model choice, the matrix's choices, the board's refresh and the address."""
+    gr.Markdown(INTRO)
+    with gr.Row():
+        # Custom values: a session's copy of a dropdown may predate the prerendered choices (as in Judgments),
+        # and a run id no benchmark holds is compared on nothing (`compare_pair`).
+        a = gr.Dropdown(label="Model A", elem_id="compare-a", scale=1, allow_custom_value=True)
+        b = gr.Dropdown(label="Model B", elem_id="compare-b", scale=1, allow_custom_value=True)
+    summary = gr.HTML(CHOOSE, elem_id="compare-summary")
+    sections = {name: _section(name) for name in BENCHMARKS}
+    gr.Markdown("### Pairwise matrix of the top ranked models")
+    with gr.Row():
+        benchmark = gr.Dropdown([(BENCHMARKS[name].title, name) for name in MATRIX_BENCHMARKS],
+                                value=DEFAULT_BENCHMARK, label="Benchmark", elem_id="matrix-benchmark")
+        figure = gr.Dropdown(figure_choices(DEFAULT_BENCHMARK), value=figure_choices(DEFAULT_BENCHMARK)[0][1],
+                             label="Figure", elem_id="matrix-figure")
+        top = gr.Slider(2, MAX_MODELS, value=DEFAULT_MODELS, step=1, label="Top N models", elem_id="matrix-top")
+    note = gr.Markdown(elem_id="matrix-note")
+    matrix = gr.HTML(elem_id="pairwise-matrix")
+
+    pair_outputs = [summary, *(component for section in sections.values() for component in section)]
+    matrix_outputs = [figure, note, matrix]
+    every_output = [a, b, benchmark, *pair_outputs, *matrix_outputs]
+
+    def show_pair(run_a: str | None, run_b: str | None) -> dict[Any, Any]:
+        return pair_updates(context, sections, summary, run_a, run_b)
+
+    def show_matrix(name: str | None, chosen: str | None, n: float) -> dict[Any, Any]:
+        return matrix_updates(context, figure, note, matrix, name, chosen, n)
+
+    def refresh(run_a: str | None, run_b: str | None, name: str | None, chosen: str | None, n: float) -> dict:
+        choices = model_choices(context)
+        known = {run_id for _, run_id in choices}
+        run_a, run_b = (run if run in known else None for run in (run_a, run_b))
+        return {a: gr.update(choices=choices, value=run_a), b: gr.update(choices=choices, value=run_b),
+                benchmark: gr.skip(), **show_pair(run_a, run_b), **show_matrix(name, chosen, n)}
+
+    def open_link(address: str) -> dict[Any, Any]:
+        link = parse_compare_link(address or "", context.stores)
+        if link.empty:  # the link asks nothing of this view
+            return {output: gr.skip() for output in every_output}
+        choices = model_choices(context)
+        name = link.benchmark or DEFAULT_BENCHMARK
+        return {a: gr.update(choices=choices, value=link.a), b: gr.update(choices=choices, value=link.b),
+                benchmark: name, top: link.top or DEFAULT_MODELS, **show_pair(link.a, link.b),
+                **show_matrix(name, link.figure, link.top or DEFAULT_MODELS)}
+
+    matrix_inputs = [benchmark, figure, top]
+    context.results_version.change(refresh, [a, b, *matrix_inputs], every_output, show_progress="hidden")
+    context.page_link.change(open_link, context.page_link, [*every_output, top], show_progress="hidden")
+    for chooser in (a, b):
+        chooser.input(show_pair, [a, b], pair_outputs, trigger_mode="always_last")
+    benchmark.input(lambda name, n: show_matrix(name, None, n), [benchmark, top], matrix_outputs)
+    figure.input(show_matrix, matrix_inputs, matrix_outputs)
+    top.release(show_matrix, matrix_inputs, matrix_outputs, trigger_mode="always_last")
+    link_inputs = [a, b, benchmark, figure, top]
+    for control in link_inputs:
+        control.change(None, link_inputs, None, js=LINK_SCRIPT)
+
+
+def _section(name: str) -> tuple[Any, ...]:
+    """One benchmark's part of the view (hidden until two models are compared on it)."""
+    with gr.Column(visible=False, elem_id=f"compare-section-{name}") as column:
+        heading = gr.Markdown(f"### {BENCHMARKS[name].title}")
+        table = gr.Dataframe(headers=COLUMNS, interactive=False, wrap=True, elem_id=f"compare-table-{name}")
+        plot = gr.Plot(label="Forest plot", elem_id=f"compare-forest-{name}")
+    return column, heading, table, plot
+
+
+def model_choices(context: AppContext) -> list[tuple[str, str]]:
+    """Every run id any benchmark holds, as (label, run id), by label."""
+    runs = {run.run_id: run for store in context.stores.values() for run in store.snapshot().runs}
+    return sorted(((run_label(run.model, run.revision), run_id) for run_id, run in runs.items()),
+                  key=lambda choice: choice[0].lower())
+
+
+def pair_updates(context: AppContext, sections: Mapping[str, tuple[Any, ...]], summary: Any,
+                 run_a: str | None, run_b: str | None) -> dict[Any, Any]:
+    """The summary and every benchmark's section for A against B (sections hidden where not compared)."""
+    hidden = {component: gr.update(visible=False) if i == 0 else gr.skip()
+              for section in sections.values() for i, component in enumerate(section)}
+    if not run_a or not run_b or run_a == run_b:
+        return {summary: CHOOSE, **hidden}
+    result = compare_pair(context.stores, run_a, run_b)
+    updates = dict(hidden)
+    for comparison in result.compared:
+        column, heading, table, plot = sections[comparison.benchmark]
+        updates.update({column: gr.update(visible=True), heading: _heading(comparison),
+                        table: gr.update(value=comparison_table(comparison), datatype=["str"] * len(COLUMNS)),
+                        plot: failsafe(forest_figure)(comparison)})
+    return {summary: _summary(context, run_a, run_b, result.compared, result.skipped), **updates}
+
+
+def matrix_updates(context: AppContext, figure: Any, note: Any, matrix: Any, name: str | None, chosen: str | None,
+                   n: float) -> dict[Any, Any]:
+    """The figure chooser, the note with the correction, and the matrix of the top `n` ranked runs."""
+    name = name if name in MATRIX_BENCHMARKS else DEFAULT_BENCHMARK
+    choices = figure_choices(name)
+    chosen = chosen if chosen in {value for _, value in choices} else choices[0][1]
+    try:
+        view = matrix_view(context.stores[name], name, chosen, bounded_models(n))
+    except MatrixUnavailable as exc:
+        logger.warning("pairwise matrix of %s: %s", name, exc)
+        return {figure: gr.update(choices=choices, value=chosen), note: f"The matrix cannot be drawn: {exc}",
+                matrix: ""}
+    if view is None:
+        return {figure: gr.update(choices=choices, value=chosen),
+                note: "Fewer than two ranked runs share a dataset revision: nothing to compare yet.", matrix: ""}
+    return {figure: gr.update(choices=choices, value=chosen), note: matrix_note(view), matrix: matrix_html(view)}
+
+
+def _heading(comparison: BenchmarkComparison) -> str:
+    revision = short_revision(comparison.dataset_revision) or "unrecorded"
+    return f"### {comparison.title}\nDataset revision `{revision}` (both runs)."
+
+
+def _summary(context: AppContext, run_a: str, run_b: str, compared: tuple[BenchmarkComparison, ...],
+             skipped: tuple[str, ...]) -> str:
+    """Who A and B are, and each benchmark not compared with why, as escaped HTML (ids wrap at any character)."""
+    labels = {run_id: label for label, run_id in model_choices(context)}
+    lines = [f"<strong>{side}</strong> = {html.escape(labels.get(run_id, run_id))}"
+             for side, run_id in (("A", run_a), ("B", run_b))]
+    if not compared:
+        lines.append("No benchmark has comparable runs of both models.")
+    lines += [f"Not compared on {html.escape(reason)}" for reason in skipped]
+    return wrapping_html("<br>".join(lines))

@@ -1,0 +1,151 @@
+"""The Compare view, the pairwise matrix and the Judgments comparison in Chromium at 1440×900 and 390×844.
+
+The runs have 100-character model ids and prompts in Devanagari, Tamil and Bengali. Every
+figure on screen is checked against the engine's `compare_paired` on the same run folders, links
+restore the view, and nothing is wider than a phone's screen. Screenshots land in test-artifacts/.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+from urllib.parse import parse_qs, quote, urlencode, urlparse
+
+import numpy as np
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from eval_backend.run_items import read_run_items
+from eval_backend.statistics import PairedComparison, compare_paired, item_design
+from tests.leaderboard.test_board_browser import LAPTOP, PHONE, shot
+from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, choose
+from tests.support.app_server import AppServer, running_app
+from tests.support.readable_runs import LONG_IDS, build_readable_data
+from tests.support.run_folders import EvaluatedData
+
+WRITING_TABLE = "compare-table-indic_writing_bench"
+COMPUTE_TIMEOUT_MS = 120_000
+"""How long a first comparison may take on a loaded machine (computed once, then served from memory)."""
+OVERFLOW_JS = "() => document.documentElement.scrollWidth - window.innerWidth"
+"""How far the page reaches past the window's right edge (0: nothing overflows sideways)."""
+
+
+def run_id(model: str) -> str:
+    return model.replace("/", "__") + "/main"
+
+
+A, B, SHORT = run_id(LONG_IDS[0]), run_id(LONG_IDS[1]), "acme__short-1b/main"
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> EvaluatedData:
+    return build_readable_data(tmp_path_factory.mktemp("compare-browser"))
+
+
+@pytest.fixture(scope="module")
+def app(data: EvaluatedData) -> Iterator[AppServer]:
+    log = data.data_dir.parent / "app.log"
+    with running_app(data.data_dir, log) as server:
+        yield server
+    written = log.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in written, written[-3000:]
+
+
+@pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])
+def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
+    """A fresh page; the app (and its data, built with an event loop of its own) comes before the browser."""
+    context = browser.new_context(viewport=request.param)
+    opened = context.new_page()
+    opened.set_default_timeout(UI_TIMEOUT_MS)
+    yield opened
+    context.close()
+
+
+def engine_comparison(data: EvaluatedData, a: str, b: str, figure: str, configs: tuple[str, ...] = ()
+                      ) -> PairedComparison:
+    """The engine's own paired comparison of two run folders on one figure (all configs, or those given)."""
+    items = [read_run_items(data.folders[model]).items for model in (a, b)]
+    keep = np.isfinite(items[0][figure]) & (items[0]["config"].isin(configs) if configs else True)
+    counted = items[0][keep]
+    design = item_design(counted["config"].tolist(), counted["cluster"].tolist(),
+                         read_run_items(data.folders[a]).statistics.figures[0].weighting)
+    return compare_paired(*(frame.loc[counted.index, figure].to_numpy() for frame in items), design)
+
+
+def open_compare(page: Page, app: AppServer, **params: str) -> None:
+    page.goto(f"{app.url}?{urlencode({'tab': 'compare', **params}, quote_via=quote)}")
+
+
+def overflow(page: Page) -> int:
+    return page.evaluate(OVERFLOW_JS)
+
+
+def test_the_compare_view_shows_the_engine_s_paired_figures(page: Page, app: AppServer, data: EvaluatedData) -> None:
+    open_compare(page, app, a=A, b=B)
+    rows = board_rows(page, WRITING_TABLE)
+    expect(rows.first).to_be_visible(timeout=COMPUTE_TIMEOUT_MS)
+    first = dict(zip(["figure", "items", "language", "difference", "interval", "p", "significant", "wtl", "n"],
+                     cells(rows)[0]))
+    expected = engine_comparison(data, LONG_IDS[0], LONG_IDS[1], "indic")
+    assert (first["figure"], first["items"], first["language"]) == ("Indic average", "all items", "all languages")
+    assert first["difference"] == f"{expected.difference.estimate:+.3f}"
+    assert first["interval"] == f"[{expected.difference.low:+.3f}, {expected.difference.high:+.3f}]"
+    assert first["p"] == f"{expected.p_value:.4f}"
+    assert first["wtl"] == f"{expected.wins} / {expected.ties} / {expected.losses}"
+    hindi = next(row for row in cells(rows) if row[0] == "Indic average" and row[2] == "Hindi")
+    assert hindi[3] == f"{engine_comparison(data, LONG_IDS[0], LONG_IDS[1], 'indic', ('Hindi',)).difference.estimate:+.3f}"
+    summary = page.locator("#compare-summary")
+    expect(summary).to_contain_text(LONG_IDS[0])
+    expect(summary).to_contain_text(LONG_IDS[1])
+    expect(page.locator("#compare-forest-indic_writing_bench .js-plotly-plot")).to_be_visible()
+    page.locator("#compare-forest-indic_writing_bench").scroll_into_view_if_needed()
+    assert overflow(page) <= 0
+    shot(page, "compare-view")
+
+
+def test_choosing_two_models_writes_the_link(page: Page, app: AppServer) -> None:
+    open_compare(page, app)
+    expect(page.locator("#compare-a")).to_be_visible(timeout=COMPUTE_TIMEOUT_MS)
+    choose(page, "compare-a", "acme/short-1b")
+    choose(page, "compare-b", LONG_IDS[1])
+    expect(board_rows(page, WRITING_TABLE).first).to_be_visible(timeout=COMPUTE_TIMEOUT_MS)
+    page.wait_for_function(f"() => new URLSearchParams(window.location.search).get('b') === {B!r}")
+    assert parse_qs(urlparse(page.url).query)["a"] == [SHORT]
+    assert overflow(page) <= 0
+
+
+def test_the_matrix_colours_only_what_holds_after_holm(page: Page, app: AppServer, data: EvaluatedData) -> None:
+    open_compare(page, app, figure="overall", top="3")
+    matrix = page.locator("#pairwise-matrix table.pairwise-matrix")
+    expect(matrix).to_be_visible(timeout=COMPUTE_TIMEOUT_MS)
+    expect(page.locator("#matrix-note")).to_contain_text("Holm")
+    expect(page.locator("#matrix-note")).to_contain_text("Overall (every config)")
+    ranked = [LONG_IDS[0], LONG_IDS[1], "acme/short-1b"]  # qualities 9, 7, 5
+    assert page.locator("#pairwise-matrix ol li").all_inner_texts() == ranked
+    body = matrix.locator("tbody tr")
+    expect(body).to_have_count(3)
+    best_minus_second = body.nth(0).locator("td").nth(1)
+    expected = engine_comparison(data, ranked[0], ranked[1], "overall")
+    assert best_minus_second.inner_text() == f"{expected.difference.estimate:+.2f}"
+    assert f"[{expected.difference.low:+.3f}, {expected.difference.high:+.3f}]" in best_minus_second.get_attribute(
+        "title")
+    states = matrix.locator("td[data-significant]").evaluate_all("cells => cells.map(c => c.dataset.significant)")
+    coloured = matrix.locator("td[data-significant]").evaluate_all(
+        "cells => cells.map(c => getComputedStyle(c).backgroundColor !== 'rgba(0, 0, 0, 0)')")
+    assert len(states) == 6 and coloured == [state != "none" for state in states]
+    page.locator("#pairwise-matrix").scroll_into_view_if_needed()
+    assert overflow(page) <= 0
+    shot(page, "compare-matrix")
+
+
+def test_the_judgments_side_by_side_compares_the_items_listed(page: Page, app: AppServer, data: EvaluatedData) -> None:
+    page.goto(f"{app.url}?{urlencode({'tab': 'judgments', 'model': A, 'compare': B, 'language': 'Tamil'})}")
+    paired = page.locator("#judgments-paired")
+    expect(paired).to_contain_text("A − B", timeout=COMPUTE_TIMEOUT_MS)
+    expected = engine_comparison(data, LONG_IDS[0], LONG_IDS[1], "overall", ("Tamil",))
+    expect(paired).to_contain_text(f"Overall (every config): A − B = {expected.difference.estimate:+.3f}")
+    expect(paired).to_contain_text(f"A won {expected.wins}, tied {expected.ties}, lost {expected.losses} "
+                                   f"of {expected.n_items} items")
+    paired.scroll_into_view_if_needed()
+    assert overflow(page) <= 0
+    shot(page, "judgments-paired")
+

@@ -1,0 +1,82 @@
+"""The Compare view's table, forest plot and Judgments line: the engine's figures, formatted as the CLI prints them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from eval_backend.benchmarks.item_statistics import Figure
+from eval_backend.run_comparison import ALL_CONFIGS, FigureComparison
+from eval_backend.statistics import Weighting, compare_paired, item_design
+from leaderboard.comparison_tables import (
+    ALL_ITEMS,
+    ALL_LANGUAGES,
+    COLUMNS,
+    comparison_table,
+    filtered_summary,
+    forest_figure,
+    significance,
+)
+from leaderboard.run_pair import BenchmarkComparison, SubsetComparison
+
+SCORE = Figure("score", "Score <b>", Weighting.POOLED, "points")
+REFUSALS = Figure("refusals", "Over-refusal rate", Weighting.POOLED, "percentage points", higher_is_better=False)
+
+
+def paired(shift: float, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    b = rng.normal(5, 1, 60)
+    return compare_paired(b + shift + rng.normal(0, 0.1, 60), b, item_design(["Hindi"] * 30 + ["Tamil"] * 30))
+
+
+@pytest.fixture
+def comparison() -> BenchmarkComparison:
+    return BenchmarkComparison(
+        "toy", "Toy <i>benchmark</i>", "sha256:abc",
+        by_language=(FigureComparison(SCORE, ALL_CONFIGS, paired(0.5)), FigureComparison(SCORE, "Hindi", paired(0.0)),
+                     FigureComparison(REFUSALS, ALL_CONFIGS, paired(2.0, seed=1))),
+        by_subset=(SubsetComparison("variant", "native", FigureComparison(SCORE, ALL_CONFIGS, paired(-1.0))),),
+    )
+
+
+def test_each_row_is_a_figure_on_its_items_and_language_with_the_cli_s_formatting(comparison) -> None:
+    table = comparison_table(comparison)
+    assert list(table.columns) == COLUMNS
+    first = table.iloc[0]
+    difference = comparison.by_language[0].comparison
+    assert (first["Figure"], first["Items"], first["Language"]) == ("Score <b>", ALL_ITEMS, ALL_LANGUAGES)
+    assert first["A − B"] == f"{difference.difference.estimate:+.3f}"
+    assert first["95 % interval"] == f"[{difference.difference.low:+.3f}, {difference.difference.high:+.3f}]"
+    assert first["p-value"] == f"{difference.p_value:.4f}"
+    assert first["Won / tied / lost"] == f"{difference.wins} / {difference.ties} / {difference.losses}"
+    assert first["Items (clusters)"] == "60 (60)"
+    assert table.iloc[1]["Language"] == "Hindi"
+    assert table.iloc[3]["Items"] == "variant = native"
+
+
+def test_significant_means_the_interval_excludes_0_and_names_the_better_model(comparison) -> None:
+    table = comparison_table(comparison)
+    assert table["Significant"].tolist() == ["A better", "no", "B better", "B better"]
+    # A's over-refusal rate is 2 points higher: in that figure's direction, B is the better model
+    assert table.iloc[2]["Figure"] == "Over-refusal rate (lower is better)"
+    nan = {"ci_low": float("nan"), "ci_high": float("nan"), "higher_is_better": True}
+    assert significance(nan) == "no"
+
+
+def test_the_forest_plot_has_each_figure_and_language_with_its_interval_and_escaped_labels(comparison) -> None:
+    figure = forest_figure(comparison)
+    (points,) = figure.data
+    assert list(points.y) == ["Over-refusal rate · all languages", "Score &lt;b&gt; · Hindi",
+                              "Score &lt;b&gt; · all languages"]
+    estimates = [result.comparison.difference for result in comparison.by_language][::-1]
+    assert list(points.x) == [interval.estimate for interval in estimates]
+    assert list(points.error_x.array) == pytest.approx([interval.high - interval.estimate for interval in estimates])
+    assert figure.layout.title.text == "A − B, paired 95 % interval"
+
+
+def test_the_judgments_line_gives_each_figure_and_escapes_the_model_ids(comparison) -> None:
+    text = filtered_summary(comparison.by_language[:1], "evil/<script>", "acme/b")
+    assert "<script>" not in text and "evil/&lt;script&gt;" in text
+    difference = comparison.by_language[0].comparison
+    assert f"A − B = {difference.difference.estimate:+.3f}" in text
+    assert f"A won {difference.wins}, tied {difference.ties}, lost {difference.losses} of 60 items" in text

@@ -1,0 +1,92 @@
+"""Two runs compared on every benchmark both have: the very figures `compare --json` prints, per subset too."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.cli import main
+from eval_backend.run_comparison import compare_runs
+from eval_backend.run_folder import RunFolder
+from eval_backend.run_items import read_run_items
+from leaderboard.comparison_tables import comparison_records
+from leaderboard.judgments import ItemFilter, filter_items, judgment_items
+from leaderboard.results import ResultsStore
+from leaderboard.run_pair import compare_filtered, compare_pair
+from tests.support.qa_runs import QA_PROFILES, build_qa_runs
+from tests.support.run_folders import DEFAULT_PROFILES, build_evaluated_data
+
+STRONG, REASONER, WEAK = "acme__strong-7b/main", "acme__reasoner-3b/main", "acme__weak-1b/main"
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ResultsStore]:
+    """Indic WritingBench runs of strong and reasoner; QA runs of those two and of weak (QA only)."""
+    root = tmp_path_factory.mktemp("run-pair")
+    build_evaluated_data(root, DEFAULT_PROFILES[:2])
+    build_qa_runs(root, QA_PROFILES[:3])
+    runs = root / "data" / "runs"
+    return {name: ResultsStore(runs / name) for name in (DEFAULT_BENCHMARK, INDIC_QA.name)}
+
+
+def cli_json(capsys: pytest.CaptureFixture, a: RunFolder, b: RunFolder, *options: str) -> dict:
+    assert main(["compare", str(a.path), str(b.path), *options, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def folder(stores: dict[str, ResultsStore], benchmark: str, run_id: str) -> RunFolder:
+    return stores[benchmark].run(run_id).folder
+
+
+def test_every_benchmark_both_ran_carries_the_cli_s_figures(stores, capsys) -> None:
+    result = compare_pair(stores, STRONG, REASONER)
+    assert [comparison.benchmark for comparison in result.compared] == [DEFAULT_BENCHMARK, INDIC_QA.name]
+    assert result.skipped == ()
+    for comparison in result.compared:
+        a, b = (folder(stores, comparison.benchmark, run_id) for run_id in (STRONG, REASONER))
+        records = comparison_records(comparison)
+        overall = [{key: value for key, value in record.items() if key != "where"}
+                   for record in records if record["where"] is None]
+        assert overall == cli_json(capsys, a, b)["comparisons"]
+        subsets = {pair for record in records if record["where"] for pair in record["where"].items()}
+        assert subsets  # WritingBench's variants and domains, QA's domains
+        for column, value in sorted(subsets):
+            on_subset = [{key: value for key, value in record.items() if key != "where"}
+                         for record in records if record["where"] == {column: value}]
+            expected = [row for row in cli_json(capsys, a, b, "--where", f"{column}={value}")["comparisons"]
+                        if row["scope"] == "all"]
+            assert on_subset == expected
+
+
+def test_a_benchmark_only_one_model_ran_is_named_and_the_others_still_compared(stores) -> None:
+    result = compare_pair(stores, STRONG, WEAK)
+    assert [comparison.benchmark for comparison in result.compared] == [INDIC_QA.name]
+    assert result.skipped == (f"{BENCHMARKS[DEFAULT_BENCHMARK].title}: only A has a run",)
+    assert compare_pair(stores, "nobody__nothing/main", "acme__nobody/main").compared == ()
+
+
+def test_the_judgments_filter_compares_only_the_items_listed(stores) -> None:
+    store = stores[DEFAULT_BENCHMARK]
+    chosen = ItemFilter(variant="native", score_min=5.0)
+    results = compare_filtered(store, STRONG, REASONER, chosen)
+    listed = filter_items(judgment_items(store.details(STRONG)), chosen)
+    a, b = (read_run_items(folder(stores, DEFAULT_BENCHMARK, run_id)) for run_id in (STRONG, REASONER))
+    expected = compare_runs(a, b, per_config=False, items=list(zip(listed["config"], listed["index"])))
+    assert [result.comparison for result in results] == [result.comparison for result in expected]
+    overall = next(result.comparison for result in results if result.figure.name == "overall")
+    assert 0 < overall.n_items == listed["item_score"].notna().sum() < len(judgment_items(store.details(STRONG)))
+
+
+def test_the_same_runs_are_compared_once_and_again_when_one_is_rewritten(stores) -> None:
+    first = compare_pair(stores, STRONG, REASONER)
+    assert compare_pair(stores, STRONG, REASONER).compared[0] is first.compared[0]
+    details = folder(stores, DEFAULT_BENCHMARK, STRONG).details_path
+    stamp = details.stat().st_mtime_ns
+    os.utime(details, ns=(stamp, stamp + 1_000_000))  # as a re-scoring rewrites it
+    again = compare_pair(stores, STRONG, REASONER)
+    assert again.compared[0] is not first.compared[0]
+    assert comparison_records(again.compared[0]) == comparison_records(first.compared[0])
