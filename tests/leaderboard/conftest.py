@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, sync_playwright
 
 from leaderboard.results import ResultsStore
 from leaderboard.tables import table_for_runs
+from tests.support.built_once import built_once
 from tests.support.run_folders import EvaluatedData, build_evaluated_data
 
 CHROMIUM = "/usr/bin/chromium"
@@ -22,7 +23,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 @pytest.fixture(scope="session")
 def evaluated(tmp_path_factory: pytest.TempPathFactory) -> EvaluatedData:
     """Five models judged by the stand-in judge; shared, so tests must not change it."""
-    return build_evaluated_data(tmp_path_factory.mktemp("evaluated"))
+    return built_once(tmp_path_factory, "leaderboard-evaluated", build_evaluated_data)
 
 
 @pytest.fixture
