@@ -1,4 +1,21 @@
-"""Test-wide isolation: no network, no real credentials, caches in a temp folder."""
+"""Test-wide isolation (no network, no real credentials, caches in a temp folder) and parallel runs.
+
+`make test` runs the suite in several processes (pytest-xdist, `-n` in pyproject.toml's addopts,
+`--dist loadgroup`). A test is parallel-safe when it:
+
+- writes only under `tmp_path` / `tmp_path_factory` (never into the checkout, a fixed /tmp path or $HOME);
+- listens on port 0 (the OS picks a free port; `tests.support.app_server.free_port`), never a fixed one;
+- on PostgreSQL, takes a database of its own (`postgres_server.new_database()`, or the `store` /
+  `queue_backend` fixtures), or a server of its own when it stops the server (see test_outage.py);
+- leaves no global state behind (environment through `monkeypatch`, no module-level caches it filled);
+- waits on a condition with a deadline, never on a fixed sleep that a busy machine makes too short.
+
+Each worker has its own session fixtures. One that builds something expensive and read-only (run
+folders, a model on disk) builds it once per run for all workers with `tests.support.built_once`.
+Tests that share a module- or class-scoped fixture (an app server, a browser) are kept on one
+worker by `pytest_collection_modifyitems` below, so that fixture starts once; other tests spread
+over the workers one by one.
+"""
 
 from __future__ import annotations
 
@@ -32,3 +49,22 @@ def postgres_server():  # type: ignore[no-untyped-def]
     from tests.support.postgres import running_server
 
     yield from running_server()
+
+
+_SHARED_SCOPES = frozenset({"module", "class", "package"})
+
+
+def _shares_fixtures(item: pytest.Item) -> bool:
+    """Whether `item` uses a fixture that outlives one test but not the session (built per module or class)."""
+    fixtures = getattr(item, "_fixtureinfo", None)
+    return fixtures is not None and any(
+        defs and defs[-1].scope in _SHARED_SCOPES for defs in fixtures.name2fixturedefs.values()
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks (`--dist loadgroup`)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep the tests of a module that share a module-scoped fixture on one xdist worker: it starts once."""
+    for item in items:
+        if _shares_fixtures(item) and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid))

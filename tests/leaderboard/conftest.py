@@ -8,13 +8,17 @@ from typing import Iterator
 
 import pandas as pd
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, expect, sync_playwright
 
 from leaderboard.results import ResultsStore
 from leaderboard.tables import table_for_runs
+from tests.support.built_once import built_once
 from tests.support.run_folders import EvaluatedData, build_evaluated_data
 
 CHROMIUM = "/usr/bin/chromium"
+# `expect` waits 5 s by default, pages 20 s (UI_TIMEOUT_MS): under a parallel `make test` on 2 cores a
+# Gradio page can take longer than 5 s to render, so assertions wait as long as page actions do.
+expect.set_options(timeout=20_000)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 
@@ -22,7 +26,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 @pytest.fixture(scope="session")
 def evaluated(tmp_path_factory: pytest.TempPathFactory) -> EvaluatedData:
     """Five models judged by the stand-in judge; shared, so tests must not change it."""
-    return build_evaluated_data(tmp_path_factory.mktemp("evaluated"))
+    return built_once(tmp_path_factory, "leaderboard-evaluated", build_evaluated_data)
 
 
 @pytest.fixture

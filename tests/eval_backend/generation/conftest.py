@@ -10,6 +10,7 @@ from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.pipeline import RunSpec
 from eval_backend.run_folder import RunFolder
+from tests.support.built_once import built_once
 from tests.support.tiny_model import build_tiny_chat_model
 
 BENCHMARK = BENCHMARKS[DEFAULT_BENCHMARK]
@@ -19,17 +20,19 @@ SHORT_CONTEXT = 64
 
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_tiny_chat_model(tmp_path_factory.mktemp("tiny-model"))
+    return built_once(tmp_path_factory, "tiny-model", build_tiny_chat_model)
 
 
 @pytest.fixture(scope="session")
 def short_context_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_tiny_chat_model(tmp_path_factory.mktemp("short-model"), max_position_embeddings=SHORT_CONTEXT)
+    return built_once(tmp_path_factory, f"tiny-model-context-{SHORT_CONTEXT}",
+                      lambda root: build_tiny_chat_model(root, max_position_embeddings=SHORT_CONTEXT))
 
 
 @pytest.fixture(scope="session")
 def templateless_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_tiny_chat_model(tmp_path_factory.mktemp("base-model"), chat_template=None)
+    return built_once(tmp_path_factory, "tiny-model-templateless",
+                      lambda root: build_tiny_chat_model(root, chat_template=None))
 
 
 @pytest.fixture

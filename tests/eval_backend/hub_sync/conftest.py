@@ -10,6 +10,7 @@ import huggingface_hub.constants
 import pytest
 
 from eval_backend.settings import DataSettings, HubSettings, Settings
+from tests.support.built_once import built_once
 from tests.support.hub_repo_server import StandInHubRepos
 from tests.support.run_folders import DEFAULT_PROFILES, EvaluatedData, build_evaluated_data
 
@@ -29,9 +30,9 @@ def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StandInHubRepos]:
 @pytest.fixture(scope="session")
 def evaluated(tmp_path_factory: pytest.TempPathFactory) -> EvaluatedData:
     """Two models evaluated by the real engine (prepare, import, judge, score) into run folders."""
-    return build_evaluated_data(
-        tmp_path_factory.mktemp("evaluated"), DEFAULT_PROFILES[:2], configs={"Hindi": 3, "Tamil": 2}
-    )
+    return built_once(tmp_path_factory, "hub-sync-evaluated-2-models", lambda root: build_evaluated_data(
+        root, DEFAULT_PROFILES[:2], configs={"Hindi": 3, "Tamil": 2}
+    ))
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import huggingface_hub.constants
 import pytest
 
 from eval_backend.settings import DataSettings, HubSettings, QueueSettings, Settings
+from tests.support.built_once import built_once
 from tests.support.hub_server import StandInHub
 from tests.support.queue_backends import queue_backend, store  # noqa: F401  (fixtures: both backends)
 from tests.support.tiny_model import build_tiny_chat_model
@@ -34,4 +35,4 @@ def make_settings(data_dir: Path, hub: StandInHub | None = None, *, dataset: Pat
 
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_tiny_chat_model(tmp_path_factory.mktemp("tiny-model"))
+    return built_once(tmp_path_factory, "tiny-model", build_tiny_chat_model)
