@@ -101,8 +101,8 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
                 qa_tab.build(context)
             with gr.Tab(SARAIKI.title, id="saraiki"):
                 saraiki_tab.build(context)
-            with gr.Tab("Compare", id=COMPARE_TAB):
-                compare_tab.build(context)
+            with gr.Tab("Compare", id=COMPARE_TAB) as compare:
+                compare_tab.build(context, compare)
             with gr.Tab("Submit", id="submit"):
                 submit_tab.build(context)
             with gr.Tab("About", id="about"):

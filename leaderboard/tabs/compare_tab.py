@@ -39,8 +39,11 @@ CHOOSE = "Choose two different models."
 MATRIX_BENCHMARKS = [name for name in BENCHMARKS if figure_choices(name)]
 
 
-def build(context: AppContext) -> None:
-    """Lay out the view and wire the model choice, the matrix's choices, the board's refresh and the address."""
+def build(context: AppContext, tab: gr.Tab) -> None:
+    """Lay out the view and wire the model choice, the matrix's choices, the board's refresh and the address.
+
+    The matrix is drawn when the tab is first opened (or a link names it), then kept up to date: a
+    visitor reading another tab never waits behind a matrix they did not ask for."""
     gr.Markdown(INTRO)
     with gr.Row():
         # Custom values: a session's copy of a dropdown may predate the prerendered choices (as in Judgments),
@@ -62,6 +65,7 @@ def build(context: AppContext) -> None:
     pair_outputs = [summary, *(component for section in sections.values() for component in section)]
     matrix_outputs = [figure, note, matrix]
     every_output = [a, b, benchmark, *pair_outputs, *matrix_outputs]
+    drawn = gr.State(False)
 
     def show_pair(run_a: str | None, run_b: str | None) -> dict[Any, Any]:
         return pair_updates(context, sections, summary, run_a, run_b)
@@ -69,12 +73,17 @@ def build(context: AppContext) -> None:
     def show_matrix(name: str | None, chosen: str | None, n: float) -> dict[Any, Any]:
         return matrix_updates(context, figure, note, matrix, name, chosen, n)
 
-    def refresh(run_a: str | None, run_b: str | None, name: str | None, chosen: str | None, n: float) -> dict:
+    def open_matrix(name: str | None, chosen: str | None, n: float) -> dict[Any, Any]:
+        return {drawn: True, **show_matrix(name, chosen, n)}
+
+    def refresh(run_a: str | None, run_b: str | None, name: str | None, chosen: str | None, n: float,
+                is_drawn: bool) -> dict:
         choices = model_choices(context)
         known = {run_id for _, run_id in choices}
         run_a, run_b = (run if run in known else None for run in (run_a, run_b))
+        matrix_part = show_matrix(name, chosen, n) if is_drawn else {output: gr.skip() for output in matrix_outputs}
         return {a: gr.update(choices=choices, value=run_a), b: gr.update(choices=choices, value=run_b),
-                benchmark: gr.skip(), **show_pair(run_a, run_b), **show_matrix(name, chosen, n)}
+                benchmark: gr.skip(), **show_pair(run_a, run_b), **matrix_part}
 
     def open_link(address: str) -> dict[Any, Any]:
         link = parse_compare_link(address or "", context.stores)
@@ -84,11 +93,12 @@ def build(context: AppContext) -> None:
         name = link.benchmark or DEFAULT_BENCHMARK
         return {a: gr.update(choices=choices, value=link.a), b: gr.update(choices=choices, value=link.b),
                 benchmark: name, top: link.top or DEFAULT_MODELS, **show_pair(link.a, link.b),
-                **show_matrix(name, link.figure, link.top or DEFAULT_MODELS)}
+                **open_matrix(name, link.figure, link.top or DEFAULT_MODELS)}
 
     matrix_inputs = [benchmark, figure, top]
-    context.results_version.change(refresh, [a, b, *matrix_inputs], every_output, show_progress="hidden")
-    context.page_link.change(open_link, context.page_link, [*every_output, top], show_progress="hidden")
+    context.results_version.change(refresh, [a, b, *matrix_inputs, drawn], every_output, show_progress="hidden")
+    context.page_link.change(open_link, context.page_link, [*every_output, top, drawn], show_progress="hidden")
+    tab.select(open_matrix, matrix_inputs, [drawn, *matrix_outputs], show_progress="hidden")
     for chooser in (a, b):
         chooser.input(show_pair, [a, b], pair_outputs, trigger_mode="always_last")
     benchmark.input(lambda name, n: show_matrix(name, None, n), [benchmark, top], matrix_outputs)
