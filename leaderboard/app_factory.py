@@ -91,11 +91,11 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
             # The ranking first; the overview one click away; Indic WritingBench's tabs (Leaderboard, Plots,
             # Judgments); every other benchmark has one tab.
             with gr.Tab("Leaderboard", id="leaderboard"):
-                leaderboard_tab.build(context)
+                board_controls = leaderboard_tab.build(context)
             with gr.Tab("All benchmarks", id="overview"):
                 overview_tab.build(context)
             with gr.Tab("Plots", id="plots"):
-                plots_tab.build(context)
+                plots_tab.build(context, board_controls)
             with gr.Tab("Judgments", id=JUDGMENTS_TAB):
                 judgments_tab.build(context)
             with gr.Tab(INDIC_QA.title, id="qa"):

@@ -11,7 +11,8 @@ from typing import Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import AnyBenchmark
+from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
+from leaderboard.context import AppContext
 from leaderboard.results import RunResult
 from leaderboard.row_flags import board_judge, flag_codes, row_flags, run_facts
 from leaderboard.scored_rankings import ranked_table
@@ -21,12 +22,17 @@ RANK_FRAME_COLUMNS = ["run_id", "model", "revision", "headline", "ci_low", "ci_h
                       "rank_worst", "standing", "standing_note", "flags"]
 
 
-def benchmark_ranks(benchmark: AnyBenchmark, runs: Sequence[RunResult], configured_judge: str = "") -> pd.DataFrame:
-    """One row per run (`RANK_FRAME_COLUMNS`), in the board's order: ranked runs best first, then the others."""
+def benchmark_ranks(benchmark: AnyBenchmark, runs: Sequence[RunResult], configured_judge: str = "",
+                    board: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per run (`RANK_FRAME_COLUMNS`), in the board's order: ranked runs best first, then the others.
+
+    A rubric benchmark's `board` (its `table_for_runs` of these runs, as `TableCache` keeps it) saves its
+    joint bootstrap from being drawn again.
+    """
     if not runs:
         return pd.DataFrame(columns=RANK_FRAME_COLUMNS)
     if benchmark.kind == "rubric":
-        table = table_for_runs(runs, configured_judge)
+        table = table_for_runs(runs, configured_judge) if board is None else board
         return table.rename(columns={"indic_average": "headline", "indic_ci_low": "ci_low",
                                      "indic_ci_high": "ci_high"})[RANK_FRAME_COLUMNS]
     metric = benchmark.headline_metric()
@@ -44,3 +50,10 @@ def benchmark_ranks(benchmark: AnyBenchmark, runs: Sequence[RunResult], configur
         headline=table[metric.name], ci_low=[low for low, _ in intervals], ci_high=[high for _, high in intervals],
         flags=[flag_codes(row_flags(run_facts(by_id[run_id].summary), judge)) for run_id in table["run_id"]],
     )[RANK_FRAME_COLUMNS]
+
+
+def board_ranks(context: AppContext, name: str) -> pd.DataFrame:
+    """The rank frame of benchmark `name` on the app's current results (WritingBench's from the cached table)."""
+    snapshot = context.stores[name].snapshot()
+    board = context.tables.table(snapshot) if context.store is context.stores[name] else None
+    return benchmark_ranks(BENCHMARKS[name], snapshot.runs, context.settings.judge.model, board)

@@ -124,6 +124,22 @@ def phone_ranking_css() -> str:
               f" -webkit-line-clamp: {PHONE_MODEL_LINES}; overflow: hidden; }}\n")
 
 
+OVERVIEW_MODEL_WIDTH_PX = 330
+OVERVIEW_COLUMN_WIDTH_PX = 118
+OVERVIEW_COLUMNS = 8
+"""Model, Revision, then three benchmarks' headline and rank: 330 + 7 × 118 px fits a 1440 px screen."""
+
+
+def overview_css() -> str:
+    """The overview's columns at fixed widths, headers wrapping by words, so every benchmark fits 1440 px."""
+    table = "#overview-table"
+    widths = _width(table, 0, OVERVIEW_MODEL_WIDTH_PX) + "".join(
+        _width(table, index, OVERVIEW_COLUMN_WIDTH_PX) for index in range(1, OVERVIEW_COLUMNS))
+    return (widths + f"{table} [role=columnheader] * {{ white-space: normal !important; overflow-wrap: normal;"
+            " text-overflow: clip !important; }\n"
+            f'{table} [data-col="0"] * {{ white-space: normal !important; overflow-wrap: anywhere; }}\n')
+
+
 def board_css() -> str:
     """Pinned Rank and Model on the ranked board (Model alone on the unranked one), narrower on a phone."""
     ranked, unranked = BOARDS
@@ -136,7 +152,7 @@ def board_css() -> str:
     outcome = (".submit-queued textarea { border-left: 6px solid #2e8540 !important; }\n"
                ".submit-refused textarea { border-left: 6px solid #c0392b !important; }\n")
     return (
-        header_row_css() + reading_direction_css() + accessible_css() + wide + outcome
+        header_row_css() + reading_direction_css() + accessible_css() + wide + outcome + overview_css()
         + _pinned(ranked, 0, 0) + _pinned(ranked, 1, RANK_WIDTH_PX) + _pinned(unranked, 0, 0)
         + "".join(f"{board} .cell-menu-button {{ display: none !important; }}\n" for board in BOARDS)
         + f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"

@@ -123,8 +123,9 @@ class _Rendered:
     empty: bool
 
 
-def build(context: AppContext) -> None:
-    """Lay out the tab and wire search, filters, column groups, sort and refreshes to one render."""
+def build(context: AppContext) -> list[gr.components.Component]:
+    """Lay out the tab and wire search, filters, column groups, sort and refreshes to one render; the controls
+    that choose the rows (all but the column groups), for other tabs to follow (`board_query` reads them)."""
     empty_state = gr.Markdown(EMPTY_STATE, visible=False, elem_id="empty-state")
     problems = gr.Textbox(label="Run folders that could not be read", visible=False, interactive=False)
     with gr.Row(elem_id="board-status"):
@@ -180,17 +181,9 @@ def build(context: AppContext) -> None:
               open_only, variants, hide_flags]
     renders: LruCache[_Rendered] = LruCache(_RENDERS_KEPT)
 
-    def render(chosen: Sequence[str], query: str, langs: Sequence[str], sort: str, low: float | None,
-               high: float | None, kind: str, ranked_only: bool, chosen_licenses: Sequence[str] | None,
-               open_weights_only: bool, ranking_variants: Sequence[str] | None,
-               flags: Sequence[str] | None) -> dict[Any, Any]:
-        # A size box holds 0 until someone types in it (the page arrives prerendered): 0 is no bound.
-        board_query = BoardQuery(
-            query or "", low or None, high or None, kind or "all", bool(ranked_only), tuple(langs or ()),
-            sort or "rank", tuple(chosen_licenses or ()), bool(open_weights_only),
-            chosen_variants(ranking_variants or ()), tuple(code for code in flags or () if code in FLAGS),
-        )
-        board = render_board(context.store, context.tables, context.downloads_dir, chosen, board_query, renders)
+    def render(chosen: Sequence[str], *values: Any) -> dict[Any, Any]:
+        board = render_board(context.store, context.tables, context.downloads_dir, chosen, board_query(*values),
+                             renders)
         return as_updates(board, components)
 
     # Rendering reads a shared, prerendered view (computed once per results and controls): no queue
@@ -209,6 +202,19 @@ def build(context: AppContext) -> None:
         control.change(None, inputs, None, js=URL_SCRIPT)
     context.page_link.change(restore_from_link, context.page_link, [*inputs, filters])
     reset.click(lambda: restore_from_link(""), None, [*inputs, filters])
+    return inputs[1:]
+
+
+def board_query(query: str, langs: Sequence[str], sort: str, low: float | None, high: float | None, kind: str,
+                ranked_only: bool, chosen_licenses: Sequence[str] | None, open_weights_only: bool,
+                ranking_variants: Sequence[str] | None, flags: Sequence[str] | None) -> BoardQuery:
+    """The query the board's controls (`build`'s return, in order) describe."""
+    # A size box holds 0 until someone types in it (the page arrives prerendered): 0 is no bound.
+    return BoardQuery(
+        query or "", low or None, high or None, kind or "all", bool(ranked_only), tuple(langs or ()),
+        sort or "rank", tuple(chosen_licenses or ()), bool(open_weights_only),
+        chosen_variants(ranking_variants or ()), tuple(code for code in flags or () if code in FLAGS),
+    )
 
 
 def restore_from_link(page_query: str) -> list[Any]:

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 import gradio as gr
 
 from eval_backend.benchmarks import BENCHMARKS
-from leaderboard.benchmark_ranks import benchmark_ranks
+from leaderboard.benchmark_ranks import board_ranks
 from leaderboard.context import AppContext
 from leaderboard.model_links import linked_model
 from leaderboard.model_page import CHOOSE, model_page, standings
@@ -29,6 +29,5 @@ def build(context: AppContext, items_tabs: Mapping[str, str]) -> None:
 def render_model_page(context: AppContext, items_tabs: Mapping[str, str], model: str, revision: str) -> str:
     """The markdown of `model` at `revision` on the current results."""
     runs = {name: store.snapshot().runs for name, store in context.stores.items() if name in BENCHMARKS}
-    judge = context.settings.judge.model
-    ranks = {name: benchmark_ranks(BENCHMARKS[name], runs[name], judge) for name in runs}
+    ranks = {name: board_ranks(context, name) for name in runs}
     return model_page(model, revision, standings(runs, ranks, items_tabs))

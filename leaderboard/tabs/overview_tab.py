@@ -8,7 +8,7 @@ import gradio as gr
 import pandas as pd
 
 from eval_backend.benchmarks import BENCHMARKS
-from leaderboard.benchmark_ranks import benchmark_ranks
+from leaderboard.benchmark_ranks import board_ranks
 from leaderboard.context import AppContext
 from leaderboard.display import DECIMALS, PERCENT_DECIMALS, format_rank_range, linked_markdown, short_revision
 from leaderboard.model_links import model_address
@@ -18,7 +18,7 @@ NOTE = (
     "Each benchmark's own headline, in its own unit: "
     + "; ".join(f"**{b.title}**: {b.headline_metric().label} ({b.headline_metric().unit})" for b in BENCHMARKS.values())
     + ". Scores of different kinds are never averaged into one number; a blank means not evaluated on that "
-    "benchmark (or not ranked there). A rank reads `rank (range)`: the range its 95 % interval allows. "
+    "benchmark (or not ranked there). A rank reads `rank (range)`: the ranks its 95 % interval allows. "
     "A model's revisions are listed together; its name opens its page, with every benchmark's detail."
 )
 BENCHMARK_UNITS = {headline_column(b): b.headline_metric().unit for b in BENCHMARKS.values()}
@@ -38,8 +38,7 @@ def render_overview(context: AppContext) -> Any:
     """The table for every benchmark's current runs, as text: scores to 2 decimals, percentages to 1, ranks."""
     runs = {name: store.snapshot().runs for name, store in context.stores.items()}
     frame = overview_frame(runs)
-    judge = context.settings.judge.model
-    ranks = {name: _rank_texts(benchmark_ranks(BENCHMARKS[name], runs[name], judge)) for name in runs}
+    ranks = {name: _rank_texts(board_ranks(context, name)) for name in runs}
     keys = [(model.lower(), revision) for model, revision in zip(frame["model"], frame["revision"])]
     models = frame["model"].str.lower()
     shown = pd.DataFrame({
@@ -59,11 +58,16 @@ def _model_cell(model: str, revision: str, repeated: bool) -> str:
 
 
 def _rank_texts(ranks: pd.DataFrame) -> dict[tuple[str, str], str]:
-    """Each ranked run's `rank (best–worst)`, by (model lowercased, revision)."""
+    """Each ranked run's `rank (best–worst)` (the rank alone when its range is that rank), by (model lowercased,
+    revision)."""
     ranked = ranks[ranks["rank"].notna()]
-    return {(str(model).lower(), str(revision)): f"{int(rank)} ({format_rank_range(best, worst)})"
+    return {(str(model).lower(), str(revision)): _rank_text(rank, format_rank_range(best, worst))
             for model, revision, rank, best, worst in zip(ranked["model"], ranked["revision"], ranked["rank"],
                                                           ranked["rank_best"], ranked["rank_worst"])}
+
+
+def _rank_text(rank: object, span: str) -> str:
+    return str(int(rank)) if span == str(int(rank)) else f"{int(rank)} ({span})"
 
 
 def _figure(value: object, unit: str) -> str:
