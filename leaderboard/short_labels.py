@@ -1,7 +1,8 @@
 """Short labels for plots and narrow places: `org/name@abc1234`, the full id kept for the hover.
 
 A 100-character id or a 40-character commit squeezes a plot to a sliver, so a label is the
-model id (its middle elided past MAX_LABEL_CHARS) with the revision cut to 7 characters.
+model id (past MAX_LABEL_CHARS: the organisation cut short, the name's middle elided) with the
+revision cut to 7 characters.
 Labels stay unique: two runs whose short labels collide get longer ones until they differ.
 Pure: model ids and revisions in, labels out (any benchmark).
 """
@@ -15,14 +16,21 @@ from leaderboard.display import short_revision
 MAX_LABEL_CHARS = 36
 """Characters of the model part of a label, at most (the ellipsis included)."""
 ELLIPSIS = "…"
+ORG_CHARS = 12
+"""Characters of a long organisation name kept in a label that must be shortened."""
 
 
 def short_label(model: str, revision: str, max_chars: int = MAX_LABEL_CHARS) -> str:
     """`model` elided in its middle to `max_chars`, with `@<7-char revision>` unless it is the default branch."""
     model = str(model)
     if len(model) > max_chars:
-        keep = max_chars - len(ELLIPSIS)
-        model = model[: (keep + 1) // 2] + ELLIPSIS + model[len(model) - keep // 2:]
+        org, slash, name = model.rpartition("/")
+        if len(org) > ORG_CHARS:  # the organisation shortened first: the name tells models apart
+            org = org[: ORG_CHARS - len(ELLIPSIS)] + ELLIPSIS
+        keep = max(max_chars - len(org) - len(slash) - len(ELLIPSIS), 2)
+        if len(name) > keep + len(ELLIPSIS):
+            name = name[: (keep + 1) // 2] + ELLIPSIS + name[len(name) - keep // 2:]
+        model = f"{org}{slash}{name}"
     return model if revision in ("", "main") else f"{model}@{short_revision(revision)}"
 
 
