@@ -72,13 +72,16 @@ def build(context: AppContext, board_controls: Sequence[gr.components.Component]
         top = gr.Slider(1, 100, value=DEFAULT_TOP_N, step=1, label="Show the top N models", elem_id="top-n")
         radar_models = gr.Dropdown(
             label=f"Models on the domain radar (up to {MAX_RADAR_MODELS})", multiselect=True,
-            max_choices=MAX_RADAR_MODELS, elem_id="radar-models",
+            max_choices=MAX_RADAR_MODELS, elem_id="radar-models", allow_custom_value=True,
         )
     overall = gr.Plot(label="Indic average", elem_id="plot-overall")
     heatmap = gr.Plot(label="Languages", elem_id="plot-heatmap")
     variants = gr.Plot(label="Prompt renderings", elem_id="plot-variants")
     radar = gr.Plot(label="Domains", elem_id="plot-radar")
-    variant_model = gr.Dropdown(label="Model for the language x rendering view", elem_id="variant-model")
+    # Choices come with each render; the board's controls re-render in sessions that never saw them, and
+    # `render_plots` keeps only runs it draws, so a value the page holds is never refused before it.
+    variant_model = gr.Dropdown(label="Model for the language x rendering view", elem_id="variant-model",
+                                allow_custom_value=True)
     language_variants = gr.Plot(label="Languages x renderings", elem_id="plot-language-variants")
     subdomains = gr.Plot(label="Subdomains", elem_id="plot-subdomains")
     components = {"overall": overall, "heatmap": heatmap, "variants": variants, "radar": radar,
