@@ -21,13 +21,14 @@ from leaderboard.first_view import FirstView
 from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.page_cache import PageCache
 from leaderboard.results import ResultsStore
-from leaderboard.tab_links import link_tabs
+from leaderboard.tab_links import MODEL_PAGE_TAB, link_tabs
 from leaderboard.tables import TableCache
 from leaderboard.tabs import (
     about_tab,
     compare_tab,
     judgments_tab,
     leaderboard_tab,
+    model_tab,
     overview_tab,
     plots_tab,
     qa_tab,
@@ -38,14 +39,14 @@ from leaderboard.tabs import (
 TITLE = "Indic Benchmarks Leaderboard"
 INTRO = (
     f"# {TITLE}\n"
-    "Long-form writing in 11 Indic languages and English, each prompt in native script, "
-    "code-mixed and romanized form, scored by an LLM judge against a per-item rubric. "
-    "Every number links back to the judgments behind it in the **Judgments** tab. "
-    "The **Indic QA** tab holds short-answer questions, scored by exact substring, word overlap and an LLM judge; "
-    "the **Saraiki** tab, seven tasks of the Saraiki LLM Benchmark, each reported on its own."
+    "**Indic WritingBench**: long-form writing in 11 Indic languages and English (native, code-mixed, romanized), "
+    "judged against a per-item rubric; **Indic QA**: short answers; **Saraiki**: seven tasks. "
+    "Every score links to the items behind it; **All benchmarks** puts them side by side."
 )
 
 
+ITEMS_TABS = {DEFAULT_BENCHMARK: JUDGMENTS_TAB, INDIC_QA.name: "qa", SARAIKI.name: "saraiki"}
+"""Each benchmark's tab listing a run's items (what a model page's `model=<run id>` links open)."""
 FIRST_VIEW_REFRESH_S = 10.0
 """How often the prerendered first view looks for new results (and re-renders the queue tables)."""
 PAGE_LINK_SCRIPT = "() => window.location.search"
@@ -86,15 +87,17 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
         version = gr.Textbox(visible=False, elem_id="results-version")
         page_link = gr.Textbox("", visible=False, elem_id="page-link")
         first_view = FirstView(demo, version, lambda: results_version(*stores.values()))
-        context = AppContext(settings, store, downloads_dir, demo, version, TableCache(), stores, page_link,
-                             first_view)
-        overview_tab.build(context)
+        context = AppContext(settings, store, downloads_dir, demo, version, TableCache(settings.judge.model), stores,
+                             page_link, first_view)
         with gr.Tabs() as tabs:
-            # Indic WritingBench's tabs (Leaderboard, Plots, Judgments); every other benchmark has one tab.
+            # The ranking first; the overview one click away; Indic WritingBench's tabs (Leaderboard, Plots,
+            # Judgments); every other benchmark has one tab.
             with gr.Tab("Leaderboard", id="leaderboard"):
-                leaderboard_tab.build(context)
+                board_controls = leaderboard_tab.build(context)
+            with gr.Tab("All benchmarks", id="overview"):
+                overview_tab.build(context)
             with gr.Tab("Plots", id="plots"):
-                plots_tab.build(context)
+                plots_tab.build(context, board_controls)
             with gr.Tab("Judgments", id=JUDGMENTS_TAB):
                 judgments_tab.build(context)
             with gr.Tab(INDIC_QA.title, id="qa"):
@@ -103,6 +106,8 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
                 saraiki_tab.build(context)
             with gr.Tab("Compare", id=COMPARE_TAB) as compare:
                 compare_tab.build(context, compare)
+            with gr.Tab("Model", id=MODEL_PAGE_TAB):
+                model_tab.build(context, ITEMS_TABS)
             with gr.Tab("Submit", id="submit"):
                 submit_tab.build(context)
             with gr.Tab("About", id="about"):

@@ -14,11 +14,13 @@ import functools
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
+
+from leaderboard.row_flags import FEW_ITEMS, FEW_ITEMS_INTERVAL, badges_markdown, parse_codes
 
 HUB_URL = "https://huggingface.co"
 DECIMALS = 2
@@ -31,6 +33,7 @@ LABELS = {
     "model": "Model",
     "subset_average": "Chosen subset average",
     "revision": "Revision",
+    "flags": "Flags",
     "indic_average": "Indic average",
     "indic_ci": "95% CI",
     "config.english_original": "english_original",
@@ -54,7 +57,7 @@ LABELS = {
     "license": "License",
     "open_weights": "Open weights",
 }
-LEAD_COLUMNS = ["rank", "model", "subset_average", "indic_average", "rank_range", "indic_ci", "revision"]
+LEAD_COLUMNS = ["rank", "model", "subset_average", "indic_average", "rank_range", "indic_ci", "flags", "revision"]
 """What a reader needs first (a phone's first screen): rank, model, the headline score, its rank range."""
 PERCENT_COLUMNS = {"drop_code_mixed", "drop_romanized"}
 COUNT_COLUMNS = {"rank", "no_response_items", "failed_items", "pending_items", "unclosed_thinking"}
@@ -64,6 +67,9 @@ REVISION_CHARS = 7
 _COMMIT = re.compile(r"^[0-9a-f]{8,64}$")
 _ASCII_PUNCTUATION = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
 OUTDATED_FLAG = " (older dataset)"
+ScoreLink = Callable[[str, str], "str | None"]
+"""(run id, canonical column) -> the address of the items behind that cell, or None for a cell that is no score."""
+SCORE_LINK_TITLE = "Open the items behind this score"
 
 
 @dataclass(frozen=True)
@@ -132,9 +138,14 @@ def column_label(column: str) -> str:
     return column.replace("_", " ").capitalize()
 
 
-def display_table(view: pd.DataFrame) -> DisplayTable:
-    """The view as people read it: merged cells, linked model, fixed decimals, labels, lead columns first."""
-    frame = view.drop(columns=["label", "standing"], errors="ignore").copy()
+def display_table(view: pd.DataFrame, score_link: ScoreLink | None = None) -> DisplayTable:
+    """The view as people read it: merged cells, linked model, fixed decimals, labels, lead columns first.
+
+    With `score_link` and a `run_id` column in the view, each score cell links to the items behind it.
+    A run flagged `few_items` reads "too few items" for its intervals; flags read as badges.
+    """
+    run_ids = [str(run_id) for run_id in view["run_id"]] if "run_id" in view else []
+    frame = view.drop(columns=["label", "standing", "run_id"], errors="ignore").copy()
     if "model" in frame:
         revisions = frame["revision"] if "revision" in frame else pd.Series("main", index=frame.index)
         frame["model"] = [model_cell(str(m), str(r)) for m, r in zip(frame["model"], revisions)]
@@ -143,6 +154,12 @@ def display_table(view: pd.DataFrame) -> DisplayTable:
     _merge(frame, "overall_ci_low", "overall_ci_high", "overall_ci", format_interval)
     _merge(frame, "covered_items", "expected_items", "coverage", format_coverage)
     _merge(frame, "dataset_revision", "dataset_outdated", "dataset_revision", format_revision)
+    if "flags" in frame:
+        few = [FEW_ITEMS in parse_codes(codes) for codes in frame["flags"]]
+        for column in ("indic_ci", "overall_ci"):
+            if column in frame:
+                frame[column] = [FEW_ITEMS_INTERVAL if too_few and cell else cell
+                                 for too_few, cell in zip(few, frame[column])]
     if "created_at" in frame:
         frame["created_at"] = frame["created_at"].astype(str).str.slice(0, 10)
     frame = frame[[c for c in LEAD_COLUMNS if c in frame] + [c for c in frame.columns if c not in LEAD_COLUMNS]]
@@ -150,7 +167,35 @@ def display_table(view: pd.DataFrame) -> DisplayTable:
     datatypes = [_datatype(frame, column) for column in frame.columns]
     texts = [[_cell_text(column, cell) for column, cell in zip(frame.columns, row)]
              for row in frame.itertuples(index=False)]
+    if score_link is not None and run_ids:
+        datatypes = _link_scores(list(frame.columns), datatypes, texts, run_ids, score_link)
     return DisplayTable(frame.rename(columns=column_label), datatypes, texts)
+
+
+def _link_scores(columns: list[str], datatypes: list[str], texts: list[list[str]], run_ids: list[str],
+                 score_link: ScoreLink) -> list[str]:
+    """Each score cell's text as a link to its items (in place); the datatypes with those columns markdown."""
+    linked = set()
+    for position, column in enumerate(columns):
+        if datatypes[position] != "number" or column in COUNT_COLUMNS | PERCENT_COLUMNS | {"params_b"}:
+            continue
+        for row, run_id in zip(texts, run_ids):
+            address = score_link(run_id, column)
+            if address is not None:
+                row[position] = linked_markdown(row[position], address, SCORE_LINK_TITLE)
+                linked.add(position)
+    return ["markdown" if position in linked else kind for position, kind in enumerate(datatypes)]
+
+
+def linked_markdown(text: str, address: str, title: str = "") -> str:
+    """A cell reading `text` literally, linking to `address` (percent-encoded), `title` on hover; "" stays "".
+
+    The title has its quotes replaced, so it cannot close itself.
+    """
+    if not text:
+        return ""
+    hover = f' "{title.replace(chr(34), chr(39))}"' if title else ""
+    return f"[{literal_markdown(text)}]({address}{hover})"
 
 
 def scores_as_read(frame: pd.DataFrame, score_columns: list[str]) -> dict[str, Any]:
@@ -169,6 +214,8 @@ def _cell_text(column: str, value: object) -> str:
         return "unknown" if column in UNKNOWN_WHEN_MISSING else ""
     if column == "revision":
         return short_revision(value)
+    if column == "flags":
+        return badges_markdown(value)
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
     if not isinstance(value, (int, float)):
@@ -228,7 +275,7 @@ def format_score(value: float | None) -> str:
 
 
 def _datatype(frame: pd.DataFrame, column: str) -> str:
-    if column == "model":
+    if column in ("model", "flags"):
         return "markdown"
     if pd.api.types.is_bool_dtype(frame[column]):
         return "str"

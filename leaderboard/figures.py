@@ -2,7 +2,9 @@
 
 Plotly reads a few HTML-like tags in text (`<b>`, `<a href>`, ...), so every model label is
 escaped before it reaches a figure: an id such as `<script>` is drawn as those characters.
-Figures grow with the number of models, and the UI passes a top-N slice to stay readable.
+Models are drawn under short labels (`short_labels`: `org/name@abc1234`, a long id elided in its
+middle), the full id and revision in the hover. Figures grow with the number of models, and the
+UI passes the board's rows (its search, filters and subset), top N of them, to stay readable.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import plotly.graph_objects as go
 
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
 from leaderboard.display import format_interval, format_rank_range
+from leaderboard.short_labels import full_label, short_labels
 from leaderboard.tables import group_members
 
 MAX_RADAR_MODELS = 5
@@ -25,28 +28,36 @@ _VARIANT_COLOURS = {"native": "#2f6db5", "code_mixed": "#e08a2c", "romanized": "
 
 
 def overall_figure(table: pd.DataFrame) -> go.Figure:
-    """The headline, the Indic average, per ranked run as horizontal bars, best at the top, with
-    95 % interval whiskers; the hover gives the rank range and the answers cut off in thinking."""
+    """The headline, the Indic average (the chosen subset's average when the board ranks on one, without
+    whiskers: its intervals are the Indic average's), per ranked run as horizontal bars, best at the top,
+    with 95 % interval whiskers; the hover gives the full id, the rank range and the answers cut off in thinking."""
     if table.empty:
         return error_figure("No ranked results yet.")
     rows = table.iloc[::-1]  # plotly draws the first category at the bottom
-    ranges = [format_rank_range(best, worst) for best, worst in zip(rows["rank_best"], rows["rank_worst"])]
+    subset = "subset_average" in rows
+    blank = pd.Series(pd.NA, index=rows.index)  # ranked on a subset: no rank range
+    ranges = [format_rank_range(best, worst) or "–" for best, worst in zip(rows.get("rank_best", blank),
+                                                                         rows.get("rank_worst", blank))]
     cut_off = ["?" if pd.isna(count) else str(int(count)) for count in rows["unclosed_thinking"]]
+    whiskers = None if subset else {
+        "type": "data",
+        "array": (rows["indic_ci_high"] - rows["indic_average"]).clip(lower=0),
+        "arrayminus": (rows["indic_average"] - rows["indic_ci_low"]).clip(lower=0),
+    }
+    name = "Chosen subset average" if subset else "Indic average"
     figure = go.Figure(go.Bar(
-        x=rows["indic_average"],
+        x=rows["subset_average" if subset else "indic_average"],
         y=_labels(rows),
         orientation="h",
-        error_x={
-            "type": "data",
-            "array": (rows["indic_ci_high"] - rows["indic_average"]).clip(lower=0),
-            "arrayminus": (rows["indic_average"] - rows["indic_ci_low"]).clip(lower=0),
-        },
+        error_x=whiskers,
         customdata=list(zip(ranges, cut_off)),
+        hovertext=_full_labels(rows),
         marker_color="#2f6db5",
-        hovertemplate="%{y}<br>Indic average %{x:.2f}<br>rank range %{customdata[0]}"
+        hovertemplate=f"%{{hovertext}}<br>{name} %{{x:.2f}}<br>rank range %{{customdata[0]}}"
                       "<br>answers cut off in thinking: %{customdata[1]}<extra></extra>",
     ))
-    return _layout(figure, "Indic average (95 % interval)", len(rows), xaxis_title="score", xaxis_range=SCORE_RANGE)
+    title = name if subset else "Indic average (95 % interval)"
+    return _layout(figure, title, len(rows), xaxis_title="score", xaxis_range=SCORE_RANGE)
 
 
 def language_heatmap(table: pd.DataFrame) -> go.Figure:
@@ -70,7 +81,8 @@ def language_heatmap(table: pd.DataFrame) -> go.Figure:
         colorscale="Viridis",
         texttemplate="%{z:.2f}",
         customdata=intervals,
-        hovertemplate="%{y}<br>%{x}: %{z:.2f}<br>95 % interval %{customdata}<extra></extra>",
+        hovertext=_row_hover(table, len(configs)),
+        hovertemplate="%{hovertext}<br>%{x}: %{z:.2f}<br>95 % interval %{customdata}<extra></extra>",
     ))
     figure.update_yaxes(autorange="reversed")
     return _layout(figure, "Score by language", len(table))
@@ -120,7 +132,8 @@ def subdomain_heatmap(scores: pd.DataFrame, table: pd.DataFrame) -> go.Figure:
         zmin=SCORE_RANGE[0],
         zmax=SCORE_RANGE[1],
         colorscale="Viridis",
-        hovertemplate="%{y}<br>%{x}: %{z:.2f}<extra></extra>",
+        hovertext=_row_hover(table, len(wide.columns)),
+        hovertemplate="%{hovertext}<br>%{x}: %{z:.2f}<extra></extra>",
     ))
     figure.update_yaxes(autorange="reversed")
     figure.update_xaxes(tickangle=-45)
@@ -142,7 +155,8 @@ def variant_bars(table: pd.DataFrame) -> go.Figure:
             x=rows[f"variant.{variant}"],
             orientation="h",
             marker_color=_VARIANT_COLOURS.get(variant),
-            hovertemplate=f"%{{y}}<br>{_text(variant)} %{{x:.2f}}<extra></extra>",
+            hovertext=_full_labels(rows),
+            hovertemplate=f"%{{hovertext}}<br>{_text(variant)} %{{x:.2f}}<extra></extra>",
         ))
     figure.update_layout(barmode="group")
     return _layout(figure, "Score by prompt rendering (native / code-mixed / romanized)",
@@ -159,10 +173,11 @@ def domain_radar(table: pd.DataFrame, labels: Sequence[str]) -> go.Figure:
         return error_figure("Choose up to five models to compare their domains.")
     figure = go.Figure()
     axis = [_text(name) for name in domains]
-    for _, row in chosen.iterrows():
-        scores = [row[f"domain.{name}"] for name in domains]
+    for (_, row), label, full in zip(chosen.iterrows(), _labels(chosen), _full_labels(chosen)):
+        scores = [row[f"domain.{domain}"] for domain in domains]
         figure.add_trace(go.Scatterpolar(
-            r=scores + scores[:1], theta=axis + axis[:1], name=_text(row["label"]), fill="toself", opacity=0.6,
+            r=scores + scores[:1], theta=axis + axis[:1], name=label, fill="toself", opacity=0.6,
+            hovertemplate=f"{full}<br>%{{theta}}: %{{r:.2f}}<extra></extra>",
         ))
     figure.update_layout(polar={"radialaxis": {"range": SCORE_RANGE}}, height=560)
     # The angular labels sit outside the polar area: wide side margins keep "Literature & Arts" whole.
@@ -179,7 +194,18 @@ def error_figure(message: str) -> go.Figure:
 
 
 def _labels(table: pd.DataFrame) -> list[str]:
-    return [_text(label) for label in table["label"]]
+    """Each run's short label (unique), escaped."""
+    return [_text(label) for label in short_labels(list(table["model"]), list(table["revision"]))]
+
+
+def _full_labels(table: pd.DataFrame) -> list[str]:
+    """Each run's full id and revision, escaped: the hover beside a short label."""
+    return [_text(full_label(model, revision)) for model, revision in zip(table["model"], table["revision"])]
+
+
+def _row_hover(table: pd.DataFrame, columns: int) -> list[list[str]]:
+    """A heatmap's hover text: each row's full label in every one of its cells."""
+    return [[label] * columns for label in _full_labels(table)]
 
 
 def _text(value: object) -> str:

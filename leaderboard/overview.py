@@ -36,7 +36,20 @@ def overview_frame(runs_by_benchmark: Mapping[str, Sequence[RunResult]]) -> pd.D
             row = rows.setdefault((run.model.lower(), run.revision), {"model": run.model, "revision": run.revision})
             row[headline_column(benchmark)] = benchmark.headline_value(run.summary)
     frame = pd.DataFrame(list(rows.values()), columns=["model", "revision", *columns])
-    return frame.sort_values(columns, ascending=False, na_position="last", kind="stable").reset_index(drop=True)
+    ordered = frame.sort_values(columns, ascending=False, na_position="last", kind="stable")
+    return grouped_by_model(ordered.reset_index(drop=True))
+
+
+def grouped_by_model(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with each model's other revisions right under its first (best-placed) row, the order kept otherwise."""
+    first = {model: position for position, model in reversed(list(enumerate(frame["model"].str.lower())))}
+    keys = [first[model] for model in frame["model"].str.lower()]
+    return frame.assign(_group=keys).sort_values("_group", kind="stable").drop(columns="_group").reset_index(drop=True)
+
+
+def rank_column(benchmark: AnyBenchmark) -> str:
+    """The column of a benchmark's rank on the landing view."""
+    return f"{benchmark.title} rank"
 
 
 def _shown_runs(benchmark: AnyBenchmark, runs: Sequence[RunResult]) -> Sequence[RunResult]:

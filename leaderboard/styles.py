@@ -93,6 +93,53 @@ def accessible_css() -> str:
             f" height: {TOUCH_TARGET_PX}px !important; }}\n}}\n")
 
 
+PHONE_RANK_WIDTH_PX = 40
+PHONE_LEAD_WIDTHS_PX = (58, 50, 104)
+"""A phone's headline, rank range and interval columns (after Rank and Model): the ranking's first screen."""
+PHONE_MODEL_LINES = 3
+PHONE_BLEED_PX = 26
+"""How far a phone's ranking reaches into the page's 32 px side padding."""
+
+
+def phone_ranking_css() -> str:
+    """A phone's first screen shows ranked rows with their rank range and interval (inside a @media rule).
+
+    The page's side padding shrinks, the lead columns get fixed narrow widths and smaller text, headers
+    wrap, and a long model id is clamped to PHONE_MODEL_LINES lines (the full id is its link's title).
+    """
+    ranked = BOARDS[0]
+    lead = "".join(_width(ranked, 2 + position, px) for position, px in enumerate(PHONE_LEAD_WIDTHS_PX))
+    heads = ", ".join(f"{ranked} [data-heading=\"{index}\"] *" for index in range(0, 2 + len(PHONE_LEAD_WIDTHS_PX)))
+    # Gradio scopes the app's CSS inside the page's padded column: the ranking reaches out over that padding.
+    return (f"{ranked} {{ margin-left: -{PHONE_BLEED_PX}px; width: calc(100% + {2 * PHONE_BLEED_PX}px) !important;"
+            " max-width: none !important; }\n"
+            f"{ranked} [role=gridcell] .cell-wrap {{ padding: 2px 4px !important; }}\n"
+            "#intro h1 { font-size: 1.35rem; margin: 0 0 4px; }\n"
+            + _width(ranked, 0, PHONE_RANK_WIDTH_PX)
+            + f'{_cells(ranked, 1)} {{ left: {PHONE_RANK_WIDTH_PX}px !important; }}\n' + lead
+            + f"{ranked} [role=gridcell], {ranked} [role=columnheader] {{ font-size: 13px; padding: 4px !important; }}\n"
+            + f"{heads} {{ white-space: normal !important; overflow-wrap: normal !important; word-break: normal;"
+              " text-overflow: clip !important; padding: 0 !important; font-size: 12px; }\n"
+            + f'{ranked} [data-col="1"] a {{ display: -webkit-box; -webkit-box-orient: vertical;'
+              f" -webkit-line-clamp: {PHONE_MODEL_LINES}; overflow: hidden; }}\n")
+
+
+OVERVIEW_MODEL_WIDTH_PX = 330
+OVERVIEW_COLUMN_WIDTH_PX = 118
+OVERVIEW_COLUMNS = 8
+"""Model, Revision, then three benchmarks' headline and rank: 330 + 7 × 118 px fits a 1440 px screen."""
+
+
+def overview_css() -> str:
+    """The overview's columns at fixed widths, headers wrapping by words, so every benchmark fits 1440 px."""
+    table = "#overview-table"
+    widths = _width(table, 0, OVERVIEW_MODEL_WIDTH_PX) + "".join(
+        _width(table, index, OVERVIEW_COLUMN_WIDTH_PX) for index in range(1, OVERVIEW_COLUMNS))
+    return (widths + f"{table} [role=columnheader] * {{ white-space: normal !important; overflow-wrap: normal;"
+            " text-overflow: clip !important; }\n"
+            f'{table} [data-col="0"] * {{ white-space: normal !important; overflow-wrap: anywhere; }}\n')
+
+
 def board_css() -> str:
     """Pinned Rank and Model on the ranked board (Model alone on the unranked one), narrower on a phone."""
     ranked, unranked = BOARDS
@@ -105,14 +152,14 @@ def board_css() -> str:
     outcome = (".submit-queued textarea { border-left: 6px solid #2e8540 !important; }\n"
                ".submit-refused textarea { border-left: 6px solid #c0392b !important; }\n")
     return (
-        header_row_css() + reading_direction_css() + accessible_css() + wide + outcome
+        header_row_css() + reading_direction_css() + accessible_css() + wide + outcome + overview_css()
         + _pinned(ranked, 0, 0) + _pinned(ranked, 1, RANK_WIDTH_PX) + _pinned(unranked, 0, 0)
         + "".join(f"{board} .cell-menu-button {{ display: none !important; }}\n" for board in BOARDS)
         + f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"
         # A phone's first screen is for the rankings: the title stays, the introduction's paragraph
         # goes, and model columns are narrow so the first score shows beside them.
         + "#intro p { display: none; }\n"
-        + phone
+        + phone + phone_ranking_css()
         + queues
         # Heatmaps and the radar keep a readable width and scroll sideways instead of squeezing into the screen.
         + "".join(f"{plot} {{ overflow-x: auto; }}\n"

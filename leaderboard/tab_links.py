@@ -43,6 +43,13 @@ def tab_ids(tabs: gr.Tabs) -> tuple[str, ...]:
     return tuple(str(child.id) for child in tabs.children if isinstance(child, gr.Tab) and child.id is not None)
 
 
+MODEL_PAGE_TAB = "model"
+"""The tab a link naming a `model` and no tab opens (`?model=org/name`: that model's page)."""
+
+
 def linked_tab(link: PageLink, tab_ids: Sequence[str]) -> str | None:
-    """The tab id a link names, when it is one of `tab_ids` (None: leave the tab open as it is)."""
+    """The tab id a link names, when it is one of `tab_ids`; a link with a `model` and no tab opens the model
+    page (None: leave the tab open as it is)."""
+    if not link.has(TAB_PARAM) and link.has("model") and MODEL_PAGE_TAB in tab_ids:
+        return MODEL_PAGE_TAB
     return link.choice(TAB_PARAM, tab_ids)

@@ -27,6 +27,7 @@ from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
 from eval_backend.scoring import SUBDOMAIN_SEPARATOR
 from leaderboard.joint_ranks import with_joint_rank_ranges
 from leaderboard.results import UNKNOWN_LICENSE, RunResult, Snapshot, breakdown_frame, runs_frame
+from leaderboard.row_flags import board_judge, flag_codes, row_flags, run_facts
 
 RANKING_RULE = (
     "Ranked by the Indic average (the mean of the 11 Indic language scores), complete runs only; "
@@ -36,7 +37,7 @@ RANKING_RULE = (
 RANKED, PARTIAL, INCOMPLETE = "ranked", "partial", "incomplete"
 ENGLISH_COLUMNS = ["config.english_original", "config.indian_english"]
 BASE_COLUMNS = [
-    "rank", "rank_best", "rank_worst", "label", "model", "revision", "subset_average", "indic_average", "indic_ci_low",
+    "rank", "rank_best", "rank_worst", "label", "model", "revision", "flags", "subset_average", "indic_average", "indic_ci_low",
     "indic_ci_high", *ENGLISH_COLUMNS, "overall", "overall_ci_low", "overall_ci_high", "standing", "standing_note",
 ]
 DETAIL_COLUMNS = [
@@ -93,12 +94,24 @@ def leaderboard_table(
     return table[_ordered_columns(table)].reset_index(drop=True)
 
 
-def table_for_runs(runs: Sequence[RunResult]) -> pd.DataFrame:
-    """The leaderboard table of these runs, from their summaries as the engine wrote them."""
+def table_for_runs(runs: Sequence[RunResult], configured_judge: str = "") -> pd.DataFrame:
+    """The leaderboard table of these runs, from their summaries as the engine wrote them, each row with its
+    `flags` (`row_flags`: the board's judge is the one most runs used, ties going to `configured_judge`)."""
     table = leaderboard_table(
         runs_frame(runs), breakdown_frame(runs), standing_frame(runs), language_variant_frame(runs)
     )
-    return with_joint_rank_ranges(table, runs, table["standing"] == RANKED)
+    table = with_joint_rank_ranges(table, runs, table["standing"] == RANKED)
+    table["flags"] = flags_column(table, runs, configured_judge)
+    return table[_ordered_columns(table)]
+
+
+def flags_column(table: pd.DataFrame, runs: Sequence[RunResult], configured_judge: str = "") -> list[str]:
+    """Each row's flags as codes (`row_flags.flag_codes`), from its run's summary and `dataset_outdated`."""
+    summaries = {run.run_id: run.summary for run in runs}
+    judge = board_judge((run.provenance.get("judge_model") for run in runs), configured_judge)
+    outdated = table["dataset_outdated"] if "dataset_outdated" in table else pd.Series(False, index=table.index)
+    return [flag_codes(row_flags(run_facts(summaries.get(run_id, {}), bool(old)), judge))
+            for run_id, old in zip(table["run_id"], outdated.fillna(False))]
 
 
 def cell_column(config: str, variant: str) -> str:
@@ -149,7 +162,8 @@ class TableCache:
     that. The table returned is shared: callers derive views from it, never modify it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, configured_judge: str = "") -> None:
+        self._configured_judge = configured_judge
         self._lock = threading.Lock()
         self._signature: Hashable = None
         self._table: pd.DataFrame | None = None
@@ -157,18 +171,18 @@ class TableCache:
     def table(self, snapshot: Snapshot) -> pd.DataFrame:
         with self._lock:
             if self._table is None or self._signature != snapshot.signature:
-                self._table = table_for_runs(snapshot.runs)
+                self._table = table_for_runs(snapshot.runs, self._configured_judge)
                 self._signature = snapshot.signature
             return self._table
 
 
 @dataclass(frozen=True)
 class BoardQuery:
-    """What a viewer chose: rows (search, size range, model type, hide unranked, licenses, open weights only),
-    ranking languages and variants, sort column.
+    """What a viewer chose: rows (search, size range, model type, hide unranked, licenses, open weights only,
+    flags to hide), ranking languages and variants, sort column.
 
     `languages` and `variants` empty mean all Indic languages and every variant (the standard ranking);
-    `licenses` empty means any license; `sort_by` empty means by rank.
+    `licenses` empty means any license; `sort_by` empty means by rank; `hide_flags` holds flag codes.
     """
 
     search: str = ""
@@ -181,6 +195,7 @@ class BoardQuery:
     licenses: tuple[str, ...] = ()
     open_weights_only: bool = False
     variants: tuple[str, ...] = ()
+    hide_flags: tuple[str, ...] = ()
 
 
 MODEL_TYPES = ("all", "base", "chat", "reasoning")
@@ -215,6 +230,8 @@ def query_rows(table: pd.DataFrame, query: BoardQuery) -> pd.DataFrame:
         keep &= table["license"].isin(query.licenses)
     if query.open_weights_only:
         keep &= table["open_weights"].eq(True) if "open_weights" in table else False
+    if query.hide_flags and "flags" in table:
+        keep &= ~table["flags"].map(lambda codes: bool(set(str(codes).split(",")) & set(query.hide_flags)))
     chosen = table.loc[keep].reset_index(drop=True)
     variants = chosen_variants(query.variants)
     if query.languages or variants:
@@ -297,9 +314,11 @@ def column_groups(table: pd.DataFrame) -> dict[str, list[str]]:
 
 
 def leaderboard_view(
-    table: pd.DataFrame, groups: Iterable[str], search: str = "", query: BoardQuery | None = None
+    table: pd.DataFrame, groups: Iterable[str], search: str = "", query: BoardQuery | None = None,
+    with_run_id: bool = False,
 ) -> pd.DataFrame:
-    """The rows `query` keeps (or those whose model matches `search`), the base columns plus the chosen groups.
+    """The rows `query` keeps (or those whose model matches `search`), the base columns plus the chosen groups
+    (and `run_id` last, for the display's score links, when asked).
 
     `search` holds terms separated by `;`; a row matches when its model id contains any of
     them, case-insensitively and literally (no regular expressions).
@@ -308,7 +327,7 @@ def leaderboard_view(
     chosen = set(groups)
     available = column_groups(rows)
     columns = base_columns(rows) + [c for group in COLUMN_GROUPS if group in chosen for c in available[group]]
-    return rows[columns].reset_index(drop=True)
+    return rows[columns + ["run_id"] * with_run_id].reset_index(drop=True)
 
 
 def base_columns(table: pd.DataFrame) -> list[str]:

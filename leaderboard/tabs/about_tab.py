@@ -13,6 +13,7 @@ from leaderboard.context import AppContext
 from leaderboard.display import DECIMALS
 from leaderboard.precision import PRECISION_COLUMNS, board_precision
 from leaderboard.pairwise_matrix import ALPHA, MAX_MODELS
+from leaderboard.row_flags import about_markdown
 from leaderboard.tables import RANKING_RULE
 from leaderboard.tabs import consistency_section
 
@@ -23,7 +24,7 @@ NO_ANSWER_RULES = "\n".join(f"- **{benchmark.title}:** {benchmark.no_answer.stat
 
 def about_text(judge_attempts: int) -> str:
     """The About page for a judge asked up to `judge_attempts` times per criterion (JUDGE_ATTEMPTS)."""
-    return ABOUT.replace("{attempts}", str(judge_attempts))
+    return ABOUT.replace("{attempts}", str(judge_attempts)) + "\n" + about_markdown()
 
 
 ABOUT = f"""
@@ -173,6 +174,7 @@ A model never gains by failing to answer: an item it could not answer is scored,
 | No answer (floor), Failed items, Pending items | Items the model did not answer (scored 1); items whose judgment failed for good; items not scored yet |
 | Cut off in thinking | Answers that opened a reasoning block and never closed it (the judge saw nothing after it) |
 | Dataset revision | The dataset commit of the run, flagged when a newer one is on the board |
+| Flags | Warnings on a row, each a badge explained on hover and under "Flags on rows" below; every score cell links to the items behind it (Judgments, filtered to that model and language or rendering) |
 | License, Open weights | The "metadata" column group, from the model's Hub page when it was submitted: the license its card declares (`license:`, or the Hub's license tag; "other:<name>" for a custom one, lower case), and whether its weights are open, meaning the repository is public, not gated (no access request) and holds weight files (`.safetensors` or `pytorch_model*.bin`), so anyone can download them. "unknown" for runs judged from the command line or submitted before these were recorded; the license filter (Filters) leaves such runs out unless "unknown" is among the licenses chosen, and "Open weights only" leaves them out |
 | Judge, Date, Params (B), Precision, Model type | Judge model, when the run was scored, model size, dtype, and the model type its request recorded: reasoning (its `<think>` part removed before judging), chat (asked in chat turns) or base (raw prompts); blank when not recorded |
 

@@ -24,8 +24,12 @@ from leaderboard.context import AppContext, as_updates
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
 from leaderboard.display import DisplayTable, column_label, display_table
 from leaderboard.exports import export_view_csv
+from leaderboard.filter_summary import active_filters_line
+from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.results import LruCache, ResultsStore
 from leaderboard.page_link import PageLink, read_link
+from leaderboard.row_flags import FLAGS
+from leaderboard.score_links import score_link
 from leaderboard.tables import (
     COLUMN_GROUPS,
     DEFAULT_GROUPS,
@@ -50,6 +54,7 @@ python -m eval_backend judge --responses responses.jsonl --out-dir data/runs/ind
 ```
 """
 NO_MATCH = "**No models match** the search and filters. Clear the search box or widen the filters."
+FILTERS_TITLE = "Column groups, filters and ranking on chosen languages and variants"
 SEARCH_HELP = "Search models (separate several with ;)"
 SORT_HELP = "Sort by (best first; the CSV follows)"
 UNRANKED_LABEL = "Not ranked: partial runs (some languages only) and incomplete runs (items without a score)"
@@ -59,10 +64,14 @@ LICENSES_LABEL = ("License, as the model's Hub card declared it at submission (n
                   "a recorded license are “unknown”, left out unless it is chosen)")
 OPEN_WEIGHTS_LABEL = ("Open weights only (public, not gated, weights on the Hub; runs where this is unknown are "
                       "left out)")
+FLAGS_LABEL = "Hide rows flagged (hover a badge for what it means; About explains each)"
+SCORE_LINKS = score_link(JUDGMENTS_TAB, {"config": "language", "variant": "variant", "domain": "domain"},
+                         ("indic_average", "overall", "subset_average"))
+"""A board score opens that run's items in Judgments: a language's, a rendering's, a domain's, or all of them."""
 _RANK_COLUMNS = ["rank", "rank_best", "rank_worst"]
 _RENDERS_KEPT = 64
 URL_SCRIPT = """(groups, search, languages, sort, minParams, maxParams, modelType, hideUnranked, licenses, openOnly,
-  variants) => {
+  variants, hideFlags) => {
   const params = new URLSearchParams(window.location.search);
   const put = (key, value) => (value === null || value === undefined || value === "" || value === false
     || (Array.isArray(value) && value.length === 0)) ? params.delete(key) : params.set(key, String(value));
@@ -77,6 +86,7 @@ URL_SCRIPT = """(groups, search, languages, sort, minParams, maxParams, modelTyp
   put("license", (licenses || []).join(","));
   put("open", openOnly ? "1" : "");
   put("variants", (variants || []).join(","));
+  put("hide_flags", (hideFlags || []).join(","));
   const query = params.toString();
   window.history.replaceState(null, "", window.location.pathname + (query ? "?" + query : ""));
 }"""
@@ -96,6 +106,8 @@ class BoardRender:
     sort_by: Any
     updated: Any
     licenses: Any
+    filters_active: Any
+    reset: Any
 
 
 @dataclass(frozen=True)
@@ -108,24 +120,26 @@ class _Rendered:
     sort_choices: list[tuple[str, str]]
     updated: str
     license_choices: list[str]
+    empty: bool
 
 
-def build(context: AppContext) -> None:
-    """Lay out the tab and wire search, filters, column groups, sort and refreshes to one render."""
+def build(context: AppContext) -> list[gr.components.Component]:
+    """Lay out the tab and wire search, filters, column groups, sort and refreshes to one render; the controls
+    that choose the rows (all but the column groups), for other tabs to follow (`board_query` reads them)."""
     empty_state = gr.Markdown(EMPTY_STATE, visible=False, elem_id="empty-state")
     problems = gr.Textbox(label="Run folders that could not be read", visible=False, interactive=False)
-    gr.Markdown(RANKING_RULE, elem_id="ranking-rule")
-    updated = gr.Markdown(elem_id="last-updated")
+    with gr.Row(elem_id="board-status"):
+        updated = gr.Markdown(elem_id="last-updated")
+        download = gr.DownloadButton("Download this view (CSV)", elem_id="download-view", size="sm", scale=0)
     with gr.Row():
-        search = gr.Textbox(label="Search", placeholder=SEARCH_HELP, scale=2, elem_id="model-search")
+        search = gr.Textbox(label="Search", placeholder=SEARCH_HELP, scale=2, elem_id="model-search", min_width=160)
         # A shared link may name a column before the first render lists the columns: custom values allowed.
         sort_by = gr.Dropdown(choices=[("Rank", "rank")], value="rank", label=SORT_HELP, scale=1, elem_id="sort-by",
-                              allow_custom_value=True)
-        groups = gr.CheckboxGroup(
-            choices=list(COLUMN_GROUPS), value=list(DEFAULT_GROUPS), label="Column groups", scale=3,
-            elem_id="column-groups",
-        )
-    with gr.Accordion("Filters and ranking on chosen languages and variants", open=False, elem_id="board-filters"):
+                              allow_custom_value=True, min_width=140)
+    # Column groups and filters fold away: the first screen, a phone's too, is for the ranked rows.
+    with gr.Accordion(FILTERS_TITLE, open=False, elem_id="board-filters") as filters:
+        groups = gr.CheckboxGroup(choices=list(COLUMN_GROUPS), value=list(DEFAULT_GROUPS), label="Column groups",
+                                  elem_id="column-groups")
         languages = gr.CheckboxGroup(
             choices=list(INDIC_CONFIGS), value=[], elem_id="rank-languages",
             label="Rank on these languages only (their mean; none ticked: all 11, the standard ranking)",
@@ -145,6 +159,11 @@ def build(context: AppContext) -> None:
             licenses = gr.Dropdown(choices=[], value=[], multiselect=True, allow_custom_value=True,
                                    label=LICENSES_LABEL, elem_id="license-filter", scale=2)
             open_only = gr.Checkbox(label=OPEN_WEIGHTS_LABEL, value=False, elem_id="open-weights-only", scale=1)
+        hide_flags = gr.CheckboxGroup(choices=[(flag.badge, flag.code) for flag in FLAGS.values()], value=[],
+                                      label=FLAGS_LABEL, elem_id="hide-flags")
+    with gr.Row(elem_id="filters-summary"):
+        filters_active = gr.Markdown(visible=False, elem_id="filters-active")
+        reset = gr.Button("Reset filters", visible=False, size="sm", scale=0, elem_id="reset-filters")
     no_match = gr.Markdown(NO_MATCH, visible=False, elem_id="no-match")
     table = gr.Dataframe(
         label="Rankings (sort with “Sort by” above)", interactive=False,
@@ -153,32 +172,25 @@ def build(context: AppContext) -> None:
     unranked = gr.Dataframe(
         label=UNRANKED_LABEL, interactive=False, elem_id="unranked-table", max_height=400, visible=False,
     )
-    download = gr.DownloadButton("Download this view (CSV)", elem_id="download-view")
+    gr.Markdown(RANKING_RULE, elem_id="ranking-rule")
     components = {"table": table, "unranked": unranked, "download": download, "empty_state": empty_state,
                   "no_match": no_match, "problems": problems, "sort_by": sort_by, "updated": updated,
-                  "licenses": licenses}
+                  "licenses": licenses, "filters_active": filters_active, "reset": reset}
     outputs = list(components.values())
     inputs = [groups, search, languages, sort_by, min_params, max_params, model_type, hide_unranked, licenses,
-              open_only, variants]
-    renders: LruCache[_Rendered | None] = LruCache(_RENDERS_KEPT)
+              open_only, variants, hide_flags]
+    renders: LruCache[_Rendered] = LruCache(_RENDERS_KEPT)
 
-    def render(chosen: Sequence[str], query: str, langs: Sequence[str], sort: str, low: float | None,
-               high: float | None, kind: str, ranked_only: bool, chosen_licenses: Sequence[str] | None,
-               open_weights_only: bool, ranking_variants: Sequence[str] | None) -> dict[Any, Any]:
-        # A size box holds 0 until someone types in it (the page arrives prerendered): 0 is no bound.
-        board_query = BoardQuery(
-            query or "", low or None, high or None, kind or "all", bool(ranked_only), tuple(langs or ()),
-            sort or "rank", tuple(chosen_licenses or ()), bool(open_weights_only),
-            chosen_variants(ranking_variants or ()),
-        )
-        board = render_board(context.store, context.tables, context.downloads_dir, chosen, board_query, renders)
+    def render(chosen: Sequence[str], *values: Any) -> dict[Any, Any]:
+        board = render_board(context.store, context.tables, context.downloads_dir, chosen, board_query(*values),
+                             renders)
         return as_updates(board, components)
 
     # Rendering reads a shared, prerendered view (computed once per results and controls): no queue
     # slot limit, so a crowd of viewers is not held in Gradio's queue.
     unqueued = {"concurrency_limit": None}
     context.results_version.change(render, inputs, outputs, show_progress="hidden", **unqueued)
-    for control in (groups, languages, sort_by, model_type, hide_unranked, licenses, open_only, variants):
+    for control in (groups, languages, sort_by, model_type, hide_unranked, licenses, open_only, variants, hide_flags):
         control.change(render, inputs, outputs, show_progress="hidden", **unqueued)
     for control in (min_params, max_params):
         control.submit(render, inputs, outputs, show_progress="hidden", **unqueued)
@@ -188,22 +200,53 @@ def build(context: AppContext) -> None:
                   **unqueued)
     for control in inputs:
         control.change(None, inputs, None, js=URL_SCRIPT)
-    context.page_link.change(restore_from_link, context.page_link, inputs)
+    context.page_link.change(restore_from_link, context.page_link, [*inputs, filters])
+    reset.click(lambda: restore_from_link(""), None, [*inputs, filters])
+    return inputs[1:]
+
+
+def board_query(query: str, langs: Sequence[str], sort: str, low: float | None, high: float | None, kind: str,
+                ranked_only: bool, chosen_licenses: Sequence[str] | None, open_weights_only: bool,
+                ranking_variants: Sequence[str] | None, flags: Sequence[str] | None) -> BoardQuery:
+    """The query the board's controls (`build`'s return, in order) describe."""
+    # A size box holds 0 until someone types in it (the page arrives prerendered): 0 is no bound.
+    return BoardQuery(
+        query or "", low or None, high or None, kind or "all", bool(ranked_only), tuple(langs or ()),
+        sort or "rank", tuple(chosen_licenses or ()), bool(open_weights_only),
+        chosen_variants(ranking_variants or ()), tuple(code for code in flags or () if code in FLAGS),
+    )
 
 
 def restore_from_link(page_query: str) -> list[Any]:
-    """The controls as a shared link's query parameters set them (an unknown or malformed value is ignored)."""
+    """The controls as a shared link's query parameters set them (an unknown or malformed value is ignored), and
+    the filters' accordion opened when the link sets a filter inside it (closed otherwise: a reset closes it)."""
     link = read_link(page_query)
     query = link_query(link)
     groups = list(link.listed("groups", COLUMN_GROUPS)) or list(DEFAULT_GROUPS)
+    inside = (set(groups) != set(DEFAULT_GROUPS), query.languages, query.variants, query.min_params_b, query.max_params_b, query.model_type != "all",
+              query.hide_unranked, query.licenses, query.open_weights_only, query.hide_flags)
     return [groups, query.search, list(query.languages), query.sort_by or "rank", query.min_params_b,
             query.max_params_b, query.model_type, query.hide_unranked, list(query.licenses), query.open_weights_only,
-            list(query.variants)]
+            list(query.variants), list(query.hide_flags), gr.update(open=any(inside))]
+
+
+def active_filters(query: BoardQuery, groups: Sequence[str]) -> list[tuple[str, str]]:
+    """What in `query` (and the column groups) narrows the board, as (name, value) pairs for the summary line."""
+    sizes = f"{query.min_params_b or 0:g}–{query.max_params_b:g} B" if query.max_params_b else (
+        f"from {query.min_params_b:g} B" if query.min_params_b else "")
+    parts = [("search", query.search.strip()), ("ranked on languages", ", ".join(query.languages)),
+             ("ranked on variants", ", ".join(query.variants)), ("size", sizes),
+             ("model type", "" if query.model_type == "all" else query.model_type),
+             ("license", ", ".join(query.licenses)),
+             ("hiding flagged rows", ", ".join(FLAGS[code].badge for code in query.hide_flags if code in FLAGS))]
+    flags = [("partial and incomplete runs hidden", query.hide_unranked), ("open weights only", query.open_weights_only),
+             ("column groups changed", set(groups) != set(DEFAULT_GROUPS))]
+    return [(name, value) for name, value in parts if value] + [(name, "") for name, on in flags if on]
 
 
 def link_query(link: PageLink) -> BoardQuery:
     """The board query a link's parameters describe (`q`, `langs`, `variants`, `sort`, `min_b`, `max_b`, `type`,
-    `ranked_only`, `license`, `open`).
+    `ranked_only`, `license`, `open`, `hide_flags`).
 
     A license is any text (the filter keeps the runs with exactly that one); languages and variants only known names.
     """
@@ -212,67 +255,69 @@ def link_query(link: PageLink) -> BoardQuery:
         model_type=link.choice("type", MODEL_TYPES) or "all", hide_unranked=link.flag("ranked_only"),
         languages=link.listed("langs", INDIC_CONFIGS), sort_by=link.text("sort", "rank"),
         licenses=link.listed("license"), open_weights_only=link.flag("open"),
-        variants=chosen_variants(link.listed("variants")),
+        variants=chosen_variants(link.listed("variants")), hide_flags=link.listed("hide_flags", FLAGS),
     )
 
 
 def render_board(
     store: ResultsStore, tables: TableCache, downloads_dir: Path, groups: Sequence[str], query: BoardQuery | str,
-    renders: LruCache[_Rendered | None] | None = None,
+    renders: LruCache[_Rendered] | None = None,
 ) -> BoardRender:
     """The board for these column groups and query (or search terms), with a CSV of exactly that view.
 
     The view is computed once per (results, groups, query) and kept in `renders`: a crowd
-    asking for the same first view is served the prerendered values.
+    asking for the same first view is served the prerendered values. When no row matches, the
+    board says so; "Last updated", the download (of the empty view) and the filters line stay.
     """
     query = BoardQuery(search=query) if isinstance(query, str) else query
     snapshot = store.snapshot()
     problems = gr.update(value="\n".join(snapshot.problems), visible=bool(snapshot.problems))
+    active = active_filters_line(active_filters(query, groups))
+    filters_active, reset = gr.update(value=active, visible=bool(active)), gr.update(visible=bool(active))
     if not snapshot.runs:
         return BoardRender(gr.update(value=None, visible=False), gr.update(value=None, visible=False),
                            gr.update(value=None, visible=False), gr.update(visible=True), gr.update(visible=False),
-                           problems, gr.update(), gr.update(value=""), gr.update(choices=[]))
+                           problems, gr.update(), gr.update(value=""), gr.update(choices=[]), filters_active, reset)
     key = (snapshot.signature, tuple(sorted(groups)), query)
     table = tables.table(snapshot)
     load = functools.partial(_render_view, table, groups, query, downloads_dir, key)
     rendered = renders.get_or_load(key, load) if renders is not None else load()
-    if rendered is None:
-        return BoardRender(gr.update(visible=False), gr.update(visible=False), gr.update(visible=False),
-                           gr.update(visible=False), gr.update(visible=True), problems, gr.update(),
-                           gr.update(value=""), gr.update(choices=license_choices(table)))
     shown, apart = rendered.ranked, rendered.apart
     return BoardRender(
         table=gr.update(value=shown.value, datatype=shown.text_datatypes, visible=bool(shown.texts)),
         unranked=gr.update(value=apart.value, datatype=apart.text_datatypes, visible=bool(apart.texts)),
         download=gr.update(value=rendered.csv, visible=True),
         empty_state=gr.update(visible=False),
-        no_match=gr.update(visible=False),
+        no_match=gr.update(visible=rendered.empty),
         problems=problems,
         sort_by=gr.update(choices=rendered.sort_choices),  # never its value: a render must not undo a choice
         updated=gr.update(value=rendered.updated),
         licenses=gr.update(choices=rendered.license_choices),  # the licenses of the runs present, never its value
+        filters_active=filters_active,
+        reset=reset,
     )
 
 
 def _render_view(
     table: pd.DataFrame, groups: Sequence[str], query: BoardQuery, downloads_dir: Path, key: Hashable
-) -> _Rendered | None:
-    """The display tables and CSV of one view; None when no row matches."""
+) -> _Rendered:
+    """The display tables and CSV of one view (`empty` when no row matches)."""
     try:
-        view = leaderboard_view(table, groups, query=query)
+        view = leaderboard_view(table, groups, query=query, with_run_id=True)
     except ValueError:  # languages (or variants) no run has: the standard ranking instead
-        view = leaderboard_view(table, groups, query=dataclasses.replace(query, languages=(), variants=()))
-    if view.empty:
-        return None
-    shown = display_table(ranked_rows(view).drop(columns="standing_note"))
+        view = leaderboard_view(table, groups, query=dataclasses.replace(query, languages=(), variants=()),
+                                with_run_id=True)
+    shown = display_table(ranked_rows(view).drop(columns="standing_note"), SCORE_LINKS)
     apart = unranked_rows(view).drop(columns=_RANK_COLUMNS, errors="ignore")
-    apart_shown = display_table(apart[["standing_note", *(c for c in apart.columns if c != "standing_note")]])
+    apart_shown = display_table(apart[["standing_note", *(c for c in apart.columns if c != "standing_note")]],
+                                SCORE_LINKS)
     version = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
     return _Rendered(
-        ranked=shown, apart=apart_shown, csv=str(export_view_csv(view, downloads_dir, version)),
+        ranked=shown, apart=apart_shown, csv=str(export_view_csv(view.drop(columns="run_id"), downloads_dir, version)),
         sort_choices=[(column_label(column), column) for column in sort_choices(table)],
         updated=last_updated(table),
         license_choices=license_choices(table),
+        empty=view.empty,
     )
 
 

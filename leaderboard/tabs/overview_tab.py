@@ -1,4 +1,4 @@
-"""The landing view, above the tabs: each model's headline on every benchmark, side by side."""
+"""All benchmarks, one click from the ranking: each model's headline and rank on every benchmark, side by side."""
 
 from __future__ import annotations
 
@@ -8,39 +8,66 @@ import gradio as gr
 import pandas as pd
 
 from eval_backend.benchmarks import BENCHMARKS
+from leaderboard.benchmark_ranks import board_ranks
 from leaderboard.context import AppContext
-from leaderboard.display import DECIMALS, PERCENT_DECIMALS, short_revision
-from leaderboard.overview import headline_column, overview_frame
+from leaderboard.display import DECIMALS, PERCENT_DECIMALS, format_rank_range, linked_markdown, short_revision
+from leaderboard.model_links import model_address
+from leaderboard.overview import headline_column, overview_frame, rank_column
 
 NOTE = (
     "Each benchmark's own headline, in its own unit: "
     + "; ".join(f"**{b.title}**: {b.headline_metric().label} ({b.headline_metric().unit})" for b in BENCHMARKS.values())
     + ". Scores of different kinds are never averaged into one number; a blank means not evaluated on that "
-    "benchmark. Each benchmark's tab has its table, plots, items and downloads."
+    "benchmark (or not ranked there). A rank reads `rank (range)`: the ranks its 95 % interval allows. "
+    "A model's revisions are listed together; its name opens its page, with every benchmark's detail."
 )
 BENCHMARK_UNITS = {headline_column(b): b.headline_metric().unit for b in BENCHMARKS.values()}
+OTHER_REVISION = "↳ same model, revision"
+"""The model cell of a model's second and later revisions (listed under its first)."""
 
 
 def build(context: AppContext) -> None:
-    """An open accordion with the side-by-side table, refreshed with the results."""
-    with gr.Accordion("All benchmarks, side by side", open=True):
-        gr.Markdown(NOTE)
-        table = gr.Dataframe(interactive=False, elem_id="overview-table", max_height=320)
+    """The side-by-side table, refreshed with the results."""
+    gr.Markdown(NOTE)
+    table = gr.Dataframe(interactive=False, elem_id="overview-table", max_height=640, wrap=True)
     context.results_version.change(lambda: render_overview(context), None, table, show_progress="hidden",
                                    concurrency_limit=None)
 
 
 def render_overview(context: AppContext) -> Any:
-    """The table for every benchmark's current runs, as text: scores to 2 decimals, percentages to 1."""
-    frame = overview_frame({name: store.snapshot().runs for name, store in context.stores.items()})
+    """The table for every benchmark's current runs, as text: scores to 2 decimals, percentages to 1, ranks."""
+    runs = {name: store.snapshot().runs for name, store in context.stores.items()}
+    frame = overview_frame(runs)
+    ranks = {name: _rank_texts(board_ranks(context, name)) for name in runs}
+    keys = [(model.lower(), revision) for model, revision in zip(frame["model"], frame["revision"])]
+    models = frame["model"].str.lower()
     shown = pd.DataFrame({
-        "Model": frame["model"],
+        "Model": [_model_cell(model, revision, repeated) for model, revision, repeated
+                  in zip(frame["model"], frame["revision"], models.duplicated())],
         "Revision": [short_revision(revision) for revision in frame["revision"]],
         **{column: [_figure(value, BENCHMARK_UNITS[column]) for value in frame[column]]
            for column in frame.columns[2:]},
+        **{rank_column(BENCHMARKS[name]): [ranks[name].get(key, "") for key in keys] for name in runs},
     })
-    return gr.update(value=shown, datatype=["str"] * len(shown.columns))
+    return gr.update(value=shown, datatype=["markdown"] + ["str"] * (len(shown.columns) - 1))
 
+
+def _model_cell(model: str, revision: str, repeated: bool) -> str:
+    """The model's name linking to its page at this revision (a later revision: marked as the same model's)."""
+    return linked_markdown(OTHER_REVISION if repeated else model, model_address(model, revision), model)
+
+
+def _rank_texts(ranks: pd.DataFrame) -> dict[tuple[str, str], str]:
+    """Each ranked run's `rank (best–worst)` (the rank alone when its range is that rank), by (model lowercased,
+    revision)."""
+    ranked = ranks[ranks["rank"].notna()]
+    return {(str(model).lower(), str(revision)): _rank_text(rank, format_rank_range(best, worst))
+            for model, revision, rank, best, worst in zip(ranked["model"], ranked["revision"], ranked["rank"],
+                                                          ranked["rank_best"], ranked["rank_worst"])}
+
+
+def _rank_text(rank: object, span: str) -> str:
+    return str(int(rank)) if span == str(int(rank)) else f"{int(rank)} ({span})"
 
 
 def _figure(value: object, unit: str) -> str:

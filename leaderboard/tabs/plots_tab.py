@@ -1,9 +1,10 @@
-"""Plots of the ranked runs: the Indic average with intervals, a language heatmap (intervals in the
-hover), variant bars, a domain radar, one model's language x rendering scores and a subdomain
-heatmap; top-N keeps them readable."""
+"""Plots of the ranked runs the board shows (its search, filters and chosen subset): the Indic average
+with intervals, a language heatmap (intervals in the hover), variant bars, a domain radar, one model's
+language x rendering scores and a subdomain heatmap; top-N keeps them readable."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 from dataclasses import dataclass
@@ -23,7 +24,8 @@ from leaderboard.figures import (
     subdomain_heatmap,
     variant_bars,
 )
-from leaderboard.tables import language_variant_frame, ranked_rows, subdomain_frame, top_n
+from leaderboard.tables import BoardQuery, language_variant_frame, query_rows, ranked_rows, subdomain_frame, top_n
+from leaderboard.tabs.leaderboard_tab import board_query
 
 logger = logging.getLogger(__name__)
 DEFAULT_TOP_N = 20
@@ -58,32 +60,43 @@ def failsafe(build: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
     return wrapper
 
 
-def build(context: AppContext) -> None:
-    """Lay out the tab; figures follow the results, the top-N slider and the radar choice."""
+PLOTS_NOTE = ("The runs the **Leaderboard** shows (its search, filters and chosen subset), ranked; models are "
+              "labelled `org/name@revision` (7 characters), the full id on hover.")
+
+
+def build(context: AppContext, board_controls: Sequence[gr.components.Component] = ()) -> None:
+    """Lay out the tab; figures follow the results, the top-N slider, the radar choice and the board's
+    controls (`leaderboard_tab.build`'s: what `board_query` reads)."""
+    gr.Markdown(PLOTS_NOTE, elem_id="plots-note")
     with gr.Row():
         top = gr.Slider(1, 100, value=DEFAULT_TOP_N, step=1, label="Show the top N models", elem_id="top-n")
         radar_models = gr.Dropdown(
             label=f"Models on the domain radar (up to {MAX_RADAR_MODELS})", multiselect=True,
-            max_choices=MAX_RADAR_MODELS, elem_id="radar-models",
+            max_choices=MAX_RADAR_MODELS, elem_id="radar-models", allow_custom_value=True,
         )
     overall = gr.Plot(label="Indic average", elem_id="plot-overall")
     heatmap = gr.Plot(label="Languages", elem_id="plot-heatmap")
-    with gr.Row():
-        variants = gr.Plot(label="Prompt renderings", elem_id="plot-variants")
-        radar = gr.Plot(label="Domains", elem_id="plot-radar")
-    variant_model = gr.Dropdown(label="Model for the language x rendering view", elem_id="variant-model")
+    variants = gr.Plot(label="Prompt renderings", elem_id="plot-variants")
+    radar = gr.Plot(label="Domains", elem_id="plot-radar")
+    # Choices come with each render; the board's controls re-render in sessions that never saw them, and
+    # `render_plots` keeps only runs it draws, so a value the page holds is never refused before it.
+    variant_model = gr.Dropdown(label="Model for the language x rendering view", elem_id="variant-model",
+                                allow_custom_value=True)
     language_variants = gr.Plot(label="Languages x renderings", elem_id="plot-language-variants")
     subdomains = gr.Plot(label="Subdomains", elem_id="plot-subdomains")
     components = {"overall": overall, "heatmap": heatmap, "variants": variants, "radar": radar,
                   "radar_models": radar_models, "language_variants": language_variants,
                   "variant_model": variant_model, "subdomains": subdomains}
 
-    def render(n: float, chosen: Sequence[str] | None, one: str | None) -> dict[Any, Any]:
-        return as_updates(render_plots(context, int(n), chosen, one), components)
+    def render(n: float, chosen: Sequence[str] | None, one: str | None, *board: Any) -> dict[Any, Any]:
+        query = board_query(*board) if board else BoardQuery()
+        return as_updates(render_plots(context, int(n), chosen, one, query), components)
 
-    inputs = [top, radar_models, variant_model]
+    inputs = [top, radar_models, variant_model, *board_controls]
     outputs = list(components.values())
     context.results_version.change(render, inputs, outputs, show_progress="hidden")
+    for control in board_controls:  # the board's rows are the plots' rows
+        control.change(render, inputs, outputs, trigger_mode="always_last", show_progress="hidden")
     # `change` also fires when a number is typed into the slider's box and Enter pressed (`release` does not).
     top.change(render, inputs, outputs, trigger_mode="always_last", show_progress="hidden")
     radar_models.input(render, inputs, outputs)
@@ -91,12 +104,18 @@ def build(context: AppContext) -> None:
 
 
 def render_plots(
-    context: AppContext, n: int, chosen: Sequence[str] | None, one: str | None = None
+    context: AppContext, n: int, chosen: Sequence[str] | None, one: str | None = None,
+    query: BoardQuery = BoardQuery(),
 ) -> PlotsRender:
-    """Every figure for the top `n` ranked runs; the radar shows the chosen ranked runs (any of
-    them; default: the best three), the language x rendering view one run (default: the best)."""
+    """Every figure for the top `n` ranked runs the board's `query` keeps, in its order; the radar shows the
+    chosen ranked runs (any of them; default: the best three), the language x rendering view one run
+    (default: the best)."""
     snapshot = context.store.snapshot()
-    ranked = ranked_rows(context.tables.table(snapshot))
+    try:
+        ranked = ranked_rows(query_rows(context.tables.table(snapshot), query))
+    except ValueError:  # languages (or variants) no run has: the board shows the standard ranking, so do the plots
+        standard = dataclasses.replace(query, languages=(), variants=())
+        ranked = ranked_rows(query_rows(context.tables.table(snapshot), standard))
     table = top_n(ranked, n)
     labels = list(table["label"])
     every = list(ranked["label"])  # the radar compares any ranked models, not only the top N

@@ -198,7 +198,7 @@ def test_a_shared_link_restores_the_view_and_the_address_follows_changes(page: P
 
 
 def test_the_model_name_links_to_its_hub_page_and_a_script_id_stays_text(page: Page) -> None:
-    link = board_rows(page).first.locator("a")
+    link = board_rows(page).first.locator('[data-col="1"] a')  # the model cell (scores link to their items)
     assert link.get_attribute("href") == "https://huggingface.co/acme/strong-7b"
     assert "Hub" not in headers(page, "leaderboard-table")
     expect(board_rows(page).get_by_text(SCRIPT_MODEL_ID, exact=True)).to_be_visible()

@@ -123,7 +123,8 @@ def test_board_ranks_the_models_and_shows_a_script_id_as_text(ui: BrowserPage, e
     expect(page.locator("#ranking-rule")).to_contain_text("Ranked by the Indic average")
     expect(board_rows(page).get_by_text(SCRIPT_MODEL_ID, exact=True)).to_be_visible()
     assert page.locator("#leaderboard-table script").count() == 0
-    links = board_rows(page).locator("a")  # the model name is the link; the script id is no Hub id, so no link
+    # the model name links to the Hub; the script id is no Hub id, so no link (scores link to their items)
+    links = board_rows(page).locator("a[href^='https://huggingface.co']")
     assert links.count() == 2 and links.first.get_attribute("href") == f"https://huggingface.co/{rows[0][model]}"
     apart = cells(board_rows(page, "unranked-table"))
     note = headers(page, "unranked-table").index("Why not ranked")
@@ -135,6 +136,7 @@ def test_column_groups_toggle_and_search_filters(ui: BrowserPage) -> None:
     page = ui.page
     assert "Hindi" in headers(page, "leaderboard-table")
     assert "Literature & Arts" not in headers(page, "leaderboard-table")
+    page.locator("#board-filters").get_by_text("Column groups, filters").click()  # folded: the rows come first
     page.locator("#column-groups").get_by_label("languages").uncheck()
     page.locator("#column-groups").get_by_label("domains").check()
     expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Literature & Arts")).to_have_count(1)

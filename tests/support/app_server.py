@@ -15,6 +15,8 @@ from typing import Iterator, Mapping
 
 REPO = Path(__file__).resolve().parents[2]
 STARTUP_S = 90
+START_ATTEMPTS = 3
+GRADIO_SLOW_START = "Cannot find empty port"
 
 
 class AppStartError(RuntimeError):
@@ -38,15 +40,24 @@ def running_app(data_dir: Path, log: Path, repo: Path = REPO, base: Mapping[str,
                 **env: str) -> Iterator[AppServer]:
     """Serve `data_dir` with the in-app worker off (the `app.py` of `repo`: another checkout for a bench), in
     `base` (default: this process's environment) with `env` over it."""
-    port = free_port()
-    environment = {**(os.environ if base is None else base), "DATA_DIR": str(data_dir), "WORKER_ENABLED": "false",
-                   "GRADIO_SERVER_NAME": "127.0.0.1", "PORT": str(port), **env}
-    with log.open("w") as out:
-        process = subprocess.Popen([sys.executable, "app.py"], cwd=repo, env=environment,
-                                   stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
+    for attempt in range(START_ATTEMPTS):
+        port = free_port()
+        environment = {**(os.environ if base is None else base), "DATA_DIR": str(data_dir),
+                       "WORKER_ENABLED": "false", "GRADIO_SERVER_NAME": "127.0.0.1", "PORT": str(port), **env}
+        with log.open("w") as out:
+            process = subprocess.Popen([sys.executable, "app.py"], cwd=repo, env=environment,
+                                       stdout=out, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}/"
+        try:
+            _wait_until_serving(url, process, log)
+            break
+        except AppStartError as error:
+            # Gradio gives its server 5 s to start, the first view's render included: on a loaded machine
+            # that can run out (it says "Cannot find empty port"); start again, anything else is an error.
+            if GRADIO_SLOW_START not in str(error) or attempt == START_ATTEMPTS - 1:
+                process.kill()
+                raise
     try:
-        _wait_until_serving(url, process, log)
         yield AppServer(url, data_dir)
     finally:
         process.terminate()

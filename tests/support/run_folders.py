@@ -72,6 +72,11 @@ class ModelProfile:
     reasoning: bool = False
     extra_text: str = ""
     request: Mapping[str, Any] = field(default_factory=dict)
+    cut_off_every: int = 0
+    """Every `cut_off_every`-th answer ran out of tokens inside its thinking (`unclosed_thinking`, as generation
+    records it): its `<think>` never closes."""
+    judge_model: str = ""
+    """Judged by a judge of this name instead of the board's `JUDGE_MODEL` (the same stand-in server answers)."""
 
     def quality_for(self, item: Item) -> int:
         penalty = self.variant_penalty.get(item.variant, 0) + self.config_penalty.get(item.config, 0)
@@ -170,14 +175,18 @@ def _evaluate(
     items = prepare_run(spec, request)
     answered = [item for number, item in enumerate(items) if not _skipped(profile, number)]
     unanswered = [item for number, item in enumerate(items) if _skipped(profile, number)]
+    cut_off = {number for number in range(len(answered))
+               if profile.cut_off_every and number % profile.cut_off_every == profile.cut_off_every - 1}
     import_responses(folder, [
-        *(ResponseRecord(i.config, i.index, profile.response_for(i), id=i.id) for i in answered),
+        *(ResponseRecord(i.config, i.index, f"<think>\nplanning {i.id}" if n in cut_off else profile.response_for(i),
+                         id=i.id, unclosed_thinking=n in cut_off) for n, i in enumerate(answered)),
         *(ResponseRecord(i.config, i.index, None, id=i.id, error=UNFIT, error_kind=MODEL_ERROR) for i in unanswered),
     ])
     for item in answered[: profile.failing_items]:
         # Every attempt of the first criterion is unparsable: a final, counted failure.
         key = judge_key(str(item.checklist[0]["name"]), item.query)
         plan.script(key, *["non_json"] * judge.invalid_answer_attempts)
+    judge = judge.model_copy(update={"model": profile.judge_model}) if profile.judge_model else judge
     judge_phase(spec, items, judge)
     score_phase(spec, judge.model)
     return folder

@@ -18,13 +18,11 @@ from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
 
 def shown_frame(update: dict) -> pd.DataFrame:
-    """A rendered table as read on screen: each cell's display text, the model as its plain id."""
+    """A rendered table as read on screen: each cell's display text (a linked model or score as its plain text)."""
     value = update["value"]
     frame = pd.DataFrame(value["data"], columns=value["headers"])
-    if "Model" in frame:
-        unlinked = frame["Model"].map(lambda cell: re.sub(r"^\[(.*)\]\(.*\)$", r"\1", cell))
-        frame["Model"] = unlinked.map(lambda cell: re.sub(r"\\(.)", r"\1", cell))
-    return frame
+    unlinked = frame.map(lambda cell: re.sub(r"^\[(.*)\]\(.*\)$", r"\1", cell))
+    return unlinked.map(lambda cell: re.sub(r"\\(.)", r"\1", cell))
 
 
 def test_a_fresh_data_folder_shows_how_to_add_results(tmp_path: Path) -> None:
@@ -66,7 +64,10 @@ def test_no_match_says_so_instead_of_an_empty_grid(evaluated: EvaluatedData, tmp
     board = render_board(ResultsStore(evaluated.runs_dir), TableCache(), tmp_path, ["languages"], "no-such-model")
     assert board.no_match["visible"] is True
     assert board.table["visible"] is False and board.unranked["visible"] is False
-    assert board.download["visible"] is False
+    # "Last updated" and the download (of the empty view: headers, no rows) stay, and the filter is named
+    assert board.updated["value"].startswith("Last updated:") and board.download["visible"] is True
+    assert pd.read_csv(board.download["value"]).empty
+    assert "search: no\\-such\\-model" in board.filters_active["value"] and board.reset["visible"] is True
 
 
 def test_ranking_on_chosen_languages_reranks_and_the_csv_follows(evaluated: EvaluatedData, tmp_path: Path) -> None:
@@ -156,7 +157,8 @@ def test_a_shared_link_s_license_open_weights_and_variants_become_the_query() ->
     assert link_query(PageLink({"variants": "native,code_mixed,romanized"})).variants == ()  # all of them: the standard ranking
     assert link_query(PageLink({"open": "yes"})).open_weights_only is False
     controls = restore_from_link("?license=mit&open=1&variants=romanized&langs=Hindi")
-    assert controls[-3:] == [["mit"], True, ["romanized"]] and controls[2] == ["Hindi"]
+    assert controls[-5:-2] == [["mit"], True, ["romanized"]] and controls[2] == ["Hindi"]
+    assert controls[-1]["open"] is True  # a filter inside the accordion: it opens, so the filter is seen
 
 
 def test_last_updated_names_the_newest_result() -> None:

@@ -1,0 +1,181 @@
+"""A model's page: one model at one revision across every benchmark, as markdown we build.
+
+Headline, rank and interval per benchmark, its breakdowns (a rubric benchmark's languages and
+renderings, a scored benchmark's metrics: Saraiki's tasks, QA's languages), flags, provenance
+(revision, dataset and its revision, judge, dates, parameters), links to its Hub page, its items
+and downloads, and the model's other revisions. Pure: runs and rank frames in, markdown out;
+every text from a run is shown literally (`display.literal_markdown`), never as markup or HTML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import pandas as pd
+
+from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
+from leaderboard.display import (
+    DECIMALS,
+    PERCENT_DECIMALS,
+    format_rank_range,
+    hub_url,
+    linked_markdown,
+    literal_markdown,
+    short_revision,
+)
+from leaderboard.model_links import model_address
+from leaderboard.results import RunResult
+from leaderboard.row_flags import FEW_ITEMS, FEW_ITEMS_INTERVAL, badges_markdown, parse_codes
+from leaderboard.score_links import items_address
+
+NOT_FOUND = ("### No such model on the board\nNo benchmark has a run of {model}{at}. Open a model from the "
+             "**All benchmarks** tab (its name links here), or check the address.")
+CHOOSE = "### A model's page\nOpen a model from the **All benchmarks** tab: its name links to its page here."
+
+
+@dataclass(frozen=True)
+class BenchmarkStanding:
+    """One benchmark's board as the page reads it: its runs, their rank frame (`benchmark_ranks`), the tab of
+    its items (`items_tab`: the tab whose `model=<run id>` link lists a run's items)."""
+
+    benchmark: AnyBenchmark
+    runs: Sequence[RunResult]
+    ranks: pd.DataFrame
+    items_tab: str
+
+
+def model_page(model: str, revision: str, boards: Sequence[BenchmarkStanding]) -> str:
+    """The page of `model` at `revision` (blank: the revision of its newest run), or a note that it has none."""
+    mine = [run for board in boards for run in board.runs if run.model.lower() == model.lower()]
+    if not mine:
+        return NOT_FOUND.format(model=literal_markdown(model), at=f" at {literal_markdown(revision)}" * bool(revision))
+    revisions = _revisions(mine)
+    chosen = revision if revision in revisions else revisions[0]
+    name = mine[0].model
+    parts = [f"## {literal_markdown(name)} @ {literal_markdown(short_revision(chosen))}", _links(name, chosen)]
+    others = [other for other in revisions if other != chosen]
+    if others:
+        parts.append("**Other revisions:** " + ", ".join(
+            linked_markdown(short_revision(other), model_address(name, other), other) for other in others))
+    if revision and revision not in revisions:
+        parts.append(f"(No run at revision {literal_markdown(revision)}: showing {literal_markdown(chosen)}.)")
+    for board in boards:
+        run = next((r for r in board.runs if r.model.lower() == model.lower() and r.revision == chosen), None)
+        if run is not None:
+            parts.append(_benchmark_section(board, run))
+    return "\n\n".join(parts)
+
+
+def _revisions(runs: Sequence[RunResult]) -> list[str]:
+    """The model's revisions, the newest run's first."""
+    newest: dict[str, str] = {}
+    for run in runs:
+        stamp = str(run.provenance.get("created_at") or "")
+        newest[run.revision] = max(stamp, newest.get(run.revision, ""))
+    return sorted(newest, key=lambda rev: newest[rev], reverse=True)
+
+
+def _links(model: str, revision: str) -> str:
+    url = hub_url(model, revision)
+    hub = f"[Hub page]({url})" if url else "no Hub page (not a Hub id)"
+    return f"{hub} · full revision `{literal_markdown(revision)}`" if revision not in ("", "main") else hub
+
+
+def _benchmark_section(board: BenchmarkStanding, run: RunResult) -> str:
+    benchmark, metric = board.benchmark, board.benchmark.headline_metric()
+    row = board.ranks[board.ranks["run_id"] == run.run_id]
+    facts = row.iloc[0].to_dict() if not row.empty else {}
+    flags = parse_codes(facts.get("flags"))
+    ranked = len(board.ranks[board.ranks["rank"].notna()])
+    items = items_address(board.items_tab, run.run_id)
+    lines = [
+        f"### {literal_markdown(benchmark.title)}",
+        f"- **{literal_markdown(metric.label)}:** {_value(facts.get('headline'), metric.unit)} "
+        f"({literal_markdown(metric.unit)}), 95 % interval {_interval(facts, FEW_ITEMS in flags, metric.unit)}",
+        f"- **Rank:** {_rank(facts, ranked)}",
+        f"- **Flags:** {badges_markdown(facts.get('flags')) or 'none'}",
+        f"- **Items:** [its judgments and downloads]({items})",
+        f"- **Provenance:** {_provenance(run)}",
+    ]
+    breakdown = _breakdown(benchmark, run, board.items_tab)
+    return "\n".join(lines) + ("\n\n" + breakdown if breakdown else "")
+
+
+def _rank(facts: Mapping[str, Any], ranked: int) -> str:
+    rank = facts.get("rank")
+    if rank is None or pd.isna(rank):
+        note = facts.get("standing_note") or "not ranked"
+        return f"not ranked ({literal_markdown(str(note))})"
+    return f"{int(rank)} of {ranked} (range {format_rank_range(facts.get('rank_best'), facts.get('rank_worst'))})"
+
+
+def _interval(facts: Mapping[str, Any], few: bool, unit: str) -> str:
+    low, high = facts.get("ci_low"), facts.get("ci_high")
+    if few:
+        return FEW_ITEMS_INTERVAL
+    if low is None or high is None or pd.isna(low) or pd.isna(high):
+        return "none"
+    return f"{_value(low, unit)} – {_value(high, unit)}"
+
+
+def _provenance(run: RunResult) -> str:
+    request, provenance = run.request, run.provenance
+    facts = {
+        "revision": run.revision,
+        "dataset": request.get("dataset") or provenance.get("dataset"),
+        "dataset revision": request.get("dataset_revision") or provenance.get("dataset_revision"),
+        "judge": provenance.get("judge_model"),
+        "evaluated": str(provenance.get("created_at") or "")[:19].replace("T", " "),
+        "parameters (B)": request.get("params_b"),
+        "precision": request.get("precision"),
+        "generation": _generation(request.get("generation")),
+    }
+    return "; ".join(f"{name} {literal_markdown(str(value))}" for name, value in facts.items()
+                     if value not in (None, "", {}))
+
+
+def _generation(settings: object) -> str:
+    if not isinstance(settings, Mapping):
+        return ""
+    return ", ".join(f"{key}={value}" for key, value in sorted(settings.items()) if isinstance(value, (int, float, str)))
+
+
+def _breakdown(benchmark: AnyBenchmark, run: RunResult, items_tab: str) -> str:
+    """A table of the run's breakdowns, each score linking to its items where a filter selects them."""
+    summary = run.summary
+    if benchmark.kind == "rubric":
+        unit = benchmark.headline_metric().unit
+        rows = [("language", name, name, score, (summary.get("config_ci") or {}).get(name), unit)
+                for name, score in (summary.get("configs") or {}).items()]
+        rows += [("variant", name, name, score, None, unit) for name, score in (summary.get("variants") or {}).items()]
+    else:
+        metrics = {metric.name: metric for metric in benchmark.metrics}
+        rows = [("", name, metrics[name].label if name in metrics else name, value,
+                 (summary.get("intervals") or {}).get(name), metrics[name].unit if name in metrics else "")
+                for name, value in (summary.get("metrics") or {}).items()]
+    if not rows:
+        return ""
+    lines = ["| Breakdown | Score | 95 % interval |", "|---|---|---|"]
+    for field, name, label, score, interval, unit in rows:
+        text = _value(score, unit)
+        cell = linked_markdown(text, items_address(items_tab, run.run_id, {field: name})) if field and text else text
+        span = f"{_value(interval[0], unit)} – {_value(interval[1], unit)}" if _pair(interval) else ""
+        lines.append(f"| {literal_markdown(str(label))} | {cell or '–'} | {span} |")
+    return "\n".join(lines)
+
+
+def _pair(value: object) -> bool:
+    return isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value)
+
+
+def _value(value: object, unit: str) -> str:
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)) or pd.isna(value):
+        return "–"
+    return f"{value:.{PERCENT_DECIMALS if unit == '%' else DECIMALS}f}"
+
+
+def standings(runs: Mapping[str, Sequence[RunResult]], ranks: Mapping[str, pd.DataFrame],
+              items_tabs: Mapping[str, str]) -> list[BenchmarkStanding]:
+    """Every benchmark's standing, in the registry's order."""
+    return [BenchmarkStanding(BENCHMARKS[name], runs[name], ranks[name], items_tabs[name]) for name in runs]

@@ -1,0 +1,134 @@
+"""Flags on a ranked row: what a reader must know before trusting its number, for every benchmark.
+
+A run is flagged when more than CUT_OFF_SHARE of its answered items were cut off in thinking,
+when another judge than the board's judged it, when it has fewer than MIN_ITEMS_PER_CONFIG items
+per config on average (its bootstrap interval then says nothing: one item per language gives
+"5.24 – 5.24", so the interval is not shown as a number), or when a newer dataset revision is on
+the board. Pure: facts of one run in, flags out; the board's judge is the one most of its runs
+used (ties: the configured judge), so one stray run stands out wherever the board runs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+CUT_OFF_SHARE = 0.05
+"""Above this share of answered items cut off inside its thinking, a run is flagged (5 %)."""
+MIN_ITEMS_PER_CONFIG = 5
+"""Below this mean number of covered items per config, a run's interval is not read as one."""
+ABOUT_ADDRESS = "?tab=about"
+"""Where a badge links: the About tab, whose "Flags on rows" section explains each flag."""
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One kind of warning: its code (in links and filters), the badge people read, what it means."""
+
+    code: str
+    badge: str
+    explanation: str
+
+
+CUT_OFF = Flag("cut_off", "⚠ cut off", f"More than {CUT_OFF_SHARE:.0%} of the answered items ended inside "
+               "the model's thinking (its think block never closed): the judge scored an unfinished answer.")
+OTHER_JUDGE = Flag("other_judge", "⚠ other judge", "Judged by another judge than the one most of this board's "
+                   "runs used: its scores are on another judge's scale.")
+FEW_ITEMS = Flag("few_items", "⚠ few items", f"Fewer than {MIN_ITEMS_PER_CONFIG} items per language or task on "
+                 "average: its interval says nothing, so it is not shown as a number.")
+OLD_DATASET = Flag("old_dataset", "⚠ older dataset", "Run on an older revision of the dataset than the newest on "
+                   "the board: some items may differ from the other runs'.")
+FLAGS: Mapping[str, Flag] = {flag.code: flag for flag in (CUT_OFF, OTHER_JUDGE, FEW_ITEMS, OLD_DATASET)}
+FEW_ITEMS_INTERVAL = "too few items"
+"""What the interval cell reads for a run flagged `few_items`."""
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """What the flags read of one run (any benchmark); None where the run did not record it."""
+
+    covered_items: int | None
+    configs: int | None
+    unclosed_thinking: int | None
+    judge_model: str | None
+    dataset_outdated: bool = False
+
+
+def run_facts(summary: Mapping[str, Any], dataset_outdated: bool = False) -> RunFacts:
+    """The facts of a run's summary.json (`coverage`, `counts.unclosed_thinking`, `provenance.judge_model`)."""
+    coverage, counts = _mapping(summary.get("coverage")), _mapping(summary.get("counts"))
+    scored, no_response = _whole(coverage.get("scored")), _whole(coverage.get("no_response"))
+    covered = None if scored is None else scored + (no_response or 0)
+    judge = _mapping(summary.get("provenance")).get("judge_model")
+    return RunFacts(covered, _whole(coverage.get("configs")), _whole(counts.get("unclosed_thinking")),
+                    judge if isinstance(judge, str) and judge else None, bool(dataset_outdated))
+
+
+def board_judge(judges: Iterable[str | None], configured: str = "") -> str:
+    """The judge most of the board's runs used; on a tie (or no run) the configured one when it is among them."""
+    counted = Counter(judge for judge in judges if judge)
+    if not counted:
+        return configured
+    most = max(counted.values())
+    leaders = sorted(judge for judge, count in counted.items() if count == most)
+    return configured if configured in leaders else leaders[0]
+
+
+def row_flags(facts: RunFacts, judge: str) -> tuple[Flag, ...]:
+    """The flags of one run on a board whose judge is `judge` (unknown facts raise none)."""
+    flags = []
+    if facts.unclosed_thinking and facts.covered_items and facts.unclosed_thinking > CUT_OFF_SHARE * facts.covered_items:
+        flags.append(CUT_OFF)
+    if judge and facts.judge_model and facts.judge_model != judge:
+        flags.append(OTHER_JUDGE)
+    if few_items(facts):
+        flags.append(FEW_ITEMS)
+    if facts.dataset_outdated:
+        flags.append(OLD_DATASET)
+    return tuple(flags)
+
+
+def few_items(facts: RunFacts) -> bool:
+    """Whether the run has too few items per config for its interval to mean anything."""
+    if facts.covered_items is None or not facts.configs:
+        return False
+    return facts.covered_items < MIN_ITEMS_PER_CONFIG * facts.configs
+
+
+def flag_codes(flags: Iterable[Flag]) -> str:
+    """The flags as one text cell of codes (`cut_off,few_items`), the form tables and CSVs keep."""
+    return ",".join(flag.code for flag in flags)
+
+
+def parse_codes(codes: object) -> tuple[Flag, ...]:
+    """The flags named in a `flag_codes` cell (unknown codes and anything but text dropped)."""
+    if not isinstance(codes, str):
+        return ()
+    return tuple(FLAGS[code] for code in codes.split(",") if code in FLAGS)
+
+
+def badges_markdown(codes: object, about_address: str = ABOUT_ADDRESS) -> str:
+    """The badges of a `flag_codes` cell as markdown: each a link to About's explanation, explained on hover."""
+    return " ".join(f'[{flag.badge}]({about_address} "{_title(flag.explanation)}")' for flag in parse_codes(codes))
+
+
+def about_markdown() -> str:
+    """About's section on the flags: each badge and what it means."""
+    lines = "\n".join(f"- **{flag.badge}** (`{flag.code}`): {flag.explanation}" for flag in FLAGS.values())
+    return (f"## Flags on rows\n{lines}\n\nThe board's judge is the judge most of that benchmark's runs were "
+            "scored by (a tie: the configured `JUDGE_MODEL`). A flagged run is still ranked; the board's filters "
+            "(Hide rows flagged) leave out the rows with any flag chosen.")
+
+
+def _title(text: str) -> str:
+    """Text safe inside a markdown link title (no quote to close it)."""
+    return text.replace('"', "'")
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _whole(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None

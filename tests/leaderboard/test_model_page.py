@@ -1,0 +1,44 @@
+"""A model's page: one model at one revision on every benchmark, its ranks, flags, provenance and links."""
+
+from __future__ import annotations
+
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from leaderboard.benchmark_ranks import benchmark_ranks
+from leaderboard.model_page import BenchmarkStanding, model_page
+from leaderboard.overview import grouped_by_model
+from leaderboard.results import ResultsStore
+from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
+
+import pandas as pd
+
+
+def boards(evaluated: EvaluatedData) -> list[BenchmarkStanding]:
+    runs = ResultsStore(evaluated.runs_dir).snapshot().runs
+    benchmark = BENCHMARKS[DEFAULT_BENCHMARK]
+    return [BenchmarkStanding(benchmark, runs, benchmark_ranks(benchmark, runs), "judgments")]
+
+
+def test_the_page_gives_rank_interval_breakdowns_provenance_and_links(evaluated: EvaluatedData) -> None:
+    page = model_page("acme/strong-7b", "", boards(evaluated))
+    summary = evaluated.summary("acme/strong-7b")
+    assert page.startswith("## acme\\/strong\\-7b @ main") and "[Hub page](https://huggingface.co/acme/strong-7b)" in page
+    assert f"{summary['config_groups']['indic']:.2f}" in page and "**Rank:** 1 of 3" in page
+    assert "?tab=judgments&model=acme__strong-7b%2Fmain&language=Hindi" in page  # a language's score: its items
+    assert "judge stand\\-in\\-judge" in page and "precision bfloat16" in page and "**Flags:** none" in page
+
+
+def test_an_unranked_run_says_why_and_a_script_id_stays_text(evaluated: EvaluatedData) -> None:
+    assert "not ranked (partial\\: 2 of 4 configs)" in model_page("bharat/partial-1b", "", boards(evaluated))
+    page = model_page(SCRIPT_MODEL_ID, "", boards(evaluated))
+    assert "<script>" not in page and "\\<script\\>" in page and "no Hub page" in page
+
+
+def test_a_model_the_board_does_not_have_is_said_so() -> None:
+    assert "No such model" in model_page("nobody/<b>x</b>", "v1", [])
+    assert "<b>" not in model_page("nobody/<b>x</b>", "v1", [])
+
+
+def test_the_overview_lists_a_model_s_revisions_together() -> None:
+    frame = pd.DataFrame({"model": ["a/x", "b/y", "A/x"], "revision": ["main", "main", "v2"]})
+    assert list(zip(grouped_by_model(frame)["model"], grouped_by_model(frame)["revision"])) == [
+        ("a/x", "main"), ("A/x", "v2"), ("b/y", "main")]

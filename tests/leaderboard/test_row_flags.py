@@ -1,0 +1,64 @@
+"""Row flags: what a reader must know before trusting a row's number, from a run's own facts."""
+
+from __future__ import annotations
+
+from leaderboard.row_flags import (
+    CUT_OFF,
+    FEW_ITEMS,
+    FLAGS,
+    OLD_DATASET,
+    OTHER_JUDGE,
+    RunFacts,
+    about_markdown,
+    badges_markdown,
+    board_judge,
+    flag_codes,
+    parse_codes,
+    row_flags,
+    run_facts,
+)
+
+SUMMARY = {"coverage": {"scored": 50, "no_response": 2, "configs": 4}, "counts": {"unclosed_thinking": 18},
+           "provenance": {"judge_model": "judge-a"}}
+
+
+def test_a_summary_s_facts_are_read_and_malformed_fields_are_unknown() -> None:
+    assert run_facts(SUMMARY) == RunFacts(52, 4, 18, "judge-a", False)
+    assert run_facts({"coverage": "x", "counts": {"unclosed_thinking": True}}, True) == RunFacts(
+        None, None, None, None, True)
+
+
+def test_18_of_52_answers_cut_off_in_thinking_is_flagged_and_2_are_not() -> None:
+    assert CUT_OFF in row_flags(run_facts(SUMMARY), "judge-a")
+    assert CUT_OFF not in row_flags(RunFacts(52, 4, 2, "judge-a"), "judge-a")  # 3.8 %: under the 5 % threshold
+
+
+def test_another_judge_than_the_board_s_is_flagged() -> None:
+    assert row_flags(RunFacts(52, 4, 0, "judge-b"), "judge-a") == (OTHER_JUDGE,)
+    assert row_flags(RunFacts(52, 4, 0, None), "judge-a") == ()  # unknown: no flag
+
+
+def test_one_item_per_language_is_too_few_for_an_interval() -> None:
+    assert row_flags(RunFacts(11, 11, 0, "j"), "j") == (FEW_ITEMS,)
+    assert row_flags(RunFacts(55, 11, 0, "j"), "j") == ()
+
+
+def test_an_older_dataset_revision_is_flagged() -> None:
+    assert row_flags(RunFacts(52, 4, 0, "j", dataset_outdated=True), "j") == (OLD_DATASET,)
+
+
+def test_the_board_s_judge_is_the_one_most_runs_used_ties_going_to_the_configured_one() -> None:
+    assert board_judge(["a", "b", "b", None]) == "b"
+    assert board_judge(["a", "b"], configured="b") == "b"
+    assert board_judge([], configured="gpt") == "gpt"
+
+
+def test_codes_round_trip_and_badges_explain_themselves_on_hover_and_link_to_about() -> None:
+    codes = flag_codes((CUT_OFF, FEW_ITEMS))
+    assert codes == "cut_off,few_items" and parse_codes(codes + ",bogus") == (CUT_OFF, FEW_ITEMS)
+    badges = badges_markdown(codes)
+    assert badges.count("](?tab=about") == 2 and f'"{CUT_OFF.explanation}"' in badges
+    assert badges_markdown(None) == "" and parse_codes(3) == ()
+    about = about_markdown()
+    assert all(flag.badge in about and flag.explanation in about for flag in FLAGS.values())
+    assert '"' not in "".join(flag.explanation for flag in FLAGS.values())  # a title cannot close itself
