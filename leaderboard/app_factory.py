@@ -11,25 +11,23 @@ from typing import Any
 import gradio as gr
 from starlette.middleware import Middleware
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
-from eval_backend.benchmarks.qa.plugin import INDIC_QA
-from eval_backend.benchmarks.saraiki.plugin import SARAIKI
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, ScoredBenchmark
 from eval_backend.settings import Settings
 from leaderboard.context import AppContext
 from leaderboard.first_view import FirstView
 from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.page_cache import PageCache
 from leaderboard.results import ResultsStore
+from leaderboard.scored_tables import tab_id
 from leaderboard.tab_links import link_tabs
 from leaderboard.tables import TableCache
 from leaderboard.tabs import (
     about_tab,
+    benchmark_tab,
     judgments_tab,
     leaderboard_tab,
     overview_tab,
     plots_tab,
-    qa_tab,
-    saraiki_tab,
     submit_tab,
 )
 
@@ -95,10 +93,9 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
                 plots_tab.build(context)
             with gr.Tab("Judgments", id=JUDGMENTS_TAB):
                 judgments_tab.build(context)
-            with gr.Tab(INDIC_QA.title, id="qa"):
-                qa_tab.build(context)
-            with gr.Tab(SARAIKI.title, id="saraiki"):
-                saraiki_tab.build(context)
+            for benchmark in scored_benchmarks():
+                with gr.Tab(benchmark.title, id=tab_id(benchmark)):
+                    benchmark_tab.build(context, benchmark)
             with gr.Tab("Submit", id="submit"):
                 submit_tab.build(context)
             with gr.Tab("About", id="about"):
@@ -109,6 +106,11 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
         gr.Timer(settings.app.refresh_s).tick(lambda: first_view.rendered_version, outputs=version,
                                               show_progress="hidden")
     return LeaderboardApp(demo, first_view)
+
+
+def scored_benchmarks() -> list[ScoredBenchmark]:
+    """Every registered benchmark of the scored kind, in the registry's order: each gets its tab."""
+    return [benchmark for benchmark in BENCHMARKS.values() if isinstance(benchmark, ScoredBenchmark)]
 
 
 def benchmark_stores(settings: Settings, writing_bench: ResultsStore | None = None) -> dict[str, ResultsStore]:
