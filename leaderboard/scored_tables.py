@@ -16,7 +16,7 @@ import pandas as pd
 
 from eval_backend.benchmarks import ScoredBenchmark
 from eval_backend.benchmarks.board_view import Breakdown, ItemField, ItemView, Row
-from leaderboard.display import format_rank_range
+from leaderboard.display import PERCENT_DECIMALS, format_rank_range
 from leaderboard.judgment_links import item_key
 from leaderboard.results import RunResult
 from leaderboard.scored_rankings import ranked_table
@@ -112,7 +112,7 @@ def shown_ranking(ranking: pd.DataFrame, benchmark: ScoredBenchmark) -> pd.DataF
 def _interval(low: Any, high: Any) -> str:
     if low is None or high is None or pd.isna(low) or pd.isna(high):
         return ""
-    return f"{low:.1f} – {high:.1f}"
+    return f"{low:.{PERCENT_DECIMALS}f} – {high:.{PERCENT_DECIMALS}f}"
 
 
 def breakdown_frame(runs: Sequence[RunResult], benchmark: ScoredBenchmark, breakdown: Breakdown) -> pd.DataFrame:
@@ -252,4 +252,4 @@ def _default_view(row: Row, benchmark: ScoredBenchmark) -> ItemView:
 
 
 def _text(value: Any) -> str:
-    return "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+    return "" if value is None else f"{value:.{PERCENT_DECIMALS}f}" if isinstance(value, float) else str(value)
