@@ -20,7 +20,6 @@ from eval_backend.benchmarks import ScoredBenchmark
 from eval_backend.dataset_loader import configured_benchmarks
 from leaderboard.context import AppContext, as_updates
 from leaderboard.judgment_links import known_run, parse_item_key
-from leaderboard.page_link import read_link
 from leaderboard.results import LruCache, ResultsStore, Snapshot, UnknownRunError
 from leaderboard.scored_figures import group_heatmap, metric_bars
 from leaderboard.scored_tables import (
@@ -57,6 +56,13 @@ ITEM_URL_SCRIPT = """(model, item) => {{
   window.history.replaceState(null, "", window.location.pathname + "?" + params.toString());
 }}"""
 """Keeps the address in step with the opened item (in the browser only), under the tab's own parameters."""
+LINK_SCRIPT = """(query, model, item) => {{
+  const params = new URLSearchParams(query || "");
+  if (params.get("tab") !== "{tab}" || !params.get("{tab}_model")) return [model, item];
+  return [params.get("{tab}_model").slice(0, 512), (params.get("{tab}_item") || "").slice(0, 512)];
+}}"""
+"""Reads a link's model and item in the browser: an address naming neither asks the server nothing. The server
+checks both (`known_run`, `parse_item_key`) before it shows anything."""
 _RANKINGS: LruCache[pd.DataFrame] = LruCache(16)
 """Each benchmark's ranking per state of its results: the joint bootstrap runs once per state, not per search."""
 
@@ -150,13 +156,11 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
         row = evt.row_value or []
         return str(row[0]) if row else ""
 
-    def open_link(query: str) -> Any:
-        link = read_link(query)
-        if link.text("tab") != prefix or not link.has(f"{prefix}_model"):
-            return gr.skip(), gr.skip()
-        run_id = known_run(store_of(context, benchmark), link.text(f"{prefix}_model"))
-        key = link.text(f"{prefix}_item")
-        return (gr.skip(), gr.skip()) if run_id is None else (run_id, key if parse_item_key(key) else "")
+    def choose_linked(run_id: str, current: str | None) -> Any:
+        # A dropdown's update must carry its choices: Gradio rebuilds the session's copy from the update.
+        ranking = ranking_of(store_of(context, benchmark).snapshot(), benchmark)
+        chosen = known_run(store_of(context, benchmark), run_id) or current
+        return gr.update(choices=model_choices(ranking), value=chosen)
 
     context.results_version.change(render, [group_by, search], list(board.values()), show_progress="hidden")
     group_by.change(render, [group_by, search], list(board.values()))
@@ -167,8 +171,10 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
     # Every click opens the item, the same row again too: the key is set, then the item shown from it.
     items.select(select_item, None, opened).then(show_item, [model, opened], detail_outputs).then(
         None, [model, opened], None, js=ITEM_URL_SCRIPT.format(tab=prefix))
-    if context.page_link is not None:
-        context.page_link.change(open_link, context.page_link, [model, opened], show_progress="hidden").then(
+    if context.page_link is not None:  # a link's model goes through a plain text box: only a valid one is chosen
+        linked = gr.Textbox(visible=False, elem_id=f"{prefix}-linked-model")
+        context.page_link.change(None, [context.page_link, linked, opened], [linked, opened], js=LINK_SCRIPT.format(tab=prefix))
+        linked.change(choose_linked, [linked, model], model, show_progress="hidden").then(
             show_item, [model, opened], detail_outputs)
 
 
@@ -194,12 +200,17 @@ def ranking_of(snapshot: Snapshot, benchmark: ScoredBenchmark) -> pd.DataFrame:
     return _RANKINGS.get_or_load(key, lambda: ranking_frame(snapshot.runs, benchmark))
 
 
+def model_choices(ranking: pd.DataFrame) -> list[tuple[str, str]]:
+    """The item browser's models, in ranking order: (model @ revision, run id)."""
+    return [(f"{model} @ {str(revision)[:12]}", run_id)
+            for run_id, model, revision in zip(ranking["run_id"], ranking["model"], ranking["revision"])]
+
+
 def render_board(context: AppContext, benchmark: ScoredBenchmark, breakdown: Any, search: str = "") -> Board:
     """Every run's rankings (those the search keeps, and their CSV), the chosen breakdown, the figures, the models."""
     snapshot = store_of(context, benchmark).snapshot()
     ranking = ranking_of(snapshot, benchmark)
-    choices = [(f"{model} @ {str(revision)[:12]}", run_id)
-               for run_id, model, revision in zip(ranking["run_id"], ranking["model"], ranking["revision"])]
+    choices = model_choices(ranking)
     shown = _rankings(context, benchmark, snapshot, ranking, search)
     long = breakdown_frame(snapshot.runs, benchmark, breakdown)
     headline = labels(benchmark)[benchmark.headline]
@@ -253,8 +264,9 @@ def render_item(context: AppContext, benchmark: ScoredBenchmark, run_id: str | N
         hidden = gr.update(visible=False)
         return Detail(hidden, hidden, "", "", "", "")
     view = item_view(_details(store_of(context, benchmark), benchmark, run_id), benchmark, *item)
-    if view is None:
-        raise gr.Error(f"The run {run_id!r} has no item {key!r}: choose one from the list.")
+    if view is None:  # a link's item the run does not have: nothing is opened
+        hidden = gr.update(visible=False)
+        return Detail(hidden, hidden, "", "", "", "")
     return Detail(
         title=gr.update(value=f"**Item {item[0]} #{item[1]}**", visible=True),
         shots_panel=gr.update(visible=bool(view.shots)),

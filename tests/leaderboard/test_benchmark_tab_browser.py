@@ -45,7 +45,7 @@ def opened(browser: Browser, url: str, viewport: dict) -> Page:
     page = browser.new_context(viewport=viewport, accept_downloads=True).new_page()
     page.set_default_timeout(UI_TIMEOUT_MS)
     page.goto(url)
-    expect(page.get_by_role("tab").first).to_be_visible()  # the tabs are drawn: one may now be opened
+    expect(page.get_by_role("tab").first).to_be_visible(timeout=UI_TIMEOUT_MS)  # drawn: a tab may be opened
     return page
 
 
