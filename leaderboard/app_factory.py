@@ -11,9 +11,7 @@ from typing import Any
 import gradio as gr
 from starlette.middleware import Middleware
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
-from eval_backend.benchmarks.qa.plugin import INDIC_QA
-from eval_backend.benchmarks.saraiki.plugin import SARAIKI
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, ScoredBenchmark
 from eval_backend.settings import Settings
 from leaderboard.compare_links import COMPARE_TAB
 from leaderboard.context import AppContext
@@ -21,18 +19,18 @@ from leaderboard.first_view import FirstView
 from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.page_cache import PageCache
 from leaderboard.results import ResultsStore
+from leaderboard.scored_tables import tab_id
 from leaderboard.tab_links import MODEL_PAGE_TAB, link_tabs
 from leaderboard.tables import TableCache
 from leaderboard.tabs import (
     about_tab,
+    benchmark_tab,
     compare_tab,
     judgments_tab,
     leaderboard_tab,
     model_tab,
     overview_tab,
     plots_tab,
-    qa_tab,
-    saraiki_tab,
     submit_tab,
 )
 
@@ -45,8 +43,6 @@ INTRO = (
 )
 
 
-ITEMS_TABS = {DEFAULT_BENCHMARK: JUDGMENTS_TAB, INDIC_QA.name: "qa", SARAIKI.name: "saraiki"}
-"""Each benchmark's tab listing a run's items (what a model page's `model=<run id>` links open)."""
 FIRST_VIEW_REFRESH_S = 10.0
 """How often the prerendered first view looks for new results (and re-renders the queue tables)."""
 PAGE_LINK_SCRIPT = "() => window.location.search"
@@ -100,14 +96,13 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
                 plots_tab.build(context, board_controls)
             with gr.Tab("Judgments", id=JUDGMENTS_TAB):
                 judgments_tab.build(context)
-            with gr.Tab(INDIC_QA.title, id="qa"):
-                qa_tab.build(context)
-            with gr.Tab(SARAIKI.title, id="saraiki"):
-                saraiki_tab.build(context)
+            for benchmark in scored_benchmarks():
+                with gr.Tab(benchmark.title, id=tab_id(benchmark)):
+                    benchmark_tab.build(context, benchmark)
             with gr.Tab("Compare", id=COMPARE_TAB) as compare:
                 compare_tab.build(context, compare)
             with gr.Tab("Model", id=MODEL_PAGE_TAB):
-                model_tab.build(context, ITEMS_TABS)
+                model_tab.build(context, items_tabs())
             with gr.Tab("Submit", id="submit"):
                 submit_tab.build(context)
             with gr.Tab("About", id="about"):
@@ -118,6 +113,16 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
         gr.Timer(settings.app.refresh_s).tick(lambda: first_view.rendered_version, outputs=version,
                                               show_progress="hidden")
     return LeaderboardApp(demo, first_view)
+
+
+def items_tabs() -> dict[str, str]:
+    """Each benchmark's tab listing a run's items (what a model page's `model=<run id>` links open)."""
+    return {DEFAULT_BENCHMARK: JUDGMENTS_TAB, **{benchmark.name: tab_id(benchmark) for benchmark in scored_benchmarks()}}
+
+
+def scored_benchmarks() -> list[ScoredBenchmark]:
+    """Every registered benchmark of the scored kind, in the registry's order: each gets its tab."""
+    return [benchmark for benchmark in BENCHMARKS.values() if isinstance(benchmark, ScoredBenchmark)]
 
 
 def benchmark_stores(settings: Settings, writing_bench: ResultsStore | None = None) -> dict[str, ResultsStore]:

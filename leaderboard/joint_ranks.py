@@ -1,4 +1,4 @@
-"""Rank ranges of the ranked table from one joint bootstrap of the runs that share a dataset revision.
+"""Rank ranges of a ranked table (any benchmark's) from one joint bootstrap of the runs that share a dataset revision.
 
 The ranked runs on the board's shared revision (the one most ranked runs were evaluated on)
 answered the same items, so their rank ranges come from the engine's joint cluster bootstrap:
@@ -24,16 +24,21 @@ logger = logging.getLogger(__name__)
 
 JOINT_RULE, OVERLAP_RULE = "joint bootstrap", "interval overlap"
 HEADLINE_FIGURE = "indic"
+HEADLINE_BOUNDS = ("indic_ci_low", "indic_ci_high")
+"""Indic WritingBench's headline figure and its interval's columns in the board's table (the defaults)."""
 _RUNS_KEPT = 2048
 """Per-item values of this many runs are kept (31 KB each at full size): a board whose one run
 changed reads that run's table again, not 500 of them."""
 RUN_READS: LruCache[object] = LruCache(_RUNS_KEPT)
 
 
-def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranked: pd.Series) -> pd.DataFrame:
+def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranked: pd.Series,
+                           figure: str = HEADLINE_FIGURE, bounds: tuple[str, str] = HEADLINE_BOUNDS) -> pd.DataFrame:
     """The table with the shared-revision runs' rank ranges from the joint bootstrap, and `rank_rule` per ranked run.
 
-    `ranked` marks the table's ranked rows, whose rank ranges the interval-overlap rule has already filled.
+    `ranked` marks the table's ranked rows, whose rank ranges the interval-overlap rule has already filled;
+    `figure` is the benchmark's figure ranked on (`item_statistics`), `bounds` the table's columns of its
+    95 % interval, read "higher is better".
     """
     table = table.copy()
     table["rank_rule"] = pd.Series(OVERLAP_RULE, index=table.index).where(ranked)
@@ -43,12 +48,12 @@ def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranke
     folders = {run.run_id: run.folder for run in runs}
     try:
         shared_folders = [folders[run_id] for run_id in table.loc[shared, "run_id"]]
-        joint = joint_ranking(shared_folders, HEADLINE_FIGURE, cached=RUN_READS.get_or_load)
+        joint = joint_ranking(shared_folders, figure, cached=RUN_READS.get_or_load)
     except (RunFolderError, OSError, ValueError) as exc:  # an unreadable or misaligned run: keep the old rule
         logger.warning("rank ranges by interval overlap: the joint bootstrap failed (%s)", exc)
         return table
     others = ranked & ~shared
-    better, not_worse = _others_around(table, shared, others)
+    better, not_worse = _others_around(table, shared, others, bounds)
     table.loc[shared, "rank_best"] = joint.rank_best + better
     table.loc[shared, "rank_worst"] = joint.rank_worst + not_worse
     table.loc[shared, "rank_rule"] = JOINT_RULE
@@ -63,10 +68,10 @@ def _shared_revision(table: pd.DataFrame, ranked: pd.Series) -> pd.Series:
     return ranked & (table["dataset_revision"] == revisions.value_counts().index[0])
 
 
-def _others_around(table: pd.DataFrame, shared: pd.Series, others: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+def _others_around(table: pd.DataFrame, shared: pd.Series, others: pd.Series,
+                   bounds: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
     """Per shared-revision run: the other-revision runs surely better (interval wholly above), and those
     not surely worse (interval not wholly below), by the 95 % intervals."""
-    bounds = ["indic_ci_low", "indic_ci_high"]
     low, high = (table.loc[shared, column].to_numpy(float)[:, np.newaxis] for column in bounds)
     other_low, other_high = (table.loc[others, column].to_numpy(float) for column in bounds)
     better = (other_low[np.newaxis, :] > high).sum(axis=1)

@@ -75,14 +75,14 @@ def parse_link(query: str) -> JudgmentLink:
 
 def resolve_link(store: ResultsStore, link: JudgmentLink) -> JudgmentLink | None:
     """`link` with what the results do not hold dropped; None when it names no model the board has."""
-    model = _known_run(store, link.model)
+    model = known_run(store, link.model)
     if model is None:
         return None
     try:
         items = judgment_items(store.details(model))
     except (UnknownRunError, FileNotFoundError):
         return None
-    compare = _known_run(store, link.compare) if link.compare != model else None
+    compare = known_run(store, link.compare) if link.compare != model else None
     choices = filter_choices(items)
     kept = {name: value for name in FILTER_FIELDS if (value := getattr(link.filter, name)) in choices[name]}
     chosen = dataclasses.replace(link.filter, **{name: kept.get(name) for name in FILTER_FIELDS})
@@ -101,7 +101,8 @@ def parse_item_key(text: object) -> tuple[str, int] | None:
     return (config, index) if separator and config and index is not None else None
 
 
-def _known_run(store: ResultsStore, run_id: str | None) -> str | None:
+def known_run(store: ResultsStore, run_id: str | None) -> str | None:
+    """`run_id` when the store has that run, else None (a link's run id is untrusted)."""
     if not run_id:
         return None
     try:

@@ -1,9 +1,11 @@
-"""The ranking rule of a scored benchmark's board (QA, Saraiki): WritingBench's rule, on its headline.
+"""The ranking rule of a scored benchmark's board (QA, Saraiki, any other): WritingBench's rule, on its headline.
 
 Only complete runs are ranked (`tables.coverage_standing`: every config of the dataset, every
 item scored; a limited run never is), by the benchmark's headline metric in its direction, each
-with the rank range its bootstrap interval allows (`tables.rank_ranges`, as Chatbot Arena does).
-Partial and incomplete runs follow, labelled; the board shows them in a table of their own.
+with its rank range: from the joint bootstrap of the runs on the shared dataset revision
+(`joint_ranks`), else the range its own bootstrap interval allows (`tables.rank_ranges`, as
+Chatbot Arena does). Partial and incomplete runs follow, labelled; the board shows them in a
+table of their own.
 """
 
 from __future__ import annotations
@@ -13,15 +15,19 @@ from typing import Any, Sequence
 import pandas as pd
 
 from eval_backend.benchmarks import ScoredBenchmark
+from leaderboard.joint_ranks import with_joint_rank_ranges
 from leaderboard.results import RunResult
 from leaderboard.tables import INCOMPLETE, RANKED, coverage_standing, rank_ranges
 
-RANK_COLUMNS = ("rank", "rank_best", "rank_worst")
+RANK_COLUMNS = ("rank", "rank_best", "rank_worst", "rank_rule")
 STANDING_COLUMNS = ("standing", "standing_note")
+INTERVAL_COLUMNS = ("ci_low", "ci_high")
+"""The 95 % interval of the headline figure, from the run's summary."""
 
 
 def ranked_table(frame: pd.DataFrame, runs: Sequence[RunResult], benchmark: ScoredBenchmark) -> pd.DataFrame:
-    """`frame` (one row per run: `run_id`, the headline column) with each run's standing, rank and rank range.
+    """`frame` (one row per run: `run_id`, `dataset_revision`, the headline column) with each run's standing,
+    rank, rank range and the rule that gave it (`joint_ranks`), and the headline's interval.
 
     Ranked runs come first, best first (ties kept in `frame`'s order), then the others in `frame`'s order.
     """
@@ -37,11 +43,14 @@ def ranked_table(frame: pd.DataFrame, runs: Sequence[RunResult], benchmark: Scor
     table = table.reset_index(drop=True)
     ranked = ~table["_unranked"]
     table["rank"] = table["_key"].where(ranked).rank(ascending=False, method="min").astype("Int64")
-    low, high = (table["_low"], table["_high"]) if sign > 0 else (-table["_high"], -table["_low"])
-    best, worst = rank_ranges(low[ranked], high[ranked])
+    table = table.assign(ci_low=table["_low"], ci_high=table["_high"])
+    if sign < 0:
+        table = table.assign(_low=-table["_high"], _high=-table["_low"])
+    best, worst = rank_ranges(table["_low"][ranked], table["_high"][ranked])
     table["rank_best"] = pd.Series(best, index=table.index[ranked], dtype="Int64")
     table["rank_worst"] = pd.Series(worst, index=table.index[ranked], dtype="Int64")
-    ordered = [*RANK_COLUMNS, *frame.columns, *STANDING_COLUMNS]
+    table = with_joint_rank_ranges(table, runs, ranked, figure=metric.name, bounds=("_low", "_high"))
+    ordered = [*RANK_COLUMNS, *frame.columns, *INTERVAL_COLUMNS, *STANDING_COLUMNS]
     return table[ordered]
 
 
@@ -54,8 +63,11 @@ def _standing(run: RunResult, headline: str) -> dict[str, Any]:
 
 
 def split_standing(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The ranked rows (with their ranks), and the partial / incomplete ones (with why, without ranks)."""
+    """The ranked rows (with their ranks), and the partial / incomplete ones (with why, without ranks).
+
+    Either layout of the table: the ranking's own columns, or the screen's (one `rank_range` column)."""
     ranked = table["standing"].eq(RANKED)
     shown = table.drop(columns=["standing"])
+    rank_columns = [column for column in (*RANK_COLUMNS, "rank_range") if column in shown]
     return (shown[ranked].drop(columns=["standing_note"]).reset_index(drop=True),
-            shown[~ranked].drop(columns=list(RANK_COLUMNS)).reset_index(drop=True))
+            shown[~ranked].drop(columns=rank_columns).reset_index(drop=True))

@@ -18,6 +18,8 @@ MODEL_WIDTH_PX = 260
 PHONE_MODEL_WIDTH_PX = 120
 PHONE_MAX_WIDTH_PX = 640
 BOARDS = ("#leaderboard-table", "#unranked-table")
+SCORED_BOARDS = (".scored-ranked", ".scored-unranked")
+"""Every scored benchmark's ranked and unranked tables (`scored_tab_parts`), pinned as the board's are."""
 QUEUES = ("#queue-running", "#queue-pending", "#queue-finished", "#queue-failed")
 QUEUE_ID_WIDTH_PX = 48
 WIDE_PLOTS = ("#plot-heatmap", "#plot-subdomains", "#plot-radar")
@@ -142,10 +144,11 @@ def overview_css() -> str:
 
 def board_css() -> str:
     """Pinned Rank and Model on the ranked board (Model alone on the unranked one), narrower on a phone."""
-    ranked, unranked = BOARDS
-    wide = (_width(ranked, 0, RANK_WIDTH_PX) + _width(ranked, 1, MODEL_WIDTH_PX) + _width(unranked, 0, MODEL_WIDTH_PX))
-    phone = (_width(ranked, 1, PHONE_MODEL_WIDTH_PX) + _width(unranked, 0, PHONE_MODEL_WIDTH_PX)
-             + _width("#overview-table", 0, PHONE_MODEL_WIDTH_PX))
+    wide, pinned, phone = "", "", _width("#overview-table", 0, PHONE_MODEL_WIDTH_PX)
+    for ranked, unranked in (BOARDS, SCORED_BOARDS):
+        wide += _width(ranked, 0, RANK_WIDTH_PX) + _width(ranked, 1, MODEL_WIDTH_PX) + _width(unranked, 0, MODEL_WIDTH_PX)
+        pinned += _pinned(ranked, 0, 0) + _pinned(ranked, 1, RANK_WIDTH_PX) + _pinned(unranked, 0, 0)
+        phone += _width(ranked, 1, PHONE_MODEL_WIDTH_PX) + _width(unranked, 0, PHONE_MODEL_WIDTH_PX)
     queues = "".join(_width(queue, 0, QUEUE_ID_WIDTH_PX) + _width(queue, 1, PHONE_MODEL_WIDTH_PX)
                      + _pinned(queue, 0, 0) + _pinned(queue, 1, QUEUE_ID_WIDTH_PX) for queue in QUEUES)
     # A queued request and a refusal must not look alike (the label says which, the colour too).
@@ -153,7 +156,7 @@ def board_css() -> str:
                ".submit-refused textarea { border-left: 6px solid #c0392b !important; }\n")
     return (
         header_row_css() + reading_direction_css() + accessible_css() + wide + outcome + overview_css()
-        + _pinned(ranked, 0, 0) + _pinned(ranked, 1, RANK_WIDTH_PX) + _pinned(unranked, 0, 0)
+        + pinned
         + "".join(f"{board} .cell-menu-button {{ display: none !important; }}\n" for board in BOARDS)
         + f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"
         # A phone's first screen is for the rankings: the title stays, the introduction's paragraph

@@ -18,6 +18,7 @@ judge transport with its retries, run folders, resume, the queue, the CLI's `--b
                (from details.parquet), behind every interval, comparison and rank range
     aggregate  pure: [ScoredItem] -> summary body with "metrics": {name: value} (the corpus level)
     no_answer  NoAnswerPolicy: what an item the model did not answer scores (applied by the engine)
+    board      BoardView: its tab's extra columns, breakdowns, item table and item view (defaults serve any)
 
 Indic WritingBench is the other kind: a rubric-judged `Benchmark` (base.py) on its own path.
 """
@@ -27,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
+from eval_backend.benchmarks.board_view import BoardView
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.item_status import PENDING
@@ -181,6 +183,8 @@ class ScoredBenchmark:
     item_statistics: Callable[[], ItemStatistics] | None = None
     """How its items cluster and its figures per item (`eval_backend.benchmarks.item_statistics`),
     loaded on first use, since the statistics need pandas and most commands do not."""
+    board: BoardView = BoardView()
+    """What its board tab shows beyond its metrics (`eval_backend.benchmarks.board_view`); the default serves any."""
     kind: str = "scored"
 
     def judge(self, name: str) -> JudgeScorer:

@@ -1,6 +1,6 @@
-"""What the tabs of scored benchmarks (QA, Saraiki) share: the rankings (ranked runs, then the partial and
+"""The parts of a scored benchmark's tab (`benchmark_tab`): the rankings (ranked runs, then the partial and
 incomplete ones under them), their search and CSV, the run folders that could not be read, a run's downloads,
-rounded tables.
+rounded tables, empty tables with their real headers.
 
 Percentages are shown to one decimal, as the benchmarks' own scripts print them; the downloads
 keep full precision. The rankings' search works as the WritingBench board's (`;` separates
@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import gradio as gr
 import pandas as pd
@@ -31,8 +31,8 @@ NO_MATCH = "**No models match** the search. Clear the search box, or separate se
 RANKINGS_LABEL = "Rankings: complete runs (sort from the ⋮ menu of a column header)"
 UNRANKED_LABEL = "Not ranked: partial runs (some configs only) and incomplete ones (items without a score, a --limit)"
 PROBLEMS_LABEL = "Run folders that could not be read"
-RANK_LABELS = {"rank": "Rank", "rank_best": "Best rank (95 %)", "rank_worst": "Worst rank (95 %)",
-               "standing_note": "Why not ranked"}
+RANKED_CLASS, UNRANKED_CLASS = "scored-ranked", "scored-unranked"
+"""The classes of every scored benchmark's two ranking tables: the app's CSS pins their rank and model columns."""
 SEARCH_URL_SCRIPT = """(search) => {{
   const params = new URLSearchParams(window.location.search);
   search ? params.set("{param}", search) : params.delete("{param}");
@@ -54,10 +54,10 @@ class RankingsView:
     problems: Any
 
 
-def rankings_section(prefix: str, page_link: gr.Textbox, param: str,
-                     render: Callable[[str], RankingsView]) -> tuple[gr.Textbox, dict[str, Any]]:
+def rankings_section(prefix: str, page_link: gr.Textbox | None, param: str,
+                     render: Callable[[str], RankingsView], empty: pd.DataFrame) -> tuple[gr.Textbox, dict[str, Any]]:
     """The rankings' search box, "no match" note, ranked and unranked tables, CSV button and unreadable run
-    folders (all but the search keyed as `RankingsView`).
+    folders (all but the search keyed as `RankingsView`); `empty` is the ranked table before any run.
 
     Typing a search re-renders the rankings alone through `render`; the tab renders them with the rest
     of its board when the results change.
@@ -65,9 +65,10 @@ def rankings_section(prefix: str, page_link: gr.Textbox, param: str,
     search = search_box(prefix, page_link, param)
     rankings = {
         "no_match": gr.Markdown(NO_MATCH, visible=False, elem_id=f"{prefix}-no-match"),
-        "table": gr.Dataframe(label=RANKINGS_LABEL, interactive=False, elem_id=f"{prefix}-table"),
+        "table": gr.Dataframe(empty, label=RANKINGS_LABEL, interactive=False, elem_id=f"{prefix}-table",
+                              elem_classes=[RANKED_CLASS]),
         "unranked": gr.Dataframe(label=UNRANKED_LABEL, interactive=False, elem_id=f"{prefix}-unranked",
-                                 visible=False),
+                                 visible=False, elem_classes=[UNRANKED_CLASS]),
         "download": gr.DownloadButton("Download this table (CSV)", elem_id=f"{prefix}-download-view", visible=False),
         "problems": gr.Textbox(label=PROBLEMS_LABEL, interactive=False, visible=False, elem_id=f"{prefix}-problems"),
     }
@@ -83,10 +84,11 @@ def item_downloads(prefix: str) -> dict[str, gr.DownloadButton]:
                 for fmt in EXPORT_FORMATS}
 
 
-def search_box(prefix: str, page_link: gr.Textbox, param: str) -> gr.Textbox:
+def search_box(prefix: str, page_link: gr.Textbox | None, param: str) -> gr.Textbox:
     """The rankings' search box; a link's `param` fills it, and typing in it writes `param` in the address."""
     search = gr.Textbox(label="Search", placeholder=SEARCH_HELP, elem_id=f"{prefix}-search")
-    page_link.change(lambda query: linked_search(query, param), page_link, search, show_progress="hidden")
+    if page_link is not None:
+        page_link.change(lambda query: linked_search(query, param), page_link, search, show_progress="hidden")
     search.change(None, search, None, js=SEARCH_URL_SCRIPT.format(param=param))
     return search
 
@@ -97,19 +99,20 @@ def linked_search(query: str | None, param: str) -> Any:
     return link.text(param) if link.has(param) else gr.skip()
 
 
-def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, labels: Mapping[str, str], search: str,
-                  downloads_dir: Path, prefix: str, file_name: str) -> RankingsView:
+def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, shown_columns: Callable[[pd.DataFrame], pd.DataFrame],
+                  labels: Mapping[str, str], search: str, downloads_dir: Path, prefix: str,
+                  file_name: str) -> RankingsView:
     """The rankings' rows whose model matches `search` (all when blank), ranked ones apart from the others,
-    with a CSV of exactly those rows."""
+    as `shown_columns` lays them out, with a CSV of exactly those rows (every column)."""
     shown = ranking[model_matches(ranking["model"], search or "")] if len(ranking) else ranking
     problems = gr.update(value="\n".join(snapshot.problems), visible=bool(snapshot.problems))
     if snapshot.runs and shown.empty:
         hidden = gr.update(visible=False)
         return RankingsView(hidden, hidden, gr.update(value=None, visible=False), gr.update(visible=True), problems)
-    ranked, unranked = split_standing(shown.drop(columns=["run_id"]))
+    ranked, unranked = split_standing(shown_columns(shown))
     return RankingsView(
-        table=rounded_table(ranked, {**RANK_LABELS, **labels}, visible=True),
-        unranked=rounded_table(unranked, {**RANK_LABELS, **labels}, visible=not unranked.empty),
+        table=rounded_table(ranked, labels, visible=True),
+        unranked=rounded_table(unranked, labels, visible=not unranked.empty),
         download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, search or ""),
         no_match=gr.update(visible=False),
         problems=problems,
@@ -131,6 +134,11 @@ def run_downloads(details: pd.DataFrame, downloads_dir: Path, name: str, version
     """One run's items in every export format, as download-button updates keyed by format."""
     return {fmt: gr.update(value=str(export_judgments(details, fmt, downloads_dir, name, version)), visible=True)
             for fmt in EXPORT_FORMATS}
+
+
+def empty_table(columns: Sequence[str], labels: Mapping[str, str]) -> pd.DataFrame:
+    """A table with no rows under its real headers (an empty grid would show "1 2 3")."""
+    return pd.DataFrame(columns=[labels.get(column, column) for column in columns])
 
 
 def rounded_table(frame: pd.DataFrame, labels: Mapping[str, str], **props: Any) -> Any:

@@ -13,12 +13,13 @@ from typing import Any, Callable
 import pandas as pd
 import pytest
 
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.details import read_details
 from eval_backend.run_folder import RunFolder
 from leaderboard.exports import export_judgments, export_view_csv
 from leaderboard.results import ResultsStore, UnknownRunError, breakdown_frame, runs_frame
-from leaderboard.qa_tables import ranking_frame as qa_ranking
-from leaderboard.saraiki_tables import ranking_frame as saraiki_ranking
+from leaderboard.scored_tables import ranking_frame
 from leaderboard.tables import table_for_runs
 from tests.support.qa_runs import build_qa_runs
 from tests.support.run_folders import EvaluatedData
@@ -193,5 +194,5 @@ def test_a_malformed_qa_or_saraiki_folder_is_a_problem_and_their_board_still_sho
     snapshot = ResultsStore(runs_dir).snapshot()
     [problem] = snapshot.problems
     assert str(path) in problem and named in problem
-    ranking = (qa_ranking if benchmark == "qa" else saraiki_ranking)(snapshot.runs)  # the rest renders
+    ranking = ranking_frame(snapshot.runs, INDIC_QA if benchmark == "qa" else SARAIKI)  # the rest renders
     assert len(ranking) == len(list(runs_dir.glob("*/main"))) - 1

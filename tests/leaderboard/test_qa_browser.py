@@ -7,6 +7,7 @@ and both boards show them.
 
 from __future__ import annotations
 
+import re
 import shutil
 from typing import Iterator
 
@@ -74,32 +75,37 @@ def test_the_qa_tab_has_rankings_breakdowns_plots_items_and_downloads(ui: Browse
     page.get_by_role("tab", name="Indic QA").click()
     expect(board_rows(page, "qa-table")).to_have_count(len(qa.folders))
     columns = headers(page, "qa-table")
-    for label in ("Rank", "Best rank (95 %)", "Worst rank (95 %)", "Judge %", "Exact %", "Overlap %", "Blanks",
-                  "Overlap only"):
+    assert columns[:5] == ["Rank", "Model", "Judge accuracy %", "Rank range (95 %)", "95 % interval"]
+    for label in ("Exact substring %", "Word overlap %", "Blank responses", "Overlap only (review)"):
         assert label in columns
     weak = next(row for row in cells(board_rows(page, "qa-table")) if row[columns.index("Model")] == "acme/weak-1b")
-    assert weak[columns.index("Blanks")] == "4" and weak[columns.index("Exact %")] == "55.6"
+    assert weak[columns.index("Blank responses")] == "4" and weak[columns.index("Exact substring %")] == "55.6"
+    assert weak[columns.index("Rank range (95 %)")] == "3"  # 0 % on the items the others answer right: surely 3rd
 
     expect(board_rows(page, "qa-breakdown")).to_have_count(len(qa.folders) * 3)  # three languages each
-    page.locator("#qa-breakdown-group").get_by_label("domain").check()
+    page.locator("#qa-breakdown-group").get_by_label("Domain").check()
     expect(board_rows(page, "qa-breakdown")).to_have_count(len(qa.folders) * 5)
-    for plot in ("qa-plot-accuracy", "qa-plot-languages"):
+    for plot in ("qa-plot-metrics", "qa-plot-groups"):
         expect(page.locator(f"#{plot} .main-svg").first).to_be_visible(timeout=UI_TIMEOUT_MS)
 
     items = board_rows(page, "qa-items")
     expect(items).to_have_count(9)  # the best model's items, chosen by default
     item_columns = headers(page, "qa-items")
-    assert {"judge_correct", "judge_reason", "exact_correct", "overlap_correct"} <= set(item_columns)
-    reasons = [row[item_columns.index("judge_reason")] for row in cells(items)]
+    assert item_columns == ["Item", "Language", "Question", "Golden answer", "Answer", "Judge", "Exact", "Overlap",
+                            "Judge's reason"]
+    reasons = [row[item_columns.index("Judge's reason")] for row in cells(items)]
     assert all(reason.startswith("States ") for reason in reasons)
 
     page.locator("#qa-model input").click()
     page.get_by_role("option", name=f"{SCRIPT_MODEL} @ main", exact=True).click()
     expect(items.first).to_contain_text("<script>alert(1)</script>")  # the chosen model's items replace the others
     expect(items).to_have_count(9)
-    responses = [row[item_columns.index("response")] for row in cells(items)]
+    responses = [row[item_columns.index("Answer")] for row in cells(items)]
     assert set(responses) == {"<script>alert(1)</script>"}  # shown as text, never run
     assert page.locator("#qa-items script").count() == 0
+    items.first.locator("[role=gridcell]").nth(2).click()  # a row opens its item
+    expect(page.locator("#qa-response textarea")).to_have_value("<script>alert(1)</script>")
+    expect(page.locator("#qa-verdict textarea")).to_have_value(re.compile(r"^Golden answer: .+\nJudge: wrong"))
 
     with page.expect_download() as info:
         page.locator("#qa-download-csv").click()
@@ -108,7 +114,7 @@ def test_the_qa_tab_has_rankings_breakdowns_plots_items_and_downloads(ui: Browse
     assert len(pd.read_csv(saved, encoding="utf-8-sig")) == 9
     with page.expect_download() as info:
         page.locator("#qa-download-view").click()
-    assert info.value.suggested_filename == "indic-qa-leaderboard.csv"
+    assert info.value.suggested_filename == "indic_qa-leaderboard.csv"
     shot(page, "qa-tab")
 
 
@@ -146,6 +152,6 @@ def test_the_qa_rankings_search_filters_says_no_match_and_the_csv_and_link_follo
     shot(page, "qa-no-match")
 
     page.goto(f"{app.url}?tab=qa&qa_q=strong")  # the address as a link
-    expect(page.locator("#qa-search textarea")).to_have_value("strong")
+    expect(page.locator("#qa-search textarea")).to_have_value("strong", timeout=UI_TIMEOUT_MS)
     expect(rows).to_have_count(1)
     assert cells(rows)[0][model] == "acme/strong-7b"

@@ -34,12 +34,15 @@ def test_the_saraiki_tab_ranks_each_task_apart_and_browses_items(
     page.get_by_role("tab", name="Saraiki").click()
     expect(board_rows(page, "saraiki-table")).to_have_count(len(saraiki.folders))
     columns = headers(page, "saraiki-table")
-    for label in ("Mode", "Knowledge %", "Knowledge hard %", "Commonsense %", "Reading %", "Math %",
-                  "Instruction following %", "Truthfulness %", "Refusal rate % ↑", "Over-refusal rate % ↓"):
+    assert columns[:5] == ["Rank", "Model", "Knowledge (5-shot) %", "Rank range (95 %)", "95 % interval"]
+    for label in ("Mode", "Knowledge hard (5-shot) %", "Commonsense (5-shot) %", "Reading (5-shot) %",
+                  "Math (8-shot) %", "Instruction following (prompt, strict) %", "Truthfulness (0-shot) %",
+                  "Refusal rate (harmful) %", "Over-refusal rate (benign) % ↓"):
         assert label in columns
-    assert "Rank" in columns and "Best rank (95 %)" in columns
     rows = {row[columns.index("Model")]: row for row in cells(board_rows(page, "saraiki-table"))}
-    assert rows[RAW_MODEL][columns.index("Mode")] == "raw, server" and rows[RAW_MODEL][columns.index("Math %")] == "50"
+    assert rows[RAW_MODEL][columns.index("Mode")] == "raw, server"
+    assert rows[RAW_MODEL][columns.index("Math (8-shot) %")] == "50"
+    assert rows[RAW_MODEL][columns.index("Rank range (95 %)")]  # ranked, with its range
     assert page.locator("#saraiki-table b").count() == 0  # a model id's markup stays text
     page.locator("#saraiki-search textarea").fill("<b>1b</b>")  # the QA tab's search, shared
     expect(board_rows(page, "saraiki-table")).to_have_count(1)
@@ -50,13 +53,15 @@ def test_the_saraiki_tab_ranks_each_task_apart_and_browses_items(
 
     items = board_rows(page, "saraiki-items")
     expect(items.first).to_be_visible()  # the first model's items, chosen by default
-    choose(page, "saraiki-task", "math")
+    assert headers(page, "saraiki-items") == ["Item", "Task", "Question", "Reply", "Answer read", "Expected", "Right?",
+                                              "Instructions", "Refusal"]
+    choose(page, "saraiki-group", "math")
     expect(items).to_have_count(4)
-    position = cells(items)[1][0]
-    page.locator("#saraiki-position input").fill(position)
-    page.locator("#saraiki-position input").press("Enter")
+    chosen = cells(items)[1][0]  # the second row of the filtered list is the one opened
+    items.nth(1).locator("[role=gridcell]").nth(2).click()
     expect(page.locator("#saraiki-verdict textarea")).to_have_value("answer read: 18 (wrong; expected 17)")
     expect(page.locator("#saraiki-question textarea")).to_have_value(re.compile(r"\nAnswer:$"))
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('saraiki_item') === '{chosen}'")
     expect(page.locator("#saraiki-shots textarea")).to_be_hidden()  # the few-shot examples are folded away
     page.locator("#saraiki-shots-panel").get_by_text("Few-shot examples of this item's prompt").click()
     expect(page.locator("#saraiki-shots textarea")).to_be_visible()

@@ -21,7 +21,7 @@ from eval_backend.submissions.service import submit
 from eval_backend.submissions.worker import poll_once
 from leaderboard.app_factory import benchmark_stores
 from leaderboard.overview import headline_column, overview_frame
-from leaderboard.qa_tables import ranking_frame
+from leaderboard.scored_tables import ranking_frame
 from tests.support.chat_server import Reply, StandInChatServer, judge_reply, user_text
 from tests.support.hub_dataset import DatasetShape, write_writing_bench_dataset
 from tests.support.qa_dataset import write_qa_dataset
@@ -67,7 +67,7 @@ def test_one_submission_runs_each_benchmark_apart_and_appears_on_both_boards(tmp
     stores = benchmark_stores(settings)
     wb_runs, qa_runs = stores[INDIC_WRITING_BENCH.name].snapshot().runs, stores[INDIC_QA.name].snapshot().runs
     assert [run.model for run in wb_runs] == [str(model)] == [run.model for run in qa_runs]
-    assert ranking_frame(qa_runs)["n"].tolist() == [9]
+    assert ranking_frame(qa_runs, INDIC_QA)["items"].tolist() == [9]
     overview = overview_frame({name: store.snapshot().runs for name, store in stores.items()})
     assert len(overview) == 1  # one model revision, one row
     row = overview.iloc[0]

@@ -11,7 +11,7 @@ import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, Sequence
 
 REPO = Path(__file__).resolve().parents[2]
 STARTUP_S = 90
@@ -37,15 +37,16 @@ def free_port() -> int:
 
 @contextmanager
 def running_app(data_dir: Path, log: Path, repo: Path = REPO, base: Mapping[str, str] | None = None,
-                **env: str) -> Iterator[AppServer]:
+                script: Sequence[str] = ("app.py",), **env: str) -> Iterator[AppServer]:
     """Serve `data_dir` with the in-app worker off (the `app.py` of `repo`: another checkout for a bench), in
-    `base` (default: this process's environment) with `env` over it."""
+    `base` (default: this process's environment) with `env` over it; `script` is what Python runs (another
+    entry point that serves as app.py does, e.g. `-m tests.support.toy_app`)."""
     for attempt in range(START_ATTEMPTS):
         port = free_port()
         environment = {**(os.environ if base is None else base), "DATA_DIR": str(data_dir),
                        "WORKER_ENABLED": "false", "GRADIO_SERVER_NAME": "127.0.0.1", "PORT": str(port), **env}
         with log.open("w") as out:
-            process = subprocess.Popen([sys.executable, "app.py"], cwd=repo, env=environment,
+            process = subprocess.Popen([sys.executable, *script], cwd=repo, env=environment,
                                        stdout=out, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}/"
         try:

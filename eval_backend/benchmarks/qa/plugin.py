@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
 from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, ScoredBenchmark, ScoredItem
+from eval_backend.benchmarks.qa.board import QA_BOARD
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults, after_thinking
 from eval_backend.benchmarks.qa.items import ROW_FIELDS, QaItem, item_from_meta, record_to_item
 from eval_backend.benchmarks.qa.judge import JUDGE_TEMPERATURE, judge_messages, parse_equivalence_verdict, rule_judgment
@@ -170,4 +171,5 @@ INDIC_QA = ScoredBenchmark(
     aggregate=aggregate,
     no_answer=NO_ANSWER,
     item_statistics=_item_statistics,
+    board=QA_BOARD,
 )

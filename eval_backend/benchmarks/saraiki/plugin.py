@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
 from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, ScoredBenchmark, ScoredItem
+from eval_backend.benchmarks.saraiki.board import SARAIKI_BOARD
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.benchmarks.saraiki.answers import AnswerScore, score_math, score_mcq
 from eval_backend.benchmarks.saraiki.instructions import (
@@ -265,6 +266,7 @@ SARAIKI = ScoredBenchmark(
     shot_counts={task.config: task.shots for task in TASKS if task.shots},
     in_mode=_in_mode,
     item_statistics=_item_statistics,
+    board=SARAIKI_BOARD,
 )
 
 __all__ = ["NAME", "SARAIKI", "saraiki_benchmark"]

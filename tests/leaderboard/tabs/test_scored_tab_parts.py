@@ -1,4 +1,5 @@
-"""The rankings' search shared by the QA and Saraiki tabs: the rows kept, the CSV of them, the note when none is."""
+"""The rankings' search of every scored benchmark's tab (here QA's): the rows kept, the CSV of them, the note when
+none is, the partial runs apart, an empty table's headers."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from leaderboard.qa_tables import ranking_frame
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from leaderboard.results import ResultsStore
-from leaderboard.tabs.qa_tab import LABELS
-from leaderboard.tabs.scored_tab_parts import linked_search, rankings_view
+from leaderboard.scored_tables import labels, ranking_frame, shown_ranking
+from leaderboard.tabs.scored_tab_parts import empty_table, linked_search, rankings_view
 from tests.support.qa_runs import QA_PROFILES, QaData, QaProfile, build_qa_runs
 
 CSV_NAME = "indic-qa-leaderboard.csv"
@@ -24,7 +25,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> ResultsStore:
 
 def view(store: ResultsStore, search: str, downloads: Path):
     snapshot = store.snapshot()
-    return rankings_view(snapshot, ranking_frame(snapshot.runs), LABELS, search, downloads, "qa", CSV_NAME)
+    return rankings_view(snapshot, ranking_frame(snapshot.runs, INDIC_QA), lambda frame: shown_ranking(frame, INDIC_QA),
+                         labels(INDIC_QA), search, downloads, "qa", CSV_NAME)
 
 
 def shown_models(update: dict) -> list[str]:
@@ -33,7 +35,7 @@ def shown_models(update: dict) -> list[str]:
 
 def test_a_blank_search_keeps_every_model_and_the_csv_holds_them(store: ResultsStore, tmp_path: Path) -> None:
     rendered = view(store, "", tmp_path)
-    ranking = ranking_frame(store.snapshot().runs)
+    ranking = ranking_frame(store.snapshot().runs, INDIC_QA)
     assert shown_models(rendered.table) == list(ranking["model"]) and rendered.no_match["visible"] is False
     assert list(pd.read_csv(rendered.download["value"], encoding="utf-8-sig")["model"]) == list(ranking["model"])
 
@@ -75,3 +77,8 @@ def test_unranked_runs_are_shown_under_the_ranked_ones_with_why(tmp_path: Path) 
     assert list(exported["model"]) == ["acme/strong-7b", limited.model_id]  # the CSV holds both, with standing
     assert list(exported["standing"]) == ["ranked", "incomplete"]
     assert rendered.problems["visible"] is False
+
+
+def test_an_empty_table_has_its_real_headers() -> None:
+    table = empty_table(["rank", "model", "judge"], labels(INDIC_QA))
+    assert list(table.columns) == ["Rank", "Model", "Judge accuracy %"] and table.empty

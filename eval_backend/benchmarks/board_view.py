@@ -1,0 +1,98 @@
+"""What a scored benchmark's board tab shows beyond its metrics, declared by the benchmark.
+
+The web app builds one tab for every `ScoredBenchmark` from its metrics (labels, units,
+direction, headline) and this record: the ranking's extra run columns, the summary's
+breakdowns, the item table's readable columns, its filters and how one item reads in full.
+A benchmark that declares none gets a tab all the same: a per-language breakdown of its
+metrics (`by_language`, as its `aggregate` writes it), items with their config, index,
+answer and each figure of its `item_statistics`, and the item's own fields in full.
+
+Everything here is data and pure functions of a summary or of one details row (a mapping):
+no pandas, no web app, so a benchmark's package declares it without either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+Row = Mapping[str, Any]
+"""One row of a run's details.parquet, as a mapping of column to value."""
+
+
+@dataclass(frozen=True)
+class RunColumn:
+    """A ranking column read from a run's summary (Saraiki's prompt mode), shown after the model's revision."""
+
+    name: str
+    label: str
+    value: Callable[[Mapping[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A group of the summary's figures: `summary[summary_key]` is {group name: figures}.
+
+    The figures are a mapping with `metrics` (the benchmark's metrics for that group), or flat
+    figures (Saraiki's `tasks`: shots, n, rates) shown as they are.
+    """
+
+    name: str
+    label: str
+    summary_key: str
+
+
+@dataclass(frozen=True)
+class ItemField:
+    """One column of the item table: a details column, or a value computed from the row."""
+
+    name: str
+    label: str
+    value: Callable[[Row], Any] | None = None
+
+
+@dataclass(frozen=True)
+class ItemFilter:
+    """A choice of the item table's "Show" filter: the rows it keeps."""
+
+    label: str
+    keep: Callable[[Row], bool]
+
+
+@dataclass(frozen=True)
+class ItemView:
+    """One item in full, as plain text (a model's output is never rendered as HTML)."""
+
+    question: str
+    response: str
+    verdict: str
+    shots: str = ""
+
+
+def verdict_text(value: Any) -> str:
+    """A verdict as a reader says it: right, wrong, or blank when there is none (no answer, a failed judgment)."""
+    if isinstance(value, bool):  # rows come as `DataFrame.to_dict("records")` gives them: Python values
+        return "right" if value else "wrong"
+    return ""
+
+
+BY_LANGUAGE = Breakdown("language", "Language", "by_language")
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """The board's declarations of one benchmark; every field has a default that serves any benchmark.
+
+    `tab` is the tab's id in the page address (`?tab=qa`) and the prefix of its elements' ids;
+    None: the benchmark's name. `group` is the details column the item table is filtered by (a
+    config, or Saraiki's task), with its label.
+    """
+
+    tab: str | None = None
+    intro: str | None = None
+    run_columns: tuple[RunColumn, ...] = ()
+    breakdowns: tuple[Breakdown, ...] = (BY_LANGUAGE,)
+    group: ItemField = ItemField("config", "Config")
+    item_fields: tuple[ItemField, ...] = ()
+    item_filters: tuple[ItemFilter, ...] = ()
+    item_view: Callable[[Row], ItemView] | None = None

@@ -1,0 +1,255 @@
+"""Any scored benchmark's tables, built from its declarations: the ranking, its breakdowns, the item list.
+
+Pure functions of the runs' summaries and details as the engine wrote them; nothing here
+re-scores. The columns come from the benchmark: its metrics (label, unit, direction, the
+headline first), its board's run columns, breakdowns and item fields
+(`eval_backend.benchmarks.board_view`); a benchmark that declares no board gets the defaults
+there, so a new benchmark gets a tab without code of its own. Canonical snake_case columns
+(a metric's name); `labels` gives each its header.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import pandas as pd
+
+from eval_backend.benchmarks import ScoredBenchmark
+from eval_backend.benchmarks.board_view import Breakdown, ItemField, ItemView, Row
+from leaderboard.display import PERCENT_DECIMALS, format_rank_range
+from leaderboard.judgment_links import item_key
+from leaderboard.results import RunResult
+from leaderboard.scored_rankings import ranked_table
+
+ALL = "all"
+"""The item filters' choice that keeps every row."""
+COUNT_COLUMNS = ("items", "missing_responses", "failed_judgments")
+LABELS = {
+    "rank": "Rank", "rank_range": "Rank range (95 %)", "interval": "95 % interval", "model": "Model",
+    "revision": "Revision", "items": "Items", "missing_responses": "No answer", "failed_judgments": "Judge failures",
+    "judge_model": "Judge", "created_at": "Scored at", "dataset_revision": "Dataset revision",
+    "standing_note": "Why not ranked", "item": "Item",
+}
+
+
+def tab_id(benchmark: ScoredBenchmark) -> str:
+    """The benchmark's tab in the page address (`?tab=qa`) and the prefix of its elements' ids."""
+    return benchmark.board.tab or benchmark.name
+
+
+def metric_names(benchmark: ScoredBenchmark) -> list[str]:
+    """The benchmark's metrics, its headline first."""
+    return [benchmark.headline, *(metric.name for metric in benchmark.metrics if metric.name != benchmark.headline)]
+
+
+def labels(benchmark: ScoredBenchmark) -> dict[str, str]:
+    """The headers of the ranking and breakdown columns: a metric's label with its unit, an arrow where lower
+    is better."""
+    metric_labels = {metric.name: _metric_label(metric.label, metric.unit, metric.higher_is_better)
+                     for metric in benchmark.metrics}
+    board = benchmark.board
+    return {**LABELS, **metric_labels, **{column.name: column.label for column in board.run_columns},
+            **{breakdown.name: breakdown.label for breakdown in board.breakdowns}}
+
+
+def item_labels(benchmark: ScoredBenchmark) -> dict[str, str]:
+    """The headers of the item table's columns."""
+    group = benchmark.board.group
+    return {"item": LABELS["item"], group.name: group.label,
+            **{field.name: field.label for field in item_fields(benchmark)}}
+
+
+def _metric_label(label: str, unit: str, higher_is_better: bool) -> str:
+    shown = f"{label} %" if unit == "%" else label if unit == "count" else f"{label} ({unit})"
+    return shown if higher_is_better or unit == "count" else f"{shown} ↓"
+
+
+def ranking_frame(runs: Sequence[RunResult], benchmark: ScoredBenchmark) -> pd.DataFrame:
+    """One row per run: its metrics, run columns, counts and standing; the ranked (complete) runs first, by the
+    headline in its direction with their rank ranges, then the partial and incomplete ones."""
+    columns = ["run_id", "model", "revision", *(column.name for column in benchmark.board.run_columns),
+               *metric_names(benchmark), *COUNT_COLUMNS, "judge_model", "created_at", "dataset_revision"]
+    frame = pd.DataFrame([_ranking_row(run, benchmark) for run in runs], columns=columns)
+    headline = benchmark.headline_metric()
+    frame = frame.sort_values([headline.name, "model"], ascending=[not headline.higher_is_better, True],
+                              na_position="last", kind="stable")
+    return ranked_table(frame, runs, benchmark)
+
+
+def _ranking_row(run: RunResult, benchmark: ScoredBenchmark) -> dict[str, Any]:
+    metrics = run.summary.get("metrics") or {}
+    counts = run.summary.get("counts") or {}
+    return {
+        "run_id": run.run_id,
+        "model": run.model,
+        "revision": run.revision,
+        **{column.name: column.value(run.summary) for column in benchmark.board.run_columns},
+        **{name: _number(metrics.get(name)) for name in metric_names(benchmark)},
+        **{name: counts.get(name, 0) for name in COUNT_COLUMNS},
+        "judge_model": run.provenance.get("judge_model"),
+        "created_at": run.provenance.get("created_at"),
+        "dataset_revision": run.dataset.revision if run.dataset else None,
+    }
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def shown_ranking(ranking: pd.DataFrame, benchmark: ScoredBenchmark) -> pd.DataFrame:
+    """The ranking as read on screen: rank, model, the headline, its rank range and interval first (a phone's
+    first screen), then the other metrics and facts; the CSV keeps every column."""
+    frame = ranking.copy()
+    frame["rank_range"] = [format_rank_range(best, worst) for best, worst in zip(frame["rank_best"], frame["rank_worst"])]
+    frame["interval"] = [_interval(low, high) for low, high in zip(frame["ci_low"], frame["ci_high"])]
+    names = metric_names(benchmark)
+    lead = ["rank", "model", names[0], "rank_range", "interval"]
+    rest = [*(column.name for column in benchmark.board.run_columns), *names[1:], "revision", *COUNT_COLUMNS,
+            "judge_model", "created_at", "standing", "standing_note"]
+    return frame[[*lead, *rest]]
+
+
+def _interval(low: Any, high: Any) -> str:
+    if low is None or high is None or pd.isna(low) or pd.isna(high):
+        return ""
+    return f"{low:.{PERCENT_DECIMALS}f} – {high:.{PERCENT_DECIMALS}f}"
+
+
+def breakdown_frame(runs: Sequence[RunResult], benchmark: ScoredBenchmark, breakdown: Breakdown) -> pd.DataFrame:
+    """Long table: per run and group (language, domain, task), its figures and the 95 % interval of its headline.
+
+    A group with `metrics` shows the benchmark's metrics; one of flat figures (Saraiki's tasks) every figure.
+    """
+    rows = []
+    for run in runs:
+        intervals = run.summary.get("config_intervals") or {}
+        for name, entry in (run.summary.get(breakdown.summary_key) or {}).items():
+            figures = _figures(entry, benchmark)
+            group_intervals = intervals.get(name) if isinstance(intervals.get(name), Mapping) else {}
+            interval = group_intervals.get(name) or group_intervals.get(benchmark.headline) or (None, None)
+            rows.append({"model": run.model, "revision": run.revision, breakdown.name: name, **figures,
+                         "interval": _interval(*interval)})
+    return pd.DataFrame(rows, columns=_breakdown_columns(rows, breakdown))
+
+
+def _breakdown_columns(rows: list[dict[str, Any]], breakdown: Breakdown) -> list[str]:
+    lead = ["model", "revision", breakdown.name]
+    figures = dict.fromkeys(key for row in rows for key in row if key not in lead and key != "interval")
+    return [*lead, *figures, "interval"]
+
+
+def _figures(entry: Any, benchmark: ScoredBenchmark) -> dict[str, Any]:
+    if not isinstance(entry, Mapping):
+        return {}
+    metrics = entry.get("metrics")
+    if isinstance(metrics, Mapping):
+        return {name: _number(metrics.get(name)) for name in metric_names(benchmark)}
+    return {key: _cell(value) for key, value in entry.items()}
+
+
+def _cell(value: Any) -> Any:
+    """A figure as a table cell: counts by reason as `reason: n` text, lists as text, numbers as they are."""
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key}: {count}" for key, count in value.items()) or "none"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return value
+
+
+def metric_matrix(long: pd.DataFrame, benchmark: ScoredBenchmark, breakdown: Breakdown,
+                  models: Sequence[str]) -> pd.DataFrame:
+    """Models x groups of the headline from a `breakdown_frame` (rows in the order of `models`, the ranking's),
+    for the heatmap; empty when the breakdown has no headline figure."""
+    if long.empty or benchmark.headline not in long:
+        return pd.DataFrame()
+    order = list(dict.fromkeys(models))
+    matrix = long.pivot_table(index="model", columns=breakdown.name, values=benchmark.headline, aggfunc="first",
+                              dropna=False)
+    return matrix.reindex([model for model in order if model in matrix.index])
+
+
+def item_fields(benchmark: ScoredBenchmark) -> tuple[ItemField, ...]:
+    """The item table's columns after the item and its group: the board's, or the item's own fields, the answer,
+    each figure's value and each judge's reason."""
+    if benchmark.board.item_fields:
+        return benchmark.board.item_fields
+    statistics = benchmark.item_statistics() if benchmark.item_statistics else None
+    figures = tuple(ItemField(figure.name, figure.label) for figure in statistics.figures) if statistics else ()
+    reasons = tuple(ItemField(f"{judge.name}_reason", f"{judge.name.replace('_', ' ').capitalize()} reason")
+                    for judge in benchmark.judges)
+    own = tuple(ItemField(name, name.replace("_", " ").capitalize()) for name in benchmark.row_fields)
+    return (*own, ItemField("response", "Answer"), *figures, *reasons)
+
+
+def item_filters(benchmark: ScoredBenchmark) -> list[str]:
+    """The item table's "Show" choices."""
+    return [ALL, *(choice.label for choice in benchmark.board.item_filters)]
+
+
+def items_frame(details: pd.DataFrame, benchmark: ScoredBenchmark, group: str = ALL, show: str = ALL) -> pd.DataFrame:
+    """The run's items, one line each with the columns a reader reads (`item` is its `config:index` key),
+    those of one group (`group`, or every one) that the filter `show` keeps, in the run's order."""
+    board = benchmark.board
+    keep = _filter(benchmark, show)
+    frame = _with_figures(details, benchmark)
+    fields = item_fields(benchmark)
+    rows = [
+        {"item": item_key(row["config"], int(row["index"])), board.group.name: row.get(board.group.name),
+         **{field.name: _field_value(field, row) for field in fields}}
+        for row in frame.to_dict("records")
+        if (group == ALL or row.get(board.group.name) == group) and keep(row)
+    ]
+    return pd.DataFrame(rows, columns=["item", board.group.name, *(field.name for field in fields)])
+
+
+def _filter(benchmark: ScoredBenchmark, show: str) -> Any:
+    if show == ALL:
+        return lambda row: True
+    for choice in benchmark.board.item_filters:
+        if choice.label == show:
+            return choice.keep
+    raise ValueError(f"unknown filter {show!r}; expected one of {item_filters(benchmark)}")
+
+
+def _with_figures(details: pd.DataFrame, benchmark: ScoredBenchmark) -> pd.DataFrame:
+    """The details with each figure's per-item value, when the default item fields show them."""
+    if benchmark.board.item_fields or not benchmark.item_statistics:
+        return details
+    values = benchmark.item_statistics().values(details)
+    return details.assign(**{name: values[name] for name in values.columns if name not in details})
+
+
+def _field_value(field: ItemField, row: Row) -> Any:
+    value = field.value(row) if field.value else row.get(field.name)
+    return None if isinstance(value, float) and pd.isna(value) else value
+
+
+def groups(details: pd.DataFrame, benchmark: ScoredBenchmark) -> list[str]:
+    """The item filter's group choices: every group of the run's items, in their order."""
+    column = benchmark.board.group.name
+    return [ALL, *dict.fromkeys(map(str, details[column].dropna()))] if column in details else [ALL]
+
+
+def item_view(details: pd.DataFrame, benchmark: ScoredBenchmark, config: str, index: int) -> ItemView | None:
+    """The item `config:index` of the run in full; None when the run has no such item."""
+    match = details[(details["config"] == config) & (details["index"] == index)]
+    if match.empty:
+        return None
+    row = _with_figures(match, benchmark).to_dict("records")[0]
+    if benchmark.board.item_view:
+        return benchmark.board.item_view(row)
+    return _default_view(row, benchmark)
+
+
+def _default_view(row: Row, benchmark: ScoredBenchmark) -> ItemView:
+    """The item's own fields, the answer, and each other item field's value."""
+    question = "\n".join(f"{name}: {row[name]}" for name in benchmark.row_fields if isinstance(row.get(name), str))
+    response = row.get("response")
+    fields = [field for field in item_fields(benchmark) if field.name not in ("response", *benchmark.row_fields)]
+    verdict = "\n".join(f"{field.label}: {_text(_field_value(field, row))}" for field in fields)
+    return ItemView(question, response if isinstance(response, str) else f"(no answer: {row.get('response_error')})",
+                    verdict)
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else f"{value:.{PERCENT_DECIMALS}f}" if isinstance(value, float) else str(value)

@@ -1,0 +1,133 @@
+"""A benchmark with no tab code of its own gets its tab, in Chromium at 1440×900 and 390×844.
+
+The toy translation benchmark exists only in tests (`tests.support.toy_translation`): its run
+folders are written by the engine's CLI, the app is `app.py` with the toy in the registry
+(`tests.support.toy_app`), and the tab it shows is built from the toy's declarations alone:
+ranked rows with rank ranges from the joint bootstrap, the incomplete run apart with why, its
+items opened by a click and by a link. Screenshots land in test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterator
+from urllib.parse import parse_qs, urlparse
+
+import pandas as pd
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.leaderboard.test_board_browser import LAPTOP, PHONE, SEEN_JS, open_tab, shot
+from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, choose, headers
+from tests.leaderboard.test_readable_browser import misaligned
+from tests.support.app_server import AppServer, running_app
+from tests.support.toy_runs import ECHO, LIMITED, LONG_ID, TRANSLATOR, ToyData, build_toy_runs
+
+TAB = "toy_translation"
+TOY_APP = ("-m", "tests.support.toy_app")
+LEAD_HEADERS = ["Rank", "Model", "Adequacy %", "Rank range (95 %)", "95 % interval"]
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory: pytest.TempPathFactory) -> ToyData:
+    return build_toy_runs(tmp_path_factory.mktemp("toy-board"))
+
+
+@pytest.fixture(scope="module")
+def app(toy: ToyData) -> Iterator[AppServer]:
+    with running_app(toy.data_dir, toy.data_dir.parent / "app.log", script=TOY_APP,
+                     TOY_DATASET=str(toy.dataset_dir)) as server:
+        yield server
+
+
+def opened(browser: Browser, url: str, viewport: dict) -> Page:
+    page = browser.new_context(viewport=viewport, accept_downloads=True).new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    page.goto(url)
+    expect(page.get_by_role("tab").first).to_be_visible(timeout=UI_TIMEOUT_MS)  # drawn: a tab may be opened
+    return page
+
+
+@pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])
+def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
+    page = opened(browser, app.url, request.param)
+    open_tab(page, "Toy translation")
+    expect(board_rows(page, f"{TAB}-table")).to_have_count(3)
+    yield page
+    page.context.close()
+
+
+def test_its_tab_ranks_the_complete_runs_with_rank_ranges_and_lists_the_limited_one_apart(
+    page: Page, tmp_path: Path
+) -> None:
+    columns = headers(page, f"{TAB}-table")
+    assert columns[:5] == LEAD_HEADERS and "chrF (score 0–100)" in columns
+    rows = cells(board_rows(page, f"{TAB}-table"))
+    assert [(row[0], row[1], row[3]) for row in rows] == [("1", LONG_ID, "1"), ("2", TRANSLATOR, "2"),
+                                                           ("3", ECHO, "3")]
+    assert rows[1][2] == "57.1" and rows[1][4] == "28.6 – 85.7"  # 4 of 7 adequate, with its interval
+    unranked = board_rows(page, f"{TAB}-unranked")
+    expect(unranked).to_have_count(1)
+    assert cells(unranked)[0][:1] == [LIMITED]
+    assert "incomplete: 2 of 7 items" in cells(unranked)[0]
+    with page.expect_download() as info:
+        page.locator(f"#{TAB}-download-view").click()
+    info.value.save_as(tmp_path / "ranking.csv")
+    ranking = pd.read_csv(tmp_path / "ranking.csv", encoding="utf-8-sig")
+    ranked = ranking[ranking["standing"] == "ranked"]
+    assert set(ranked["rank_rule"]) == {"joint bootstrap"}  # the three runs share the dataset's revision
+    assert list(ranking["model"]) == [LONG_ID, TRANSLATOR, ECHO, LIMITED]
+    shot(page, "toy-tab")
+
+
+def test_the_first_score_is_on_screen_and_every_header_lies_over_its_column(page: Page) -> None:
+    """At 390 px the rank, the (100-character) model and the headline fit without scrolling sideways."""
+    page.locator(f"#{TAB}-table").scroll_into_view_if_needed()
+    assert misaligned(page, f"{TAB}-table") == []
+    score = page.locator(f'#{TAB}-table [data-col="2"][data-row="0"]')
+    box = score.bounding_box()
+    assert box and box["x"] + box["width"] <= (page.viewport_size or {})["width"]
+    assert score.evaluate(SEEN_JS), "the first score is scrolled away or covered"
+    shot(page, "toy-first-score")
+
+
+def test_an_item_opens_by_clicking_its_row_and_the_address_opens_it_again(page: Page, app: AppServer) -> None:
+    choose(page, f"{TAB}-model", f"{TRANSLATOR} @ main")
+    items = board_rows(page, f"{TAB}-items")
+    expect(items).to_have_count(7)
+    answer = items.nth(4).locator("[role=gridcell]").nth(4)
+    expect(answer).to_have_text("The sky is blue.")  # the chosen model's answer (echoed), not the first model's
+    assert headers(page, f"{TAB}-items") == ["Item", "Config", "Source", "Reference", "Answer", "Adequacy", "chrF",
+                                             "Adequacy reason"]
+    choose(page, f"{TAB}-group", "tamil")
+    expect(items).to_have_count(3)
+    items.nth(1).locator("[role=gridcell]").nth(2).click()  # the second row of the filtered list: tamil:1
+    expect(page.locator(f"#{TAB}-question textarea")).to_have_value("source: She sings well.\n"
+                                                                   "reference: அவள் நன்றாகப் பாடுகிறாள்.")
+    expect(page.locator(f"#{TAB}-response textarea")).to_have_value("She sings well.")  # echoed, not translated
+    expect(page.locator(f"#{TAB}-verdict textarea")).to_have_value(re.compile(r"^Adequacy: 0\.0\nchrF: 1\.9\n"))
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('{TAB}_item') === 'tamil:1'")
+    query = parse_qs(urlparse(page.url).query)
+    assert query[f"{TAB}_model"] == ["acme__translator-1b/main"]
+    link = page.url
+    page.goto(app.url)
+    page.goto(link)
+    expect(page.locator(f"#{TAB}-response textarea")).to_have_value("She sings well.", timeout=UI_TIMEOUT_MS)
+    shot(page, "toy-item")
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1440", "390"])
+def test_with_no_runs_and_no_dataset_its_grids_show_their_headers_and_it_says_what_to_set(
+    browser: Browser, tmp_path: Path, viewport: dict
+) -> None:
+    with running_app(tmp_path / "empty-data", tmp_path / "app.log", script=TOY_APP) as empty:
+        page = opened(browser, empty.url, viewport)
+        open_tab(page, "Toy translation")
+        expect(page.locator(f"#{TAB}-intro")).to_contain_text("set TOY_DATASET")
+        for table, first in ((f"{TAB}-table", LEAD_HEADERS), (f"{TAB}-items", ["Item", "Config", "Source"])):
+            titles = page.locator(f"#{table} [role=columnheader]")
+            expect(titles.first).to_have_attribute("title", first[0])
+            assert titles.evaluate_all("hs => hs.map(h => h.title)")[:len(first)] == first
+        shot(page, "toy-empty")
+        page.context.close()
