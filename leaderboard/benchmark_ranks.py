@@ -1,8 +1,8 @@
 """Each run's standing on its benchmark's board, for any benchmark: headline, interval, rank and rank range.
 
 One frame per benchmark, whatever its kind: a rubric benchmark's from its leaderboard table
-(`tables.table_for_runs`, joint ranks and flags included), a scored benchmark's from its ranking
-rule (`scored_rankings.ranked_table`). The overview and the model page read ranks from here.
+(`tables.table_for_runs`, joint ranks and flags included), a scored benchmark's from its
+benchmark tab's ranking (`scored_tables.ranking_frame`). The overview and the model page read ranks from here.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
 from leaderboard.context import AppContext
 from leaderboard.results import RunResult
 from leaderboard.row_flags import board_judge, flag_codes, row_flags, run_facts
-from leaderboard.scored_rankings import ranked_table
+from leaderboard.scored_tables import ranking_frame
 from leaderboard.tables import table_for_runs
 
 RANK_FRAME_COLUMNS = ["run_id", "model", "revision", "headline", "ci_low", "ci_high", "rank", "rank_best",
@@ -35,19 +35,11 @@ def benchmark_ranks(benchmark: AnyBenchmark, runs: Sequence[RunResult], configur
         table = table_for_runs(runs, configured_judge) if board is None else board
         return table.rename(columns={"indic_average": "headline", "indic_ci_low": "ci_low",
                                      "indic_ci_high": "ci_high"})[RANK_FRAME_COLUMNS]
-    metric = benchmark.headline_metric()
-    frame = pd.DataFrame({"run_id": [run.run_id for run in runs],
-                          metric.name: [benchmark.headline_value(run.summary) for run in runs]}, dtype=object)
-    frame[metric.name] = pd.to_numeric(frame[metric.name])
-    table = ranked_table(frame, runs, benchmark)
+    table = ranking_frame(runs, benchmark)  # the benchmark tab's own ranking: joint rank ranges, intervals
     by_id = {run.run_id: run for run in runs}
     judge = board_judge((run.provenance.get("judge_model") for run in runs), configured_judge)
-    intervals = [(by_id[run_id].summary.get("intervals") or {}).get(metric.name) or (None, None)
-                 for run_id in table["run_id"]]
     return table.assign(
-        model=[by_id[run_id].model for run_id in table["run_id"]],
-        revision=[by_id[run_id].revision for run_id in table["run_id"]],
-        headline=table[metric.name], ci_low=[low for low, _ in intervals], ci_high=[high for _, high in intervals],
+        headline=table[benchmark.headline_metric().name],
         flags=[flag_codes(row_flags(run_facts(by_id[run_id].summary), judge)) for run_id in table["run_id"]],
     )[RANK_FRAME_COLUMNS]
 

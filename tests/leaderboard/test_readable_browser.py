@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.leaderboard.test_board_browser import LAPTOP, PHONE, TEXT_BOX_JS, open_tab, shot
+from tests.leaderboard.test_board_browser import LAPTOP, PHONE, TEXT_BOX_JS, open_filters, open_tab, shot
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, choose
 from leaderboard.tabs.judgments_tab import ITEM_HEADERS
 from tests.support.app_server import AppServer, running_app
@@ -82,6 +82,7 @@ def test_each_header_lies_over_its_column_with_100_character_ids(page: Page) -> 
 
 
 def test_the_overview_headers_lie_over_their_columns(page: Page) -> None:
+    open_tab(page, "All benchmarks")  # the ranking comes first; the overview is one click away
     page.locator("#overview-table").scroll_into_view_if_needed()
     assert misaligned(page, "overview-table") == []
     assert fits(page.locator('#overview-table [data-col="0"][data-row="0"]'))  # the whole id, not cut off
@@ -204,6 +205,7 @@ def test_text_contrast_is_at_least_4_5_to_1(page: Page, sample: str) -> None:
 def test_phone_touch_targets_are_at_least_24_px(page: Page) -> None:
     if page.viewport_size != PHONE:
         pytest.skip("touch targets are a phone's")
+    open_filters(page)  # the column groups' and filters' boxes sit in the folded filters
     sizes = page.locator("input[type=checkbox], input[type=radio]").evaluate_all(
         "els => els.filter(e => e.offsetParent !== null).map(e => { const r = e.getBoundingClientRect();"
         " return {id: e.closest('[id]').id, w: r.width, h: r.height}; })")
@@ -211,6 +213,7 @@ def test_phone_touch_targets_are_at_least_24_px(page: Page) -> None:
 
 
 def test_keyboard_focus_moves_through_every_control_in_order(page: Page) -> None:
+    open_filters(page)  # unfolded, its controls are in the focus order
     page.locator("#model-search textarea").focus()
     reached = []
     for _ in range(12):
