@@ -11,11 +11,11 @@ from typing import Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
+from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark, ScoredBenchmark
 from leaderboard.context import AppContext
 from leaderboard.results import RunResult
 from leaderboard.row_flags import board_judge, flag_codes, row_flags, run_facts
-from leaderboard.scored_tables import ranking_frame
+from leaderboard.scored_tables import ranking_frame, ranking_of
 from leaderboard.tables import table_for_runs
 
 RANK_FRAME_COLUMNS = ["run_id", "model", "revision", "headline", "ci_low", "ci_high", "rank", "rank_best",
@@ -26,8 +26,8 @@ def benchmark_ranks(benchmark: AnyBenchmark, runs: Sequence[RunResult], configur
                     board: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per run (`RANK_FRAME_COLUMNS`), in the board's order: ranked runs best first, then the others.
 
-    A rubric benchmark's `board` (its `table_for_runs` of these runs, as `TableCache` keeps it) saves its
-    joint bootstrap from being drawn again.
+    `board`, the benchmark's own table of these runs (a rubric benchmark's `table_for_runs` as `TableCache`
+    keeps it, a scored one's `ranking_of`), saves its joint bootstrap from being drawn again.
     """
     if not runs:
         return pd.DataFrame(columns=RANK_FRAME_COLUMNS)
@@ -35,7 +35,7 @@ def benchmark_ranks(benchmark: AnyBenchmark, runs: Sequence[RunResult], configur
         table = table_for_runs(runs, configured_judge) if board is None else board
         return table.rename(columns={"indic_average": "headline", "indic_ci_low": "ci_low",
                                      "indic_ci_high": "ci_high"})[RANK_FRAME_COLUMNS]
-    table = ranking_frame(runs, benchmark)  # the benchmark tab's own ranking: joint rank ranges, intervals
+    table = ranking_frame(runs, benchmark) if board is None else board  # joint rank ranges, intervals
     by_id = {run.run_id: run for run in runs}
     judge = board_judge((run.provenance.get("judge_model") for run in runs), configured_judge)
     return table.assign(
@@ -47,5 +47,9 @@ def benchmark_ranks(benchmark: AnyBenchmark, runs: Sequence[RunResult], configur
 def board_ranks(context: AppContext, name: str) -> pd.DataFrame:
     """The rank frame of benchmark `name` on the app's current results (WritingBench's from the cached table)."""
     snapshot = context.stores[name].snapshot()
-    board = context.tables.table(snapshot) if context.store is context.stores[name] else None
-    return benchmark_ranks(BENCHMARKS[name], snapshot.runs, context.settings.judge.model, board)
+    benchmark = BENCHMARKS[name]
+    if context.store is context.stores[name]:
+        board = context.tables.table(snapshot)
+    else:
+        board = ranking_of(snapshot, benchmark) if isinstance(benchmark, ScoredBenchmark) else None
+    return benchmark_ranks(benchmark, snapshot.runs, context.settings.judge.model, board)

@@ -18,7 +18,7 @@ from eval_backend.benchmarks import ScoredBenchmark
 from eval_backend.benchmarks.board_view import Breakdown, ItemField, ItemView, Row
 from leaderboard.display import PERCENT_DECIMALS, format_rank_range
 from leaderboard.judgment_links import item_key
-from leaderboard.results import RunResult
+from leaderboard.results import LruCache, RunResult, Snapshot
 from leaderboard.scored_rankings import ranked_table
 
 ALL = "all"
@@ -253,3 +253,13 @@ def _default_view(row: Row, benchmark: ScoredBenchmark) -> ItemView:
 
 def _text(value: Any) -> str:
     return "" if value is None else f"{value:.{PERCENT_DECIMALS}f}" if isinstance(value, float) else str(value)
+
+
+_RANKINGS: LruCache[pd.DataFrame] = LruCache(16)
+"""Each benchmark's ranking per state of its results: the joint bootstrap runs once per state, whether the
+benchmark's tab, the overview or a model page asks."""
+
+
+def ranking_of(snapshot: Snapshot, benchmark: ScoredBenchmark) -> pd.DataFrame:
+    """`ranking_frame` of the snapshot's runs, computed once per state of the benchmark's results."""
+    return _RANKINGS.get_or_load((benchmark.name, snapshot.signature), lambda: ranking_frame(snapshot.runs, benchmark))

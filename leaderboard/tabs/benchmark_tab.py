@@ -20,7 +20,7 @@ from eval_backend.benchmarks import ScoredBenchmark
 from eval_backend.dataset_loader import configured_benchmarks
 from leaderboard.context import AppContext, as_updates
 from leaderboard.judgment_links import known_run, parse_item_key
-from leaderboard.results import LruCache, ResultsStore, Snapshot, UnknownRunError
+from leaderboard.results import ResultsStore, Snapshot, UnknownRunError
 from leaderboard.scored_figures import group_heatmap, metric_bars
 from leaderboard.scored_tables import (
     ALL,
@@ -33,6 +33,7 @@ from leaderboard.scored_tables import (
     labels,
     metric_matrix,
     ranking_frame,
+    ranking_of,
     shown_ranking,
     tab_id,
 )
@@ -65,8 +66,6 @@ LINK_SCRIPT = """(query, model, item) => {{
 }}"""
 """Reads a link's model and item in the browser: an address naming neither asks the server nothing. The server
 checks both (`known_run`, `parse_item_key`) before it shows anything."""
-_RANKINGS: LruCache[pd.DataFrame] = LruCache(16)
-"""Each benchmark's ranking per state of its results: the joint bootstrap runs once per state, not per search."""
 
 
 @dataclass(frozen=True)
@@ -194,12 +193,6 @@ def _intro(context: AppContext, benchmark: ScoredBenchmark) -> str:
 
 def _ranking_headers(benchmark: ScoredBenchmark) -> list[str]:
     return list(shown_ranking(ranking_frame([], benchmark), benchmark).columns.drop(["standing", "standing_note"]))
-
-
-def ranking_of(snapshot: Snapshot, benchmark: ScoredBenchmark) -> pd.DataFrame:
-    """The benchmark's ranking on this state of its results (computed once per state)."""
-    key = (benchmark.name, snapshot.signature)
-    return _RANKINGS.get_or_load(key, lambda: ranking_frame(snapshot.runs, benchmark))
 
 
 def model_choices(ranking: pd.DataFrame) -> list[tuple[str, str]]:
