@@ -69,7 +69,6 @@ _ASCII_PUNCTUATION = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
 OUTDATED_FLAG = " (older dataset)"
 ScoreLink = Callable[[str, str], "str | None"]
 """(run id, canonical column) -> the address of the items behind that cell, or None for a cell that is no score."""
-SCORE_LINK_TITLE = "Open the items behind this score"
 
 
 @dataclass(frozen=True)
@@ -174,7 +173,10 @@ def display_table(view: pd.DataFrame, score_link: ScoreLink | None = None) -> Di
 
 def _link_scores(columns: list[str], datatypes: list[str], texts: list[list[str]], run_ids: list[str],
                  score_link: ScoreLink) -> list[str]:
-    """Each score cell's text as a link to its items (in place); the datatypes with those columns markdown."""
+    """Each score cell's text as a link to its items (in place); the datatypes with those columns markdown.
+
+    The links carry no hover title: repeated in every score cell of every row, it was 40 % of the page a
+    first visit gets (bench/README.md, concurrent viewers); About says what a score's link opens."""
     linked = set()
     for position, column in enumerate(columns):
         if datatypes[position] != "number" or column in COUNT_COLUMNS | PERCENT_COLUMNS | {"params_b"}:
@@ -182,7 +184,7 @@ def _link_scores(columns: list[str], datatypes: list[str], texts: list[list[str]
         for row, run_id in zip(texts, run_ids):
             address = score_link(run_id, column)
             if address is not None:
-                row[position] = linked_markdown(row[position], address, SCORE_LINK_TITLE)
+                row[position] = linked_markdown(row[position], address)
                 linked.add(position)
     return ["markdown" if position in linked else kind for position, kind in enumerate(datatypes)]
 
