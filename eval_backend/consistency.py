@@ -19,7 +19,6 @@ in the file are not sent again.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from collections import defaultdict
@@ -31,13 +30,12 @@ from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, TypeVar
 from eval_backend.agreement import Agreement, agreement
 from eval_backend.benchmarks import AnyBenchmark, Benchmark, ScoredBenchmark
 from eval_backend.dataset_loader import DatasetSpec, load_items
-from eval_backend.judge_client import JudgeClient
-from eval_backend.judging import JudgeTask, JudgingProgress, ProgressCallback, plan_judge_tasks, run_judge_tasks
-from eval_backend.jsonl import JsonlAppender
-from eval_backend.records import Item, ItemKey, Judgment, ResponseRecord, judgment_from_dict, utc_now
-from eval_backend.run_folder import RunFolder, RunFolderError, read_records, write_json_atomic
-from eval_backend.scorer_runs import ScorerCall, judge_scorer_calls, plan_scorer_calls, read_scores, read_suite_items, scores_path
-from eval_backend.scores import ScoreRecord, current_scores, score_from_dict
+from eval_backend.judge_calls import JudgeCall, VerdictBook, call_id_of
+from eval_backend.judging import JudgeTask, ProgressCallback, RubricVerdicts, judge_live, plan_judge_tasks
+from eval_backend.records import Item, ItemKey, Judgment, ResponseRecord, utc_now
+from eval_backend.run_folder import RunFolder, RunFolderError, write_json_atomic
+from eval_backend.scorer_runs import ScorerVerdicts, plan_scorer_calls, read_scores, read_suite_items, scores_path
+from eval_backend.scores import ScoreRecord, current_scores
 from eval_backend.scoring import current_judgments
 from eval_backend.settings import JudgeSettings
 
@@ -102,8 +100,8 @@ class JudgedSample(Protocol):
     def judged(self, judge_model: str) -> dict[CallKey, int]:
         """Each part of each current answer `judge_model` judged by a call, with its verdict as a whole number."""
 
-    def rejudge(self, wanted: set[CallKey], settings: JudgeSettings, path: Path, on_progress: ProgressCallback | None) -> None:
-        """Send the `wanted` calls not yet in `path` to `settings`' judge, appending each verdict to `path`."""
+    def book(self, path: Path) -> VerdictBook:
+        """The run's judge calls, with `path` as their verdict file (what is owed is what it lacks)."""
 
     def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
         """The verdicts in `path` of `judge_model`, as whole numbers (a failed one is left out)."""
@@ -137,12 +135,19 @@ def check_consistency(
         raise RunFolderError(f"{judged.path}: no judged verdicts of {reference_model!r} for the current responses")
     chosen = stratified_sample(candidates, sample, seed, lambda candidate: candidate[0][0])
     path = folder.path / REJUDGMENTS_FILE
-    judged.rejudge({key for key, _ in chosen}, settings, path, on_progress)
+    rejudge(judged.book(path), {call_id_of(*key) for key, _ in chosen}, settings, on_progress)
     again = judged.rejudged(path, settings.model)
     pairs = tuple(ScoredPair(*key[:3], first, again[key]) for key, first in chosen if key in again)  # type: ignore[misc]
     report = ConsistencyReport(settings.model, reference_model, seed, sample, len(chosen), len(chosen) - len(pairs), pairs)
     write_report(folder, report)
     return report
+
+
+def rejudge(book: VerdictBook, wanted: set[str], settings: JudgeSettings, on_progress: ProgressCallback | None) -> None:
+    """Send the calls of `wanted` (call ids) that `book`'s file lacks to `settings`' judge, live, through the one pool."""
+    owed = [call for calls in book.owed(settings.model, False) for call in calls if call.call_id in wanted]
+    if owed:
+        judge_live(book, [owed], settings, book.appender(), on_progress)
 
 
 def judged_sample(benchmark: AnyBenchmark, folder: RunFolder) -> JudgedSample:
@@ -179,14 +184,13 @@ class RubricSample:
         return {_key(task): int(judgment.score) for task in every
                 if (judgment := latest.get(_key(task))) is not None and judgment.score is not None}
 
-    def rejudge(self, wanted: set[CallKey], settings: JudgeSettings, path: Path, on_progress: ProgressCallback | None) -> None:
-        owed = [task for task in plan_judge_tasks(self.benchmark, self.items, self.responses, read_rejudgments(path),
-                                                  settings.model) if _key(task) in wanted]
-        if owed:
-            asyncio.run(_rejudge(self.benchmark, owed, settings, path, on_progress))
+    def book(self, path: Path) -> RubricVerdicts:
+        configs = list(dict.fromkeys(item.config for item in self.items))
+        return RubricVerdicts(self.benchmark, self.folder, configs,
+                              lambda config: [item for item in self.items if item.config == config], path)
 
     def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
-        return {key: int(judgment.score) for key, judgment in current_judgments(read_rejudgments(path), judge_model).items()
+        return {key: int(judgment.score) for key, judgment in current_judgments(self.book(path).read(), judge_model).items()
                 if judgment.score is not None}
 
 
@@ -219,37 +223,28 @@ class ScorerSample:
         called = [record.judge_model for record in self.records]
         return called[-1] if called else None
 
-    def _calls(self, done: Sequence[ScoreRecord], judge_model: str) -> list[ScorerCall]:
-        return plan_scorer_calls(self.benchmark, self.items, self.responses, done, judge_model)
+    def _calls(self, judge_model: str) -> list[JudgeCall]:
+        return plan_scorer_calls(self.benchmark, self.items, self.responses, [], judge_model)  # none done: every call
 
     def judged(self, judge_model: str) -> dict[CallKey, int]:
-        return self._values(self.records, judge_model, self._calls([], judge_model))  # none done: every call
+        return self._values(self.records, judge_model)
 
-    def rejudge(self, wanted: set[CallKey], settings: JudgeSettings, path: Path, on_progress: ProgressCallback | None) -> None:
-        owed = [call for call in self._calls(_read_rejudged_scores(path), settings.model) if _call_key(call) in wanted]
-        if owed:
-            asyncio.run(judge_scorer_calls(owed, path, settings, on_progress))
+    def book(self, path: Path) -> ScorerVerdicts:
+        return ScorerVerdicts(self.benchmark, self.folder, self.items, path)
 
     def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
-        return self._values(_read_rejudged_scores(path), judge_model, self._calls([], judge_model))
+        return self._values(self.book(path).read(), judge_model)
 
-    def _values(self, records: Sequence[ScoreRecord], judge_model: str, calls: Sequence[ScorerCall]) -> dict[CallKey, int]:
+    def _values(self, records: Sequence[ScoreRecord], judge_model: str) -> dict[CallKey, int]:
         current = current_scores(records, judge_model, self.hashes)
         values = {}
-        for call in calls:
-            record = current.get(_call_key(call))
-            value = call.scorer.agreement_value(record.values) if record and record.values is not None else None
+        for call in self._calls(judge_model):
+            key = (call.config, call.index, call.part, call.response_sha256)
+            record = current.get(key)
+            value = self.benchmark.judge(call.part).agreement_value(record.values) if record and record.values is not None else None
             if value is not None:
-                values[_call_key(call)] = value
+                values[key] = value
         return values
-
-
-def _call_key(call: ScorerCall) -> CallKey:
-    return (call.item.config, call.item.index, call.scorer.name, call.response_sha256)
-
-
-def _read_rejudged_scores(path: Path) -> list[ScoreRecord]:
-    return list(read_records(path, score_from_dict)) if path.exists() else []
 
 
 def stratified_sample(population: Sequence[T], size: int, seed: int, stratum: Callable[[T], Hashable]) -> list[T]:
@@ -283,11 +278,6 @@ def run_items(benchmark: Benchmark, folder: RunFolder) -> list[Item]:
     configs = sorted({config for config, _ in keys})
     items = load_items(benchmark, DatasetSpec(dataset, request.get("dataset_revision")), configs)
     return [item for item in items if item.key in keys]
-
-
-def read_rejudgments(path: Path) -> list[Judgment]:
-    """Every line of a re-judgments file, in the order written (none if there is no file)."""
-    return list(read_records(path, judgment_from_dict)) if path.exists() else []
 
 
 def write_report(folder: RunFolder, report: ConsistencyReport) -> None:
@@ -364,16 +354,3 @@ def _part(value: Any) -> int | str:
 
 def _key(task: JudgeTask) -> CallKey:
     return (task.item.config, task.item.index, task.criterion_index, task.response_sha256)
-
-
-async def _rejudge(
-    benchmark: Benchmark, tasks: list[JudgeTask], settings: JudgeSettings, path: Path,
-    on_progress: ProgressCallback | None,
-) -> JudgingProgress:
-    """Re-judge `tasks` (the list is taken over: emptied as the calls go, as `run_judge_tasks` does)."""
-    client = JudgeClient(settings)
-    try:
-        with JsonlAppender(path) as appender:
-            return await run_judge_tasks(benchmark, tasks, client, appender, on_progress)
-    finally:
-        await client.close()

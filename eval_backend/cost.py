@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from eval_backend.benchmarks import Benchmark, ScoredBenchmark
+from eval_backend.judge_calls import JudgeCall
 from eval_backend.judging import JudgeTask
 from eval_backend.records import Item
-from eval_backend.scorer_runs import ScorerCall
 from eval_backend.settings import CostSettings
 
 
@@ -51,9 +51,9 @@ def estimate_for_items(benchmark: Benchmark, items: Sequence[Item], settings: Co
     return _estimate(chars, settings)
 
 
-def estimate_for_scorer_calls(calls: Iterable[ScorerCall], settings: CostSettings) -> CostEstimate:
+def estimate_for_scorer_calls(calls: Iterable[JudgeCall], settings: CostSettings) -> CostEstimate:
     """The cost of a scorer-kind benchmark's judge calls still owed, from the prompts they will send."""
-    chars = [_chars(call.scorer.messages(call.item, call.judged_text)) for call in calls]
+    chars = [_chars(call.messages()) for call in calls]
     return _estimate(chars, settings)
 
 

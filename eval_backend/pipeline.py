@@ -24,12 +24,8 @@ from eval_backend.dataset_loader import (
 from eval_backend.generation.generating import GenerationCallback, GenerationProgress, generate_items, owed_items
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.select import build_generator
-from eval_backend.judge_client import JudgeClient
-from eval_backend.judge_transport import run_event_loop
 from eval_backend.memory import trim_heap
-from eval_backend.judging import (
-    JudgeTask, JudgingProgress, ProgressCallback, RubricVerdicts, plan_judge_tasks, run_judge_tasks,
-)
+from eval_backend.judging import JudgingProgress, ProgressCallback, RubricVerdicts, judge_live
 from eval_backend.records import Item, ResponseRecord, to_json_dict, utc_now
 from eval_backend.reporting import score_run_folder
 from eval_backend.run_folder import RunFolder
@@ -191,18 +187,10 @@ def _judge_configs(
 ) -> JudgingProgress:
     """Judge config by config, live or through the Batch API (`settings.mode`)."""
     trim_heap()  # what the caller released (the run's items) goes back to the OS first
+    book = RubricVerdicts(spec.benchmark, spec.folder, configs, load_config)
     if settings.mode == "batch":
-        verdicts = RubricVerdicts(spec.benchmark, spec.folder, configs, load_config)
-        return judge_in_batches(verdicts, spec.folder, settings, on_progress, retry_failed)
-    responses, existing = spec.folder.read_responses(), spec.folder.read_judgments()
-
-    def plan(config: str) -> list[JudgeTask]:
-        return plan_judge_tasks(spec.benchmark, load_config(config), responses, existing, settings.model,
-                                retry_failed=retry_failed)
-
-    # The total grows config by config, as each is planned: counting first would read every config
-    # of the dataset once more (the planning needs each item's query).
-    return run_event_loop(_judge(spec, configs, plan, JudgingProgress(total=0), settings, on_progress))
+        return judge_in_batches(book, spec.folder, settings, on_progress, retry_failed)
+    return judge_live(book, book.owed(settings.model, retry_failed), settings, book.appender(), on_progress)
 
 
 def score_phase(spec: RunSpec, judge_model: str | None) -> Summary | dict[str, Any]:
@@ -220,30 +208,6 @@ def score_folder(
     if isinstance(benchmark, ScoredBenchmark):
         return score_scored_run(benchmark, folder, judge_model)
     return score_run_folder(benchmark, folder, judge_model)
-
-
-async def _judge(
-    spec: RunSpec,
-    configs: Sequence[str],
-    plan: Callable[[str], list[JudgeTask]],
-    progress: JudgingProgress,
-    settings: JudgeSettings,
-    on_progress: ProgressCallback | None,
-) -> JudgingProgress:
-    client = JudgeClient(settings)  # one client for the phase: its concurrency bound learns across configs
-    try:
-        with spec.folder.judgment_appender() as appender:
-            for config in configs:
-                tasks = plan(config)  # one config's queries at a time
-                progress.total += len(tasks)
-                logger.info("%d judge calls to make for %s in %s", len(tasks), config, spec.folder.path)
-                if tasks:
-                    await run_judge_tasks(spec.benchmark, tasks, client, appender, on_progress, progress)
-                del tasks
-                trim_heap()  # the config's queries go back to the OS before the next config is loaded
-            return progress
-    finally:
-        await client.close()
 
 
 @dataclass(frozen=True)
