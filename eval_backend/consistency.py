@@ -23,28 +23,22 @@ import json
 import random
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cached_property
-from pathlib import Path
-from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, TypeVar
+from itertools import chain
+from typing import Any, Callable, Hashable, Mapping, Sequence, TypeVar
 
 from eval_backend.agreement import Agreement, agreement
-from eval_backend.benchmarks import AnyBenchmark, Benchmark, ScoredBenchmark
-from eval_backend.dataset_loader import DatasetSpec, load_items
-from eval_backend.judge_calls import JudgeCall, VerdictBook, call_id_of
-from eval_backend.judging import JudgeTask, ProgressCallback, RubricVerdicts, judge_live, plan_judge_tasks
-from eval_backend.records import Item, ItemKey, Judgment, ResponseRecord, utc_now
+from eval_backend.benchmarks import AnyBenchmark
+from eval_backend.judge_calls import VerdictBook, call_id_of
+from eval_backend.judging import ProgressCallback, judge_live
+from eval_backend.records import utc_now
 from eval_backend.run_folder import RunFolder, RunFolderError, write_json_atomic
-from eval_backend.scorer_runs import ScorerVerdicts, plan_scorer_calls, read_scores, read_suite_items, scores_path
-from eval_backend.scores import ScoreRecord, current_scores
-from eval_backend.scoring import current_judgments
+from eval_backend.run_kinds import run_kind
 from eval_backend.settings import JudgeSettings
 
 CONSISTENCY_FILE = "consistency.json"
 REJUDGMENTS_FILE = "consistency_judgments.jsonl"
 
 T = TypeVar("T")
-CallKey = tuple[str, int, int | str, str]
-"""config, index, the part judged (a rubric criterion's index, a judge scorer's name), hash of the judged response."""
 
 
 @dataclass(frozen=True)
@@ -88,25 +82,6 @@ def pair_agreement(pairs: Sequence[ScoredPair]) -> Agreement:
     return agreement([pair.reference for pair in pairs], [pair.rejudged for pair in pairs])
 
 
-class JudgedSample(Protocol):
-    """A run folder's judged parts as a consistency check reads and re-judges them, for one benchmark kind."""
-
-    path: Path
-    """The run's verdict file (judgments.jsonl, scores.jsonl)."""
-
-    def latest_judge(self) -> str | None:
-        """The judge of the folder's latest verdict line."""
-
-    def judged(self, judge_model: str) -> dict[CallKey, int]:
-        """Each part of each current answer `judge_model` judged by a call, with its verdict as a whole number."""
-
-    def book(self, path: Path) -> VerdictBook:
-        """The run's judge calls, with `path` as their verdict file (what is owed is what it lacks)."""
-
-    def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
-        """The verdicts in `path` of `judge_model`, as whole numbers (a failed one is left out)."""
-
-
 def check_consistency(
     benchmark: AnyBenchmark,
     folder: RunFolder,
@@ -126,7 +101,7 @@ def check_consistency(
     """
     if sample < 1:
         raise ValueError(f"sample must be at least 1, got {sample}")
-    judged = judged_sample(benchmark, folder)
+    judged = run_kind(benchmark).sample(benchmark, folder)
     reference_model = reference_judge_model or judged.latest_judge()
     if not reference_model:
         raise RunFolderError(f"{judged.path}: no verdicts to check; judge the run first")
@@ -145,106 +120,9 @@ def check_consistency(
 
 def rejudge(book: VerdictBook, wanted: set[str], settings: JudgeSettings, on_progress: ProgressCallback | None) -> None:
     """Send the calls of `wanted` (call ids) that `book`'s file lacks to `settings`' judge, live, through the one pool."""
-    owed = [call for calls in book.owed(settings.model, False) for call in calls if call.call_id in wanted]
+    owed = [call for call in chain.from_iterable(book.owed(settings.model, False)) if call.call_id in wanted]
     if owed:
         judge_live(book, [owed], settings, book.appender(), on_progress)
-
-
-def judged_sample(benchmark: AnyBenchmark, folder: RunFolder) -> JudgedSample:
-    """The folder's judged parts, as its benchmark's kind keeps them."""
-    if isinstance(benchmark, ScoredBenchmark):
-        return ScorerSample(benchmark, folder)
-    return RubricSample(benchmark, folder)
-
-
-class RubricSample:
-    """A rubric benchmark's criteria (judgments.jsonl), scored 1–10 each; the queries are read from the dataset."""
-
-    def __init__(self, benchmark: Benchmark, folder: RunFolder) -> None:
-        self.benchmark, self.folder, self.path = benchmark, folder, folder.judgments_path
-
-    @cached_property
-    def judgments(self) -> list[Judgment]:
-        return self.folder.read_judgments()
-
-    @cached_property
-    def items(self) -> list[Item]:
-        return run_items(self.benchmark, self.folder)
-
-    @cached_property
-    def responses(self) -> Mapping[ItemKey, ResponseRecord]:
-        return self.folder.read_responses()
-
-    def latest_judge(self) -> str | None:
-        return self.judgments[-1].judge_model if self.judgments else None
-
-    def judged(self, judge_model: str) -> dict[CallKey, int]:
-        latest = current_judgments(self.judgments, judge_model)
-        every = plan_judge_tasks(self.benchmark, self.items, self.responses, [], judge_model)  # none done: every criterion
-        return {_key(task): int(judgment.score) for task in every
-                if (judgment := latest.get(_key(task))) is not None and judgment.score is not None}
-
-    def book(self, path: Path) -> RubricVerdicts:
-        configs = list(dict.fromkeys(item.config for item in self.items))
-        return RubricVerdicts(self.benchmark, self.folder, configs,
-                              lambda config: [item for item in self.items if item.config == config], path)
-
-    def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
-        return {key: int(judgment.score) for key, judgment in current_judgments(self.book(path).read(), judge_model).items()
-                if judgment.score is not None}
-
-
-class ScorerSample:
-    """A scorer-kind benchmark's judge verdicts (scores.jsonl), each compared on its scorer's `agreement_value`.
-
-    The items are read back from items.jsonl, which holds all a judge prompt needs.
-    """
-
-    def __init__(self, benchmark: ScoredBenchmark, folder: RunFolder) -> None:
-        self.benchmark, self.folder, self.path = benchmark, folder, scores_path(folder)
-
-    @cached_property
-    def records(self) -> list[ScoreRecord]:
-        return read_scores(self.folder) if self.path.exists() else []
-
-    @cached_property
-    def items(self) -> list[Any]:
-        return read_suite_items(self.benchmark, self.folder)
-
-    @cached_property
-    def hashes(self) -> dict[ItemKey, str]:
-        return {item.key: item.item_sha256 for item in self.items}
-
-    @cached_property
-    def responses(self) -> Mapping[ItemKey, ResponseRecord]:
-        return self.folder.read_responses()
-
-    def latest_judge(self) -> str | None:
-        called = [record.judge_model for record in self.records]
-        return called[-1] if called else None
-
-    def _calls(self, judge_model: str) -> list[JudgeCall]:
-        return plan_scorer_calls(self.benchmark, self.items, self.responses, [], judge_model)  # none done: every call
-
-    def judged(self, judge_model: str) -> dict[CallKey, int]:
-        return self._values(self.records, judge_model)
-
-    def book(self, path: Path) -> ScorerVerdicts:
-        return ScorerVerdicts(self.benchmark, self.folder, self.items, path)
-
-    def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
-        return self._values(self.book(path).read(), judge_model)
-
-    def _values(self, records: Sequence[ScoreRecord], judge_model: str) -> dict[CallKey, int]:
-        current = current_scores(records, judge_model, self.hashes)
-        values = {}
-        for call in self._calls(judge_model):
-            key = (call.config, call.index, call.part, call.response_sha256)
-            record = current.get(key)
-            value = self.benchmark.judge(call.part).agreement_value(record.values) if record and record.values is not None else None
-            if value is not None:
-                values[key] = value
-        return values
 
 
 def stratified_sample(population: Sequence[T], size: int, seed: int, stratum: Callable[[T], Hashable]) -> list[T]:
@@ -266,18 +144,6 @@ def stratified_sample(population: Sequence[T], size: int, seed: int, stratum: Ca
     for name in sorted(strata, key=str):
         chosen.extend(random.Random(f"{seed}:{name}").sample(strata[name], shares[name]))
     return chosen
-
-
-def run_items(benchmark: Benchmark, folder: RunFolder) -> list[Item]:
-    """The run's items with their queries, read from the dataset (and revision) its request.json records."""
-    request = folder.read_request() if folder.request_path.exists() else {}
-    dataset = request.get("dataset") if isinstance(request, dict) else None
-    if not isinstance(dataset, str) or not dataset:
-        raise RunFolderError(f"{folder.request_path}: no 'dataset' recorded, so the queries cannot be read")
-    keys = {meta.key for meta in folder.read_items()}
-    configs = sorted({config for config, _ in keys})
-    items = load_items(benchmark, DatasetSpec(dataset, request.get("dataset_revision")), configs)
-    return [item for item in items if item.key in keys]
 
 
 def write_report(folder: RunFolder, report: ConsistencyReport) -> None:
@@ -350,7 +216,3 @@ def _part(value: Any) -> int | str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise TypeError(f"a judged part must be a criterion's index or a scorer's name, not {value!r}")
     return value
-
-
-def _key(task: JudgeTask) -> CallKey:
-    return (task.item.config, task.item.index, task.criterion_index, task.response_sha256)

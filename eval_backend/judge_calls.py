@@ -12,7 +12,7 @@ is written. The live worker pool (`eval_backend.judging.judge_live`) and the Bat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, ContextManager, Iterator, Protocol
+from typing import Any, Callable, ContextManager, Iterable, Iterator, Protocol, TypeVar
 
 from eval_backend.jsonl import JsonlAppender
 from eval_backend.judge_client import JudgeOutcome
@@ -20,6 +20,15 @@ from eval_backend.judge_client import JudgeOutcome
 _SEPARATOR = "|"
 
 Messages = list[dict[str, str]]
+
+
+class OfConfig(Protocol):
+    """Anything of one dataset config: an item of any benchmark."""
+
+    config: str
+
+
+T = TypeVar("T", bound=OfConfig)
 
 
 def call_id_of(config: str, index: int, part: str | int, response_sha256: str) -> str:
@@ -76,3 +85,12 @@ class VerdictBook(Protocol):
 
     def appender(self) -> ContextManager[JsonlAppender]:
         """The verdict file, opened for appending."""
+
+
+def by_config(items: Iterable[T]) -> dict[str, list[T]]:
+    """The items of each config, configs in the order first seen: a book's `configs` and its `load_config`."""
+    groups: dict[str, list[T]] = {}
+    for item in items:
+        groups.setdefault(item.config, []).append(item)
+    return groups
+

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from eval_backend.batch import judge_in_batches
-from eval_backend.benchmarks import AnyBenchmark, ScoredBenchmark
+from eval_backend.benchmarks import AnyBenchmark
 from eval_backend.dataset_loader import (
     DatasetSpec,
     config_sizes,
@@ -25,11 +25,11 @@ from eval_backend.generation.generating import GenerationCallback, GenerationPro
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.select import build_generator
 from eval_backend.memory import trim_heap
-from eval_backend.judging import JudgingProgress, ProgressCallback, RubricVerdicts, judge_live
+from eval_backend.judge_calls import by_config
+from eval_backend.judging import JudgingProgress, ProgressCallback, judge_live
 from eval_backend.records import Item, ResponseRecord, to_json_dict, utc_now
-from eval_backend.reporting import score_run_folder
 from eval_backend.run_folder import RunFolder
-from eval_backend.scorer_runs import judge_scored_run, read_suite_items, score_scored_run
+from eval_backend.run_kinds import run_kind
 from eval_backend.scoring import Summary
 from eval_backend.settings import JudgeSettings
 
@@ -108,10 +108,8 @@ def _dataset_sizes(spec: RunSpec, items: Sequence[Item]) -> dict[str, int]:
 
 
 def recorded_items(benchmark: AnyBenchmark, folder: RunFolder) -> list[Any]:
-    """The items a run folder recorded, as its benchmark's kind reads them back."""
-    if isinstance(benchmark, ScoredBenchmark):
-        return read_suite_items(benchmark, folder)
-    return folder.read_items()
+    """The items a run folder recorded, as its benchmark's record reads them back."""
+    return run_kind(benchmark).read_items(benchmark, folder)
 
 
 def import_responses(folder: RunFolder, responses: Sequence[ResponseRecord]) -> int:
@@ -136,23 +134,19 @@ def judge_phase(
     Judged config by config, live or through the Batch API (`settings.mode`). With
     `retry_failed`, the judgments that failed for good are sent again too.
     """
-    if isinstance(spec.benchmark, ScoredBenchmark):  # scorer kind: its own judge calls, in scores.jsonl
-        return judge_scored_run(spec.benchmark, spec.folder, items, settings, on_progress, retry_failed)
-    by_config: dict[str, list[Item]] = {}
-    for item in items:
-        by_config.setdefault(item.config, []).append(item)
-    return _judge_configs(spec, list(by_config), by_config.__getitem__, settings, on_progress, retry_failed)
+    groups = by_config(items)
+    return _judge_configs(spec, list(groups), groups.__getitem__, settings, on_progress, retry_failed)
 
 
 def judge_run_configs(
     spec: RunSpec, settings: JudgeSettings, on_progress: ProgressCallback | None = None, retry_failed: bool = False
 ) -> JudgingProgress:
     """`judge_phase` over the run's configs, without the dataset read again where the run folder holds
-    the items whole (a scorer-kind benchmark's items.jsonl). A rubric benchmark's items.jsonl holds
+    the items whole (a declared benchmark's items.jsonl). A rubric benchmark's items.jsonl holds
     no queries, so each config's items are loaded from the dataset only while it is judged: at full
     size the queries take ~200 MB, so a caller that no longer holds them judges in a fraction of
     the memory."""
-    if isinstance(spec.benchmark, ScoredBenchmark):
+    if run_kind(spec.benchmark).judged_from_folder:
         return judge_phase(spec, _recorded_run_items(spec), settings, on_progress, retry_failed)
     return _judge_configs(spec, _run_configs(spec), _config_loader(spec), settings, on_progress, retry_failed)
 
@@ -187,7 +181,7 @@ def _judge_configs(
 ) -> JudgingProgress:
     """Judge config by config, live or through the Batch API (`settings.mode`)."""
     trim_heap()  # what the caller released (the run's items) goes back to the OS first
-    book = RubricVerdicts(spec.benchmark, spec.folder, configs, load_config)
+    book = run_kind(spec.benchmark).book(spec.benchmark, spec.folder, configs, load_config, None)
     if settings.mode == "batch":
         return judge_in_batches(book, spec.folder, settings, on_progress, retry_failed)
     return judge_live(book, book.owed(settings.model, retry_failed), settings, book.appender(), on_progress)
@@ -203,11 +197,9 @@ def score_folder(
 ) -> Summary | dict[str, Any]:
     """Recompute a run folder's summary.json and details.parquet by its benchmark's own scoring.
 
-    A rubric benchmark returns its `Summary`; a scorer-kind one, the summary.json dict.
+    A rubric benchmark returns its `Summary`; a declared one, the summary.json dict.
     """
-    if isinstance(benchmark, ScoredBenchmark):
-        return score_scored_run(benchmark, folder, judge_model)
-    return score_run_folder(benchmark, folder, judge_model)
+    return run_kind(benchmark).score(benchmark, folder, judge_model)
 
 
 @dataclass(frozen=True)

@@ -19,14 +19,12 @@ from pathlib import Path
 from functools import partial
 from typing import Any, Callable, ContextManager, Iterator, Mapping, Sequence
 
-from eval_backend.batch import judge_in_batches
 from eval_backend.benchmarks.plugin import ScoredBenchmark, ScoredItem
 from eval_backend.details import write_details
 from eval_backend.jsonl import JsonlAppender, read_jsonl
 from eval_backend.judge_calls import JudgeCall, call_id_of, parse_call_id
 from eval_backend.judge_client import JudgeOutcome
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
-from eval_backend.judging import JudgingProgress, ProgressCallback, judge_live
 from eval_backend.figure_intervals import item_clusters, summary_intervals
 from eval_backend.records import ItemKey, ResponseRecord, Usage, sha256_text, to_json_dict
 # One provenance for every benchmark's summary (the rubric path's, kept in reporting.py).
@@ -34,7 +32,6 @@ from eval_backend.reporting import run_provenance, scoring_judge
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.scores import ScoreRecord, current_scores, score_from_dict
 from eval_backend.scoring import answered, awaits_response, coverage_of
-from eval_backend.settings import JudgeSettings
 
 logger = logging.getLogger(__name__)
 
@@ -101,21 +98,6 @@ def plan_scorer_calls(
     return calls
 
 
-def judge_scored_run(
-    benchmark: ScoredBenchmark,
-    folder: RunFolder,
-    items: Sequence[Any],
-    settings: JudgeSettings,
-    on_progress: ProgressCallback | None = None,
-    retry_failed: bool = False,
-) -> JudgingProgress:
-    """Send every judge call the folder still owes, live or in batches, and append each verdict to scores.jsonl."""
-    book = ScorerVerdicts(benchmark, folder, items)
-    if settings.mode == "batch":
-        return judge_in_batches(book, folder, settings, on_progress, retry_failed)
-    return judge_live(book, book.owed(settings.model, retry_failed), settings, book.appender(), on_progress)
-
-
 def score_record(
     item: Any, scorer: str, response_sha256: str, judge_model: str, outcome: JudgeOutcome[Any],
     temperature: float | None,
@@ -143,23 +125,32 @@ def score_record(
 class ScorerVerdicts:
     """A scorer-kind run's scores.jsonl as a `VerdictBook`: one call per judge scorer of each answer.
 
-    `path` is the verdict file (a consistency check's own, or by default the folder's scores.jsonl).
+    `load_config` gives one config's items (the run's, as recorded); `path` is the verdict file (a
+    consistency check's own, or by default the folder's scores.jsonl).
     """
 
-    def __init__(self, benchmark: ScoredBenchmark, folder: RunFolder, items: Sequence[Any], path: Path | None = None) -> None:
-        self.benchmark, self.folder, self.items = benchmark, folder, items
+    def __init__(
+        self, benchmark: ScoredBenchmark, folder: RunFolder, configs: Sequence[str],
+        load_config: Callable[[str], Sequence[Any]], path: Path | None = None,
+    ) -> None:
+        self.benchmark, self.folder, self.configs, self.load_config = benchmark, folder, configs, load_config
         self.path = path or scores_path(folder)
-        self.by_key = {item.key: item for item in items}
+        # A batch answer may come back before its config is planned again: its item is the one recorded.
+        recorded = read_suite_items(benchmark, folder) if folder.items_path.exists() else []
+        self.by_key = {item.key: item for item in recorded}
 
     def read(self) -> list[ScoreRecord]:
         """Every line of the verdict file, in the order written."""
         return _read_records(self.path, score_from_dict, "score record")
 
     def owed(self, judge_model: str, retry_failed: bool) -> Iterator[list[JudgeCall]]:
-        calls = plan_scorer_calls(self.benchmark, self.items, self.folder.read_responses(), self.read(),
-                                  judge_model, retry_failed)
-        logger.info("%d judge calls to make in %s", len(calls), self.folder.path)
-        yield calls
+        responses, existing = self.folder.read_responses(), self.read()
+        for config in self.configs:
+            items = self.load_config(config)
+            self.by_key.update((item.key, item) for item in items)
+            calls = plan_scorer_calls(self.benchmark, items, responses, existing, judge_model, retry_failed)
+            logger.info("%d judge calls to make for %s in %s", len(calls), config, self.folder.path)
+            yield calls
 
     def parser(self, part: str) -> Callable[[str | None], Any]:
         return self.benchmark.judge(part).parse

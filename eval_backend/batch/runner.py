@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import tempfile
+from itertools import chain
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -222,7 +223,7 @@ class _BatchJudging:
     def _requests(self, in_flight: set[str], carry: dict[str, Carry], live: list[tuple[JudgeCall, Carry]]) -> Iterator[BatchRequest]:
         """The batch lines of the calls owed, in the book's order; follow-ups go to `live` when asked."""
         model = self.settings.model
-        for call in (call for calls in self.book.owed(model, self.retry_failed) for call in calls):
+        for call in chain.from_iterable(self.book.owed(model, self.retry_failed)):
             custom_id = call.call_id
             if custom_id in in_flight or (model, custom_id) in self.written:
                 continue
