@@ -42,7 +42,7 @@ from bench.record import publish  # noqa: E402
 from bench.reference import extract_revision  # noqa: E402
 from eval_backend.benchmarks import BENCHMARKS  # noqa: E402
 from eval_backend.dataset_loader import DatasetSpec  # noqa: E402
-from eval_backend import pipeline  # noqa: E402
+from eval_backend import judging, pipeline  # noqa: E402
 from eval_backend.judging import JudgingProgress  # noqa: E402
 from eval_backend.pipeline import RunSpec, import_responses, prepare_run  # noqa: E402
 from eval_backend.records import ResponseRecord  # noqa: E402
@@ -224,13 +224,15 @@ def run_child(tree: Path, dataset: Path, out: Path, base_url: str, concurrency: 
 def child_run(dataset: str, out: str, base_url: str, concurrency: str, calls: str) -> int:
     """The child's side of `run_child`: judge `calls` calls, print the figures as one JSON line:
     the whole phase's, and those of the time the calls were in flight (timed around the
-    pipeline's `run_judge_tasks`, which it calls unchanged)."""
-    judging = {"wall_s": 0.0, "cpu_s": 0.0}
+    engine's `run_judge_tasks`, which it calls unchanged: the one live pool's, in judging, or, in an engine
+    from before it, the name pipeline imported)."""
+    in_flight_s = {"wall_s": 0.0, "cpu_s": 0.0}
     peaks = {"before_judging_mb": 0.0}
-    send_tasks = pipeline.run_judge_tasks
+    caller = judging if hasattr(judging, "judge_live") else pipeline  # the reference engine may predate it
+    send_tasks = caller.run_judge_tasks
 
     async def timed(*args: object, **kwargs: object) -> JudgingProgress:
-        if not judging["wall_s"]:  # the peak from here on is the judging's (the config's queries held)
+        if not in_flight_s["wall_s"]:  # the peak from here on is the judging's (the config's queries held)
             # Resetting the high-water mark resets ru_maxrss too: the peak so far is read first.
             peaks["before_judging_mb"] = peak_rss_mb()
             Path("/proc/self/clear_refs").write_text("5")
@@ -238,13 +240,13 @@ def child_run(dataset: str, out: str, base_url: str, concurrency: str, calls: st
         try:
             return await send_tasks(*args, **kwargs)
         finally:
-            judging["wall_s"] += time.perf_counter() - wall0
-            judging["cpu_s"] += time.process_time() - cpu0
+            in_flight_s["wall_s"] += time.perf_counter() - wall0
+            in_flight_s["cpu_s"] += time.process_time() - cpu0
 
-    pipeline.run_judge_tasks = timed
+    caller.run_judge_tasks = timed
     phase = judge_run(Path(dataset), Path(out), base_url, int(concurrency), calls=int(calls))
     judging_peak_mb = peak_rss_mb()
-    in_flight = Measurement(phase.calls, judging["wall_s"], judging["cpu_s"], phase.throttled)
+    in_flight = Measurement(phase.calls, in_flight_s["wall_s"], in_flight_s["cpu_s"], phase.throttled)
     print(json.dumps({"judging": in_flight.__dict__, "phase": phase.__dict__,
                       "peak_mb": max(peaks["before_judging_mb"], judging_peak_mb), "judging_peak_mb": judging_peak_mb}))
     return 0

@@ -19,34 +19,26 @@ in the file are not sent again.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cached_property
-from pathlib import Path
-from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, TypeVar
+from itertools import chain
+from typing import Any, Callable, Hashable, Mapping, Sequence, TypeVar
 
 from eval_backend.agreement import Agreement, agreement
-from eval_backend.benchmarks import AnyBenchmark, Benchmark, ScoredBenchmark
-from eval_backend.dataset_loader import DatasetSpec, load_items
-from eval_backend.judge_client import JudgeClient
-from eval_backend.judging import JudgeTask, JudgingProgress, ProgressCallback, plan_judge_tasks, run_judge_tasks
-from eval_backend.jsonl import JsonlAppender
-from eval_backend.records import Item, ItemKey, Judgment, ResponseRecord, judgment_from_dict, utc_now
-from eval_backend.run_folder import RunFolder, RunFolderError, read_records, write_json_atomic
-from eval_backend.scorer_runs import ScorerCall, judge_scorer_calls, plan_scorer_calls, read_scores, read_suite_items, scores_path
-from eval_backend.scores import ScoreRecord, current_scores, score_from_dict
-from eval_backend.scoring import current_judgments
+from eval_backend.benchmarks import AnyBenchmark
+from eval_backend.judge_calls import VerdictBook, call_id_of
+from eval_backend.judging import ProgressCallback, judge_live
+from eval_backend.records import utc_now
+from eval_backend.run_folder import RunFolder, RunFolderError, write_json_atomic
+from eval_backend.run_kinds import run_kind
 from eval_backend.settings import JudgeSettings
 
 CONSISTENCY_FILE = "consistency.json"
 REJUDGMENTS_FILE = "consistency_judgments.jsonl"
 
 T = TypeVar("T")
-CallKey = tuple[str, int, int | str, str]
-"""config, index, the part judged (a rubric criterion's index, a judge scorer's name), hash of the judged response."""
 
 
 @dataclass(frozen=True)
@@ -90,25 +82,6 @@ def pair_agreement(pairs: Sequence[ScoredPair]) -> Agreement:
     return agreement([pair.reference for pair in pairs], [pair.rejudged for pair in pairs])
 
 
-class JudgedSample(Protocol):
-    """A run folder's judged parts as a consistency check reads and re-judges them, for one benchmark kind."""
-
-    path: Path
-    """The run's verdict file (judgments.jsonl, scores.jsonl)."""
-
-    def latest_judge(self) -> str | None:
-        """The judge of the folder's latest verdict line."""
-
-    def judged(self, judge_model: str) -> dict[CallKey, int]:
-        """Each part of each current answer `judge_model` judged by a call, with its verdict as a whole number."""
-
-    def rejudge(self, wanted: set[CallKey], settings: JudgeSettings, path: Path, on_progress: ProgressCallback | None) -> None:
-        """Send the `wanted` calls not yet in `path` to `settings`' judge, appending each verdict to `path`."""
-
-    def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
-        """The verdicts in `path` of `judge_model`, as whole numbers (a failed one is left out)."""
-
-
 def check_consistency(
     benchmark: AnyBenchmark,
     folder: RunFolder,
@@ -128,7 +101,7 @@ def check_consistency(
     """
     if sample < 1:
         raise ValueError(f"sample must be at least 1, got {sample}")
-    judged = judged_sample(benchmark, folder)
+    judged = run_kind(benchmark).sample(benchmark, folder)
     reference_model = reference_judge_model or judged.latest_judge()
     if not reference_model:
         raise RunFolderError(f"{judged.path}: no verdicts to check; judge the run first")
@@ -137,7 +110,7 @@ def check_consistency(
         raise RunFolderError(f"{judged.path}: no judged verdicts of {reference_model!r} for the current responses")
     chosen = stratified_sample(candidates, sample, seed, lambda candidate: candidate[0][0])
     path = folder.path / REJUDGMENTS_FILE
-    judged.rejudge({key for key, _ in chosen}, settings, path, on_progress)
+    rejudge(judged.book(path), {call_id_of(*key) for key, _ in chosen}, settings, on_progress)
     again = judged.rejudged(path, settings.model)
     pairs = tuple(ScoredPair(*key[:3], first, again[key]) for key, first in chosen if key in again)  # type: ignore[misc]
     report = ConsistencyReport(settings.model, reference_model, seed, sample, len(chosen), len(chosen) - len(pairs), pairs)
@@ -145,111 +118,11 @@ def check_consistency(
     return report
 
 
-def judged_sample(benchmark: AnyBenchmark, folder: RunFolder) -> JudgedSample:
-    """The folder's judged parts, as its benchmark's kind keeps them."""
-    if isinstance(benchmark, ScoredBenchmark):
-        return ScorerSample(benchmark, folder)
-    return RubricSample(benchmark, folder)
-
-
-class RubricSample:
-    """A rubric benchmark's criteria (judgments.jsonl), scored 1–10 each; the queries are read from the dataset."""
-
-    def __init__(self, benchmark: Benchmark, folder: RunFolder) -> None:
-        self.benchmark, self.folder, self.path = benchmark, folder, folder.judgments_path
-
-    @cached_property
-    def judgments(self) -> list[Judgment]:
-        return self.folder.read_judgments()
-
-    @cached_property
-    def items(self) -> list[Item]:
-        return run_items(self.benchmark, self.folder)
-
-    @cached_property
-    def responses(self) -> Mapping[ItemKey, ResponseRecord]:
-        return self.folder.read_responses()
-
-    def latest_judge(self) -> str | None:
-        return self.judgments[-1].judge_model if self.judgments else None
-
-    def judged(self, judge_model: str) -> dict[CallKey, int]:
-        latest = current_judgments(self.judgments, judge_model)
-        every = plan_judge_tasks(self.benchmark, self.items, self.responses, [], judge_model)  # none done: every criterion
-        return {_key(task): int(judgment.score) for task in every
-                if (judgment := latest.get(_key(task))) is not None and judgment.score is not None}
-
-    def rejudge(self, wanted: set[CallKey], settings: JudgeSettings, path: Path, on_progress: ProgressCallback | None) -> None:
-        owed = [task for task in plan_judge_tasks(self.benchmark, self.items, self.responses, read_rejudgments(path),
-                                                  settings.model) if _key(task) in wanted]
-        if owed:
-            asyncio.run(_rejudge(self.benchmark, owed, settings, path, on_progress))
-
-    def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
-        return {key: int(judgment.score) for key, judgment in current_judgments(read_rejudgments(path), judge_model).items()
-                if judgment.score is not None}
-
-
-class ScorerSample:
-    """A scorer-kind benchmark's judge verdicts (scores.jsonl), each compared on its scorer's `agreement_value`.
-
-    The items are read back from items.jsonl, which holds all a judge prompt needs.
-    """
-
-    def __init__(self, benchmark: ScoredBenchmark, folder: RunFolder) -> None:
-        self.benchmark, self.folder, self.path = benchmark, folder, scores_path(folder)
-
-    @cached_property
-    def records(self) -> list[ScoreRecord]:
-        return read_scores(self.folder) if self.path.exists() else []
-
-    @cached_property
-    def items(self) -> list[Any]:
-        return read_suite_items(self.benchmark, self.folder)
-
-    @cached_property
-    def hashes(self) -> dict[ItemKey, str]:
-        return {item.key: item.item_sha256 for item in self.items}
-
-    @cached_property
-    def responses(self) -> Mapping[ItemKey, ResponseRecord]:
-        return self.folder.read_responses()
-
-    def latest_judge(self) -> str | None:
-        called = [record.judge_model for record in self.records]
-        return called[-1] if called else None
-
-    def _calls(self, done: Sequence[ScoreRecord], judge_model: str) -> list[ScorerCall]:
-        return plan_scorer_calls(self.benchmark, self.items, self.responses, done, judge_model)
-
-    def judged(self, judge_model: str) -> dict[CallKey, int]:
-        return self._values(self.records, judge_model, self._calls([], judge_model))  # none done: every call
-
-    def rejudge(self, wanted: set[CallKey], settings: JudgeSettings, path: Path, on_progress: ProgressCallback | None) -> None:
-        owed = [call for call in self._calls(_read_rejudged_scores(path), settings.model) if _call_key(call) in wanted]
-        if owed:
-            asyncio.run(judge_scorer_calls(owed, path, settings, on_progress))
-
-    def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
-        return self._values(_read_rejudged_scores(path), judge_model, self._calls([], judge_model))
-
-    def _values(self, records: Sequence[ScoreRecord], judge_model: str, calls: Sequence[ScorerCall]) -> dict[CallKey, int]:
-        current = current_scores(records, judge_model, self.hashes)
-        values = {}
-        for call in calls:
-            record = current.get(_call_key(call))
-            value = call.scorer.agreement_value(record.values) if record and record.values is not None else None
-            if value is not None:
-                values[_call_key(call)] = value
-        return values
-
-
-def _call_key(call: ScorerCall) -> CallKey:
-    return (call.item.config, call.item.index, call.scorer.name, call.response_sha256)
-
-
-def _read_rejudged_scores(path: Path) -> list[ScoreRecord]:
-    return list(read_records(path, score_from_dict)) if path.exists() else []
+def rejudge(book: VerdictBook, wanted: set[str], settings: JudgeSettings, on_progress: ProgressCallback | None) -> None:
+    """Send the calls of `wanted` (call ids) that `book`'s file lacks to `settings`' judge, live, through the one pool."""
+    owed = [call for call in chain.from_iterable(book.owed(settings.model, False)) if call.call_id in wanted]
+    if owed:
+        judge_live(book, [owed], settings, book.appender(), on_progress)
 
 
 def stratified_sample(population: Sequence[T], size: int, seed: int, stratum: Callable[[T], Hashable]) -> list[T]:
@@ -271,23 +144,6 @@ def stratified_sample(population: Sequence[T], size: int, seed: int, stratum: Ca
     for name in sorted(strata, key=str):
         chosen.extend(random.Random(f"{seed}:{name}").sample(strata[name], shares[name]))
     return chosen
-
-
-def run_items(benchmark: Benchmark, folder: RunFolder) -> list[Item]:
-    """The run's items with their queries, read from the dataset (and revision) its request.json records."""
-    request = folder.read_request() if folder.request_path.exists() else {}
-    dataset = request.get("dataset") if isinstance(request, dict) else None
-    if not isinstance(dataset, str) or not dataset:
-        raise RunFolderError(f"{folder.request_path}: no 'dataset' recorded, so the queries cannot be read")
-    keys = {meta.key for meta in folder.read_items()}
-    configs = sorted({config for config, _ in keys})
-    items = load_items(benchmark, DatasetSpec(dataset, request.get("dataset_revision")), configs)
-    return [item for item in items if item.key in keys]
-
-
-def read_rejudgments(path: Path) -> list[Judgment]:
-    """Every line of a re-judgments file, in the order written (none if there is no file)."""
-    return list(read_records(path, judgment_from_dict)) if path.exists() else []
 
 
 def write_report(folder: RunFolder, report: ConsistencyReport) -> None:
@@ -360,20 +216,3 @@ def _part(value: Any) -> int | str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise TypeError(f"a judged part must be a criterion's index or a scorer's name, not {value!r}")
     return value
-
-
-def _key(task: JudgeTask) -> CallKey:
-    return (task.item.config, task.item.index, task.criterion_index, task.response_sha256)
-
-
-async def _rejudge(
-    benchmark: Benchmark, tasks: list[JudgeTask], settings: JudgeSettings, path: Path,
-    on_progress: ProgressCallback | None,
-) -> JudgingProgress:
-    """Re-judge `tasks` (the list is taken over: emptied as the calls go, as `run_judge_tasks` does)."""
-    client = JudgeClient(settings)
-    try:
-        with JsonlAppender(path) as appender:
-            return await run_judge_tasks(benchmark, tasks, client, appender, on_progress)
-    finally:
-        await client.close()

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from eval_backend.benchmarks import Benchmark, ScoredBenchmark
-from eval_backend.judging import JudgeTask
+from eval_backend.judge_calls import JudgeCall
 from eval_backend.records import Item
-from eval_backend.scorer_runs import ScorerCall
 from eval_backend.settings import CostSettings
 
 
@@ -35,12 +34,6 @@ class CostEstimate:
         )
 
 
-def estimate_for_tasks(benchmark: Benchmark, tasks: Iterable[JudgeTask], settings: CostSettings) -> CostEstimate:
-    """The cost of the judge calls still owed, from the exact prompts they will send."""
-    chars = [_prompt_chars(benchmark, task.item, task.criterion_index, len(task.judged_text)) for task in tasks]
-    return _estimate(chars, settings)
-
-
 def estimate_for_items(benchmark: Benchmark, items: Sequence[Item], settings: CostSettings) -> CostEstimate:
     """The cost of judging every criterion of `items`, assuming answers of `response_chars`."""
     chars = [
@@ -51,9 +44,9 @@ def estimate_for_items(benchmark: Benchmark, items: Sequence[Item], settings: Co
     return _estimate(chars, settings)
 
 
-def estimate_for_scorer_calls(calls: Iterable[ScorerCall], settings: CostSettings) -> CostEstimate:
-    """The cost of a scorer-kind benchmark's judge calls still owed, from the prompts they will send."""
-    chars = [_chars(call.scorer.messages(call.item, call.judged_text)) for call in calls]
+def estimate_for_calls(calls: Iterable[JudgeCall], settings: CostSettings) -> CostEstimate:
+    """The cost of the judge calls still owed (any benchmark's), from the exact prompts they will send."""
+    chars = [_chars(call.messages()) for call in calls]
     return _estimate(chars, settings)
 
 

@@ -4,14 +4,15 @@ A judge call is an item, the part of it judged (a WritingBench rubric criterion,
 Saraiki judge scorer), the judged text's hash and the prompt. Each benchmark kind keeps its
 verdicts in its own file (judgments.jsonl, scores.jsonl) with its own line shape, so it
 offers the engine a `VerdictBook`: what is owed, how an answer is parsed and how an outcome
-is written. The Batch API runner (`eval_backend.batch`) works on a book alone, so batch
-judging serves every judge scorer with one code path.
+is written. The live worker pool (`eval_backend.judging.judge_live`) and the Batch API runner
+(`eval_backend.batch`) work on a book alone, so every judge scorer is judged by one code path
+(and a consistency check is a book over its own file).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, ContextManager, Iterator, Protocol
+from typing import Any, Callable, ContextManager, Iterable, Iterator, Protocol, TypeVar
 
 from eval_backend.jsonl import JsonlAppender
 from eval_backend.judge_client import JudgeOutcome
@@ -19,6 +20,15 @@ from eval_backend.judge_client import JudgeOutcome
 _SEPARATOR = "|"
 
 Messages = list[dict[str, str]]
+
+
+class OfConfig(Protocol):
+    """Anything of one dataset config: an item of any benchmark."""
+
+    config: str
+
+
+T = TypeVar("T", bound=OfConfig)
 
 
 def call_id_of(config: str, index: int, part: str | int, response_sha256: str) -> str:
@@ -54,8 +64,9 @@ class JudgeCall:
 class VerdictBook(Protocol):
     """A run folder's verdicts of one benchmark kind, as the batch runner reads and writes them."""
 
-    def owed(self, judge_model: str, retry_failed: bool) -> Iterator[JudgeCall]:
-        """Every judge call `judge_model` still owes, against the verdict file as it is now."""
+    def owed(self, judge_model: str, retry_failed: bool) -> Iterator[list[JudgeCall]]:
+        """Every judge call `judge_model` still owes, against the verdict file as it is now, one list per
+        part of the run planned at once (a config's, where the items are read config by config)."""
 
     def parser(self, part: str) -> Callable[[str | None], Any]:
         """The strict parser of a part's answer (raises VerdictError on an invalid one)."""
@@ -74,3 +85,12 @@ class VerdictBook(Protocol):
 
     def appender(self) -> ContextManager[JsonlAppender]:
         """The verdict file, opened for appending."""
+
+
+def by_config(items: Iterable[T]) -> dict[str, list[T]]:
+    """The items of each config, configs in the order first seen: a book's `configs` and its `load_config`."""
+    groups: dict[str, list[T]] = {}
+    for item in items:
+        groups.setdefault(item.config, []).append(item)
+    return groups
+

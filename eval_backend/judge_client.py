@@ -171,6 +171,11 @@ class JudgeClient:
     async def close(self) -> None:
         await self._transport.close()
 
+    @property
+    def sent_temperature(self) -> float | None:
+        """The temperature a verdict was judged at: this client's, None once the judge refused it (or none is sent)."""
+        return None if self.temperature_refused else self.temperature
+
     async def _complete_at_temperature(self, messages: list[dict[str, str]]) -> ChatAnswer:
         """`_complete`; a call the judge refuses for its temperature is sent again without one.
 
@@ -277,6 +282,36 @@ class JudgeClient:
         if asked is None:
             asked = 2 ** (retry - 1) + random.uniform(0, 1)
         return min(asked, self.settings.max_backoff_s)
+
+
+class JudgeClients:
+    """The judge clients of one phase, one per temperature its judges are sent at, built on first use.
+
+    Each keeps its own record of a refused temperature, and its own concurrency bound, which
+    learns across the phase's configs.
+    """
+
+    def __init__(self, settings: JudgeSettings) -> None:
+        self.settings = settings
+        self._clients: dict[float | None, JudgeClient] = {}
+
+    def at(self, temperature: float | None) -> JudgeClient:
+        """The client that sends at `temperature` (None: without one)."""
+        if temperature not in self._clients:
+            self._clients[temperature] = JudgeClient(self.settings, temperature=temperature)
+        return self._clients[temperature]
+
+    @property
+    def throttles(self) -> int:
+        return sum(client.limiter.throttles for client in self._clients.values())
+
+    @property
+    def transport_retries(self) -> int:
+        return sum(client.transport_retries for client in self._clients.values())
+
+    async def close(self) -> None:
+        for client in self._clients.values():
+            await client.close()
 
 
 @dataclass(frozen=True)

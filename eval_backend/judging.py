@@ -13,17 +13,23 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable, ContextManager, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Callable, ContextManager, Iterable, Iterator, Mapping, Sequence
 
 from eval_backend.benchmarks import Benchmark
 from eval_backend.concurrency import run_workers
-from eval_backend.judge_calls import JudgeCall, call_id_of, parse_call_id
-from eval_backend.judge_client import JudgeClient, JudgeOutcome
+from eval_backend.judge_calls import JudgeCall, VerdictBook, call_id_of, parse_call_id
+from eval_backend.judge_client import JudgeClients, JudgeOutcome
+from eval_backend.judge_transport import run_event_loop
 from eval_backend.jsonl import JsonlAppender
 from eval_backend.memory import trim_heap
-from eval_backend.records import Item, ItemKey, ItemMeta, Judgment, ResponseRecord, sha256_text, to_json_dict
-from eval_backend.run_folder import RunFolder
+from eval_backend.records import (
+    Item, ItemKey, ItemMeta, Judgment, ResponseRecord, judgment_from_dict, sha256_text, to_json_dict,
+)
+from eval_backend.run_folder import RunFolder, read_records
+from eval_backend.scores import ScoreRecord
 from eval_backend.scoring import answered, current_judgments, judged_response_sha, response_is_current
+from eval_backend.settings import JudgeSettings
 from eval_backend.verdict import Verdict, parse_verdict
 
 logger = logging.getLogger(__name__)
@@ -51,10 +57,10 @@ class JudgingProgress:
     throttled: int = 0
     transport_retries: int = 0
 
-    def record(self, judgment: Judgment) -> None:
+    def record(self, verdict: Judgment | ScoreRecord) -> None:
         self.done += 1
-        self.failed += judgment.failed
-        self.tokens += judgment.usage.total_tokens
+        self.failed += verdict.failed
+        self.tokens += verdict.usage.total_tokens
 
 
 ProgressCallback = Callable[[JudgingProgress], None]
@@ -113,48 +119,88 @@ def _settled(
     return judgment.prompt_sha256 == sha256_text(benchmark.judge_messages(item, criterion, text)[-1]["content"])
 
 
+def judge_live(
+    book: VerdictBook,
+    groups: Iterable[list[JudgeCall]],
+    settings: JudgeSettings,
+    appender: ContextManager[JsonlAppender],
+    on_progress: ProgressCallback | None = None,
+) -> JudgingProgress:
+    """Send every group of calls (a config's, as `book.owed` plans them) live, appending each verdict.
+
+    The one live path of every judge scorer: one set of clients for the phase, so the concurrency
+    bound learns across groups; the total grows group by group, as each is planned (counting first
+    would read every config of the dataset once more).
+    """
+    return run_event_loop(_judge_groups(book, groups, settings, appender, on_progress))
+
+
+async def _judge_groups(
+    book: VerdictBook,
+    groups: Iterable[list[JudgeCall]],
+    settings: JudgeSettings,
+    appender: ContextManager[JsonlAppender],
+    on_progress: ProgressCallback | None,
+) -> JudgingProgress:
+    clients = JudgeClients(settings)
+    progress = JudgingProgress(total=0)
+    try:
+        with appender as out:
+            for calls in groups:
+                progress.total += len(calls)
+                if calls:
+                    await run_judge_tasks(book, calls, clients, out, on_progress, progress)
+                del calls
+                trim_heap()  # the group's items (WritingBench's queries) go back to the OS before the next
+    finally:
+        await clients.close()
+    return progress
+
+
 async def run_judge_tasks(
-    benchmark: Benchmark,
-    tasks: list[JudgeTask],
-    client: JudgeClient,
+    book: VerdictBook,
+    calls: list[JudgeCall],
+    clients: JudgeClients,
     appender: JsonlAppender,
     on_progress: ProgressCallback | None = None,
     progress: JudgingProgress | None = None,
 ) -> JudgingProgress:
-    """Send every task through `client`, appending each judgment the moment it is known.
+    """Send every call through `clients`, appending each verdict, as `book` writes it, the moment it is known.
 
-    As many workers as the client's concurrency bound pull tasks in order; prompts are
-    built lazily, one per call in flight, since each carries a long query. `progress`, when
-    given, is added to (a phase judged config by config keeps one running total).
+    As many workers as the concurrency bound pull calls in order; prompts are built lazily,
+    one per call in flight, since each may carry a long query. `progress`, when given, is
+    added to (a phase judged config by config keeps one running total).
 
-    The tasks are taken over: `tasks` is emptied at once and each task let go when its call
-    is done, so an item, and its 20 KB query, is freed with its last criterion instead of at
+    The calls are taken over: `calls` is emptied at once and each call let go when it is
+    done, so an item, and its 20 KB query, is freed with its last criterion instead of at
     the end of the config (the heap it leaves serves the calls still to come).
     """
-    count = len(tasks)
+    count = len(calls)
     progress = progress or JudgingProgress(total=count)
-    pending = _taken_in_order(tasks)
+    pending = _taken_in_order(calls)
     report = at_most_every(PROGRESS_INTERVAL_S, on_progress) if on_progress else None
 
-    async def judge(task: JudgeTask) -> None:
-        judgment = await _judge_one(benchmark, task, client)
-        appender.append(to_json_dict(judgment))
-        progress.record(judgment)
+    async def judge(call: JudgeCall) -> None:
+        line = await _judge_one(book, call, clients)
+        if line is None:
+            return
+        appender.append(to_json_dict(line))
+        progress.record(line)
         if report:
             report(progress)
 
-    await run_workers(pending, judge, min(client.limiter.max_limit, count))  # a fatal error stops them all
-    progress.throttled = client.limiter.throttles
-    progress.transport_retries = client.transport_retries
+    await run_workers(pending, judge, min(clients.settings.concurrency, count))  # a fatal error stops them all
+    progress.throttled = clients.throttles
+    progress.transport_retries = clients.transport_retries
     if on_progress:
         on_progress(progress)  # the final totals, whatever the interval held back
     return progress
 
 
-def _taken_in_order(tasks: list[JudgeTask]) -> Iterator[JudgeTask]:
-    """The tasks in order, each held only by this iterator until taken; `tasks` is emptied now."""
-    queue = deque(tasks)
-    tasks.clear()
+def _taken_in_order(calls: list[JudgeCall]) -> Iterator[JudgeCall]:
+    """The calls in order, each held only by this iterator until taken; `calls` is emptied now."""
+    queue = deque(calls)
+    calls.clear()
     return (queue.popleft() for _ in range(len(queue)))
 
 
@@ -173,12 +219,12 @@ def at_most_every(interval_s: float, callback: ProgressCallback) -> ProgressCall
     return report
 
 
-async def _judge_one(benchmark: Benchmark, task: JudgeTask, client: JudgeClient) -> Judgment:
-    messages = benchmark.judge_messages(task.item, task.criterion_index, task.judged_text)
-    outcome = await client.judge(messages)
+async def _judge_one(book: VerdictBook, call: JudgeCall, clients: JudgeClients) -> Any:
+    client = clients.at(book.temperature(call.part))
+    messages = call.messages()
+    outcome = await client.judge(messages, book.parser(call.part))
     prompt_sha256 = outcome.prompt_sha256 or sha256_text(messages[-1]["content"])  # the client's, when it sent it
-    return build_judgment(task.item, task.criterion_index, task.response_sha256, client.model, outcome,
-                          prompt_sha256, task.item_sha256)
+    return book.verdict_line(call.call_id, client.model, outcome, prompt_sha256, client.sent_temperature)
 
 
 def build_judgment(
@@ -222,23 +268,37 @@ def build_judgment(
 class RubricVerdicts:
     """A rubric benchmark's judgments.jsonl as a `VerdictBook`: one call per criterion of each answer.
 
-    `load_config` gives one config's items, so only one config's queries are held at a time.
+    `load_config` gives one config's items, so only one config's queries are held at a time. `path`
+    is the verdict file (a consistency check's own, or by default the folder's judgments.jsonl).
     """
 
     def __init__(
-        self, benchmark: Benchmark, folder: RunFolder, configs: Sequence[str], load_config: Callable[[str], Sequence[Item]]
+        self, benchmark: Benchmark, folder: RunFolder, configs: Sequence[str], load_config: Callable[[str], Sequence[Item]],
+        path: Path | None = None,
     ) -> None:
         self.benchmark, self.folder, self.configs, self.load_config = benchmark, folder, configs, load_config
+        self.path = path or folder.judgments_path
         self.metas = {meta.key: meta for meta in folder.read_items()}
 
-    def owed(self, judge_model: str, retry_failed: bool) -> Iterator[JudgeCall]:
-        responses, existing = self.folder.read_responses(), self.folder.read_judgments()
+    def read(self) -> list[Judgment]:
+        """Every line of the verdict file, in the order written."""
+        return list(read_records(self.path, judgment_from_dict))
+
+    def owed(self, judge_model: str, retry_failed: bool) -> Iterator[list[JudgeCall]]:
+        responses, existing = self.folder.read_responses(), self.read()
         for config in self.configs:
-            trim_heap()  # the previous config's queries go back to the OS before the next is loaded
-            for task in plan_judge_tasks(self.benchmark, self.load_config(config), responses, existing, judge_model,
-                                         retry_failed=retry_failed):
-                yield JudgeCall(task.item.config, task.item.index, str(task.criterion_index), task.response_sha256,
-                                partial(self.benchmark.judge_messages, task.item, task.criterion_index, task.judged_text))
+            calls = self._calls(self.load_config(config), responses, existing, judge_model, retry_failed)
+            logger.info("%d judge calls to make for %s in %s", len(calls), config, self.folder.path)
+            yield calls  # the live pool empties the list as it takes the calls
+
+    def _calls(
+        self, items: Sequence[Item], responses: Mapping[ItemKey, ResponseRecord], existing: Sequence[Judgment],
+        judge_model: str, retry_failed: bool,
+    ) -> list[JudgeCall]:
+        # A list built here, not a loop over the tasks in `owed`: nothing keeps the tasks (and their items)
+        # while the calls are sent, so each item goes with its last call.
+        return [judge_call(self.benchmark, task)
+                for task in plan_judge_tasks(self.benchmark, items, responses, existing, judge_model, retry_failed)]
 
     def parser(self, part: str) -> Callable[[str | None], Verdict]:
         return parse_verdict
@@ -258,9 +318,15 @@ class RubricVerdicts:
     def written_since(self, judge_model: str, since: str) -> set[str]:
         return {
             call_id_of(j.config, j.index, j.criterion_index, j.response_sha256)
-            for j in self.folder.read_judgments()
+            for j in self.read()
             if j.judge_model == judge_model and j.created_at >= since
         }
 
     def appender(self) -> ContextManager[JsonlAppender]:
-        return self.folder.judgment_appender()
+        return JsonlAppender(self.path)
+
+
+def judge_call(benchmark: Benchmark, task: JudgeTask) -> JudgeCall:
+    """The judge call of a rubric task, its prompt built when it is sent."""
+    return JudgeCall(task.item.config, task.item.index, str(task.criterion_index), task.response_sha256,
+                     partial(benchmark.judge_messages, task.item, task.criterion_index, task.judged_text))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from eval_backend.batch import judge_in_batches
-from eval_backend.benchmarks import AnyBenchmark, ScoredBenchmark
+from eval_backend.benchmarks import AnyBenchmark
 from eval_backend.dataset_loader import (
     DatasetSpec,
     config_sizes,
@@ -24,16 +24,12 @@ from eval_backend.dataset_loader import (
 from eval_backend.generation.generating import GenerationCallback, GenerationProgress, generate_items, owed_items
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.select import build_generator
-from eval_backend.judge_client import JudgeClient
-from eval_backend.judge_transport import run_event_loop
 from eval_backend.memory import trim_heap
-from eval_backend.judging import (
-    JudgeTask, JudgingProgress, ProgressCallback, RubricVerdicts, plan_judge_tasks, run_judge_tasks,
-)
+from eval_backend.judge_calls import by_config
+from eval_backend.judging import JudgingProgress, ProgressCallback, judge_live
 from eval_backend.records import Item, ResponseRecord, to_json_dict, utc_now
-from eval_backend.reporting import score_run_folder
 from eval_backend.run_folder import RunFolder
-from eval_backend.scorer_runs import judge_scored_run, read_suite_items, score_scored_run
+from eval_backend.run_kinds import run_kind
 from eval_backend.scoring import Summary
 from eval_backend.settings import JudgeSettings
 
@@ -112,10 +108,8 @@ def _dataset_sizes(spec: RunSpec, items: Sequence[Item]) -> dict[str, int]:
 
 
 def recorded_items(benchmark: AnyBenchmark, folder: RunFolder) -> list[Any]:
-    """The items a run folder recorded, as its benchmark's kind reads them back."""
-    if isinstance(benchmark, ScoredBenchmark):
-        return read_suite_items(benchmark, folder)
-    return folder.read_items()
+    """The items a run folder recorded, as its benchmark's record reads them back."""
+    return run_kind(benchmark).read_items(benchmark, folder)
 
 
 def import_responses(folder: RunFolder, responses: Sequence[ResponseRecord]) -> int:
@@ -140,23 +134,19 @@ def judge_phase(
     Judged config by config, live or through the Batch API (`settings.mode`). With
     `retry_failed`, the judgments that failed for good are sent again too.
     """
-    if isinstance(spec.benchmark, ScoredBenchmark):  # scorer kind: its own judge calls, in scores.jsonl
-        return judge_scored_run(spec.benchmark, spec.folder, items, settings, on_progress, retry_failed)
-    by_config: dict[str, list[Item]] = {}
-    for item in items:
-        by_config.setdefault(item.config, []).append(item)
-    return _judge_configs(spec, list(by_config), by_config.__getitem__, settings, on_progress, retry_failed)
+    groups = by_config(items)
+    return _judge_configs(spec, list(groups), groups.__getitem__, settings, on_progress, retry_failed)
 
 
 def judge_run_configs(
     spec: RunSpec, settings: JudgeSettings, on_progress: ProgressCallback | None = None, retry_failed: bool = False
 ) -> JudgingProgress:
     """`judge_phase` over the run's configs, without the dataset read again where the run folder holds
-    the items whole (a scorer-kind benchmark's items.jsonl). A rubric benchmark's items.jsonl holds
+    the items whole (a declared benchmark's items.jsonl). A rubric benchmark's items.jsonl holds
     no queries, so each config's items are loaded from the dataset only while it is judged: at full
     size the queries take ~200 MB, so a caller that no longer holds them judges in a fraction of
     the memory."""
-    if isinstance(spec.benchmark, ScoredBenchmark):
+    if run_kind(spec.benchmark).judged_from_folder:
         return judge_phase(spec, _recorded_run_items(spec), settings, on_progress, retry_failed)
     return _judge_configs(spec, _run_configs(spec), _config_loader(spec), settings, on_progress, retry_failed)
 
@@ -191,18 +181,10 @@ def _judge_configs(
 ) -> JudgingProgress:
     """Judge config by config, live or through the Batch API (`settings.mode`)."""
     trim_heap()  # what the caller released (the run's items) goes back to the OS first
+    book = run_kind(spec.benchmark).book(spec.benchmark, spec.folder, configs, load_config, None)
     if settings.mode == "batch":
-        verdicts = RubricVerdicts(spec.benchmark, spec.folder, configs, load_config)
-        return judge_in_batches(verdicts, spec.folder, settings, on_progress, retry_failed)
-    responses, existing = spec.folder.read_responses(), spec.folder.read_judgments()
-
-    def plan(config: str) -> list[JudgeTask]:
-        return plan_judge_tasks(spec.benchmark, load_config(config), responses, existing, settings.model,
-                                retry_failed=retry_failed)
-
-    # The total grows config by config, as each is planned: counting first would read every config
-    # of the dataset once more (the planning needs each item's query).
-    return run_event_loop(_judge(spec, configs, plan, JudgingProgress(total=0), settings, on_progress))
+        return judge_in_batches(book, spec.folder, settings, on_progress, retry_failed)
+    return judge_live(book, book.owed(settings.model, retry_failed), settings, book.appender(), on_progress)
 
 
 def score_phase(spec: RunSpec, judge_model: str | None) -> Summary | dict[str, Any]:
@@ -215,35 +197,9 @@ def score_folder(
 ) -> Summary | dict[str, Any]:
     """Recompute a run folder's summary.json and details.parquet by its benchmark's own scoring.
 
-    A rubric benchmark returns its `Summary`; a scorer-kind one, the summary.json dict.
+    A rubric benchmark returns its `Summary`; a declared one, the summary.json dict.
     """
-    if isinstance(benchmark, ScoredBenchmark):
-        return score_scored_run(benchmark, folder, judge_model)
-    return score_run_folder(benchmark, folder, judge_model)
-
-
-async def _judge(
-    spec: RunSpec,
-    configs: Sequence[str],
-    plan: Callable[[str], list[JudgeTask]],
-    progress: JudgingProgress,
-    settings: JudgeSettings,
-    on_progress: ProgressCallback | None,
-) -> JudgingProgress:
-    client = JudgeClient(settings)  # one client for the phase: its concurrency bound learns across configs
-    try:
-        with spec.folder.judgment_appender() as appender:
-            for config in configs:
-                tasks = plan(config)  # one config's queries at a time
-                progress.total += len(tasks)
-                logger.info("%d judge calls to make for %s in %s", len(tasks), config, spec.folder.path)
-                if tasks:
-                    await run_judge_tasks(spec.benchmark, tasks, client, appender, on_progress, progress)
-                del tasks
-                trim_heap()  # the config's queries go back to the OS before the next config is loaded
-            return progress
-    finally:
-        await client.close()
+    return run_kind(benchmark).score(benchmark, folder, judge_model)
 
 
 @dataclass(frozen=True)

@@ -148,9 +148,6 @@ class RunFolder:
     def response_appender(self) -> JsonlAppender:
         return JsonlAppender(self.responses_path)
 
-    def judgment_appender(self) -> JsonlAppender:
-        return JsonlAppender(self.judgments_path)
-
     def read_responses(self) -> dict[ItemKey, ResponseRecord]:
         """The latest response line for each (config, index)."""
         return {record.key: record for record in read_records(self.responses_path, response_from_dict)}

@@ -12,23 +12,19 @@ the summary body, and the engine adds coverage, `complete` and the intervals of 
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from functools import partial
 from typing import Any, Callable, ContextManager, Iterator, Mapping, Sequence
 
-from eval_backend.batch import judge_in_batches
-from eval_backend.benchmarks.plugin import JudgeScorer, ScoredBenchmark, ScoredItem
+from eval_backend.benchmarks.plugin import ScoredBenchmark, ScoredItem
 from eval_backend.details import write_details
 from eval_backend.jsonl import JsonlAppender, read_jsonl
 from eval_backend.judge_calls import JudgeCall, call_id_of, parse_call_id
-from eval_backend.judge_client import JudgeClient, JudgeOutcome
+from eval_backend.judge_client import JudgeOutcome
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
-from eval_backend.judging import JudgingProgress, ProgressCallback
 from eval_backend.figure_intervals import item_clusters, summary_intervals
 from eval_backend.records import ItemKey, ResponseRecord, Usage, sha256_text, to_json_dict
 # One provenance for every benchmark's summary (the rubric path's, kept in reporting.py).
@@ -36,7 +32,6 @@ from eval_backend.reporting import run_provenance, scoring_judge
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.scores import ScoreRecord, current_scores, score_from_dict
 from eval_backend.scoring import answered, awaits_response, coverage_of
-from eval_backend.settings import JudgeSettings
 
 logger = logging.getLogger(__name__)
 
@@ -72,17 +67,6 @@ def _read_records(path: Path, build: Callable[[Mapping[str, Any]], Any], what: s
     return records
 
 
-@dataclass(frozen=True)
-class ScorerCall:
-    """One judge call owed: a judge scorer on the judged text of one item's response."""
-
-    item: Any
-    scorer: JudgeScorer
-    judged_text: str
-    response_sha256: str
-    item_sha256: str
-
-
 def plan_scorer_calls(
     benchmark: ScoredBenchmark,
     items: Sequence[Any],
@@ -90,7 +74,7 @@ def plan_scorer_calls(
     existing: Sequence[ScoreRecord],
     judge_model: str,
     retry_failed: bool = False,
-) -> list[ScorerCall]:
+) -> list[JudgeCall]:
     """Every judge call not yet made for good for the current response of each item, as it is now.
 
     With `retry_failed`, a judgment that failed for good is owed again too. An item without a
@@ -110,65 +94,8 @@ def plan_scorer_calls(
         sha = sha256_text(text)
         for scorer in benchmark.judges:
             if scorer.ruled(item, text) is None and (item.config, item.index, scorer.name, sha) not in done:
-                calls.append(ScorerCall(item, scorer, text, sha, hashes[item.key]))
+                calls.append(JudgeCall(item.config, item.index, scorer.name, sha, partial(scorer.messages, item, text)))
     return calls
-
-
-def judge_scored_run(
-    benchmark: ScoredBenchmark,
-    folder: RunFolder,
-    items: Sequence[Any],
-    settings: JudgeSettings,
-    on_progress: ProgressCallback | None = None,
-    retry_failed: bool = False,
-) -> JudgingProgress:
-    """Send every judge call the folder still owes and append each verdict to scores.jsonl."""
-    calls = plan_scorer_calls(
-        benchmark, items, folder.read_responses(), read_scores(folder), settings.model, retry_failed
-    )
-    logger.info("%d judge calls to make in %s", len(calls), folder.path)
-    if not calls:
-        return JudgingProgress(total=0)
-    if settings.mode == "batch":
-        return judge_in_batches(ScorerVerdicts(benchmark, folder, items), folder, settings, on_progress, retry_failed)
-    return asyncio.run(judge_scorer_calls(calls, scores_path(folder), settings, on_progress))
-
-
-async def judge_scorer_calls(
-    calls: Sequence[ScorerCall], path: Path, settings: JudgeSettings, on_progress: ProgressCallback | None
-) -> JudgingProgress:
-    """Send `calls` live, appending each verdict to `path` (scores.jsonl, or a consistency check's file)."""
-    # One client per judge temperature: each keeps its own record of a refused temperature.
-    clients = {temperature: JudgeClient(settings, temperature=temperature)
-               for temperature in {call.scorer.temperature for call in calls}}
-    progress = JudgingProgress(total=len(calls))
-    pending: Iterator[ScorerCall] = iter(calls)
-
-    async def worker(appender: JsonlAppender) -> None:
-        for call in pending:
-            record = await _judge_one(call, clients[call.scorer.temperature])
-            appender.append(to_json_dict(record))
-            progress.record(record)  # type: ignore[arg-type]  # same counters as a Judgment
-            if on_progress:
-                on_progress(progress)
-
-    try:
-        with JsonlAppender(path) as appender:
-            async with asyncio.TaskGroup() as group:  # one worker's fatal error stops the others
-                for _ in range(min(settings.concurrency, len(calls))):
-                    group.create_task(worker(appender))
-    except ExceptionGroup as errors:
-        raise errors.exceptions[0] from None
-    finally:
-        for client in clients.values():
-            await client.close()
-    return progress
-
-
-async def _judge_one(call: ScorerCall, client: JudgeClient) -> ScoreRecord:
-    outcome = await client.judge(call.scorer.messages(call.item, call.judged_text), call.scorer.parse)
-    temperature = None if client.temperature_refused else client.temperature
-    return score_record(call.item, call.scorer.name, call.response_sha256, client.model, outcome, temperature)
 
 
 def score_record(
@@ -196,19 +123,34 @@ def score_record(
 
 
 class ScorerVerdicts:
-    """A scorer-kind run's scores.jsonl as a `VerdictBook`: one call per judge scorer of each answer."""
+    """A scorer-kind run's scores.jsonl as a `VerdictBook`: one call per judge scorer of each answer.
 
-    def __init__(self, benchmark: ScoredBenchmark, folder: RunFolder, items: Sequence[Any]) -> None:
-        self.benchmark, self.folder, self.items = benchmark, folder, items
-        self.by_key = {item.key: item for item in items}
+    `load_config` gives one config's items (the run's, as recorded); `path` is the verdict file (a
+    consistency check's own, or by default the folder's scores.jsonl).
+    """
 
-    def owed(self, judge_model: str, retry_failed: bool) -> Iterator[JudgeCall]:
-        calls = plan_scorer_calls(self.benchmark, self.items, self.folder.read_responses(), read_scores(self.folder),
-                                  judge_model, retry_failed)
-        for call in calls:
-            scorer = call.scorer
-            yield JudgeCall(call.item.config, call.item.index, scorer.name, call.response_sha256,
-                            partial(scorer.messages, call.item, call.judged_text))
+    def __init__(
+        self, benchmark: ScoredBenchmark, folder: RunFolder, configs: Sequence[str],
+        load_config: Callable[[str], Sequence[Any]], path: Path | None = None,
+    ) -> None:
+        self.benchmark, self.folder, self.configs, self.load_config = benchmark, folder, configs, load_config
+        self.path = path or scores_path(folder)
+        # A batch answer may come back before its config is planned again: its item is the one recorded.
+        recorded = read_suite_items(benchmark, folder) if folder.items_path.exists() else []
+        self.by_key = {item.key: item for item in recorded}
+
+    def read(self) -> list[ScoreRecord]:
+        """Every line of the verdict file, in the order written."""
+        return _read_records(self.path, score_from_dict, "score record")
+
+    def owed(self, judge_model: str, retry_failed: bool) -> Iterator[list[JudgeCall]]:
+        responses, existing = self.folder.read_responses(), self.read()
+        for config in self.configs:
+            items = self.load_config(config)
+            self.by_key.update((item.key, item) for item in items)
+            calls = plan_scorer_calls(self.benchmark, items, responses, existing, judge_model, retry_failed)
+            logger.info("%d judge calls to make for %s in %s", len(calls), config, self.folder.path)
+            yield calls
 
     def parser(self, part: str) -> Callable[[str | None], Any]:
         return self.benchmark.judge(part).parse
@@ -228,12 +170,12 @@ class ScorerVerdicts:
     def written_since(self, judge_model: str, since: str) -> set[str]:
         return {
             call_id_of(r.config, r.index, r.scorer, r.response_sha256)
-            for r in read_scores(self.folder)
+            for r in self.read()
             if r.judge_model == judge_model and r.created_at >= since
         }
 
     def appender(self) -> ContextManager[JsonlAppender]:
-        return JsonlAppender(scores_path(self.folder))
+        return JsonlAppender(self.path)
 
 
 def _values(verdict: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import tempfile
+from itertools import chain
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -22,7 +23,7 @@ from eval_backend.batch.ledger import BatchLedger, Carry, LedgerState, Submitted
 from eval_backend.batch.outcomes import batch_failed, settle
 from eval_backend.batch.results import LineResult, read_results
 from eval_backend.judge_calls import JudgeCall, VerdictBook, parse_call_id
-from eval_backend.judge_client import JudgeClient, JudgeOutcome
+from eval_backend.judge_client import JudgeClient, JudgeClients, JudgeOutcome
 from eval_backend.judging import JudgingProgress, ProgressCallback
 from eval_backend.records import sha256_text, to_json_dict
 from eval_backend.run_folder import RunFolder
@@ -65,20 +66,13 @@ class _BatchJudging:
         # with another JUDGE_MODEL collects the old judge's batches and still owes the new judge its calls.
         self.written: set[tuple[str, str]] = set()  # judged for good in this call: never planned again
         self.counted: set[tuple[str, str]] = set()  # in the progress total: a follow-up is the same judgment
-        self.clients: dict[float | None, JudgeClient] = {}
+        self.clients = JudgeClients(settings)
         self.sent_with_temperature: set[str] = set()  # custom_ids this process sent with a temperature
 
     def client(self, part: str) -> JudgeClient:
         """The client of a part's temperature: it builds the request bodies, sends follow-ups live and keeps
         a judge's refusal of the temperature (each temperature has its own record of it, as live)."""
-        temperature = self.book.temperature(part)
-        if temperature not in self.clients:
-            self.clients[temperature] = JudgeClient(self.settings, temperature=temperature)
-        return self.clients[temperature]
-
-    def _sent_temperature(self, part: str) -> float | None:
-        client = self.client(part)
-        return None if client.temperature_refused else client.temperature
+        return self.clients.at(self.book.temperature(part))
 
     async def run(self) -> JudgingProgress:
         self.api = BatchAPI(self.settings)
@@ -94,8 +88,7 @@ class _BatchJudging:
                     state = self.ledger.read()
         finally:
             await self.api.close()
-            for client in self.clients.values():
-                await client.close()
+            await self.clients.close()
         return self.progress
 
     # -- collecting ------------------------------------------------------------------------
@@ -185,7 +178,7 @@ class _BatchJudging:
         return self.book.written_since(entry.judge_model, entry.uploaded_at)
 
     def _write(self, custom_id: str, judge_model: str, outcome: JudgeOutcome[Any], prompt_sha256: str) -> None:
-        temperature = self._sent_temperature(parse_call_id(custom_id)[2])
+        temperature = self.client(parse_call_id(custom_id)[2]).sent_temperature
         line = self.book.verdict_line(custom_id, judge_model, outcome, prompt_sha256, temperature)
         if line is None:
             logger.warning("batch answer for %s has no item in %s; not recorded", custom_id, self.folder.items_path)
@@ -230,7 +223,7 @@ class _BatchJudging:
     def _requests(self, in_flight: set[str], carry: dict[str, Carry], live: list[tuple[JudgeCall, Carry]]) -> Iterator[BatchRequest]:
         """The batch lines of the calls owed, in the book's order; follow-ups go to `live` when asked."""
         model = self.settings.model
-        for call in self.book.owed(model, self.retry_failed):
+        for call in chain.from_iterable(self.book.owed(model, self.retry_failed)):
             custom_id = call.call_id
             if custom_id in in_flight or (model, custom_id) in self.written:
                 continue

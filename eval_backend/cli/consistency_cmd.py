@@ -14,8 +14,9 @@ from eval_backend.cli.common import (
     judging_progress_bar,
     positive_int,
 )
-from eval_backend.consistency import CONSISTENCY_FILE, check_consistency, judged_sample
+from eval_backend.consistency import CONSISTENCY_FILE, check_consistency
 from eval_backend.run_folder import RunFolder, RunFolderError
+from eval_backend.run_kinds import run_kind
 from eval_backend.settings import Settings
 
 
@@ -35,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     folder, benchmark = RunFolder(args.out_dir), benchmark_of(args)
-    verdicts = judged_sample(benchmark, folder).path
+    verdicts = run_kind(benchmark).sample(benchmark, folder).path
     if not verdicts.is_file():
         raise RunFolderError(f"{verdicts}: no such file; judge the run first")
     judge = judge_settings(args, Settings())

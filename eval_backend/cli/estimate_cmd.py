@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from itertools import chain
 from pathlib import Path
 
 from eval_backend.cli.common import (
@@ -13,18 +14,11 @@ from eval_backend.cli.common import (
     dataset_spec,
     positive_int,
 )
-from eval_backend.benchmarks import ScoredBenchmark
-from eval_backend.cost import (
-    CostEstimate,
-    estimate_for_items,
-    estimate_for_scored_items,
-    estimate_for_scorer_calls,
-    estimate_for_tasks,
-)
+from eval_backend.cost import estimate_for_calls
 from eval_backend.dataset_loader import load_items, resolve_configs
-from eval_backend.judging import plan_judge_tasks
+from eval_backend.judge_calls import by_config
 from eval_backend.run_folder import RunFolder, RunFolderError
-from eval_backend.scorer_runs import plan_scorer_calls, read_scores
+from eval_backend.run_kinds import run_kind
 from eval_backend.settings import Settings
 
 
@@ -48,16 +42,14 @@ def run(args: argparse.Namespace) -> int:
     spec = dataset_spec(args, settings, benchmark)
     items = load_items(benchmark, spec, resolve_configs(spec, configs_of(args)), args.limit)
     folder = _run_folder(args.out_dir)
-    if isinstance(benchmark, ScoredBenchmark):  # a scorer-kind benchmark (QA, …): its judge scorers' calls
-        estimate, basis = _scored_estimate(benchmark, items, folder, settings)
-    elif folder and folder.responses_path.exists():
-        tasks = plan_judge_tasks(
-            benchmark, items, folder.read_responses(), folder.read_judgments(), settings.judge.model
-        )
-        estimate = estimate_for_tasks(benchmark, tasks, settings.cost)
+    kind = run_kind(benchmark)
+    if folder and folder.responses_path.exists():
+        groups = by_config(items)
+        book = kind.book(benchmark, folder, list(groups), groups.__getitem__, None)
+        estimate = estimate_for_calls(chain.from_iterable(book.owed(settings.judge.model, False)), settings.cost)
         basis = f"the responses in {folder.path}"
     else:
-        estimate = estimate_for_items(benchmark, items, settings.cost)
+        estimate = kind.estimate_items(benchmark, items, settings.cost)
         basis = f"answers of ~{settings.cost.response_chars} characters"
     print(f"{len(items)} items; judge {settings.judge.model}; estimated from {basis}:")
     print(estimate.describe())
@@ -72,13 +64,3 @@ def _run_folder(path: Path | None) -> RunFolder | None:
         raise RunFolderError(f"run folder {path} does not exist (or is not a folder); check --out-dir, or leave it out "
                              "to estimate the whole dataset")
     return RunFolder(path)
-
-
-def _scored_estimate(
-    benchmark: ScoredBenchmark, items: list, folder: RunFolder | None, settings: Settings
-) -> tuple[CostEstimate, str]:
-    if folder and folder.responses_path.exists():
-        calls = plan_scorer_calls(benchmark, items, folder.read_responses(), read_scores(folder), settings.judge.model)
-        return estimate_for_scorer_calls(calls, settings.cost), f"the responses in {folder.path}"
-    basis = f"answers of ~{settings.cost.response_chars} characters"
-    return estimate_for_scored_items(benchmark, items, settings.cost), basis

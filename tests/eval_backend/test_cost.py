@@ -7,8 +7,8 @@ import re
 import pytest
 
 from eval_backend.cli import main
-from eval_backend.cost import estimate_for_items, estimate_for_tasks
-from eval_backend.judging import plan_judge_tasks
+from eval_backend.cost import estimate_for_calls, estimate_for_items
+from eval_backend.judging import judge_call, plan_judge_tasks
 from eval_backend.records import Item, ResponseRecord
 from eval_backend.settings import CostSettings
 from tests.eval_backend.conftest import BENCHMARK
@@ -32,7 +32,7 @@ def test_every_criterion_of_every_item_is_one_call_priced_from_its_prompt(items:
 def test_only_the_calls_still_owed_are_estimated(items: list[Item]) -> None:
     responses = {item.key: ResponseRecord(item.config, item.index, "short answer") for item in items[:2]}
     tasks = plan_judge_tasks(BENCHMARK, items, responses, [], "judge")
-    assert estimate_for_tasks(BENCHMARK, tasks, PRICES).calls == 2 * 5
+    assert estimate_for_calls([judge_call(BENCHMARK, task) for task in tasks], PRICES).calls == 2 * 5
 
 
 def test_the_cli_prints_the_estimate(dataset_dir, items, capsys) -> None:

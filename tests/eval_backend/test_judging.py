@@ -10,14 +10,25 @@ import pytest
 
 from eval_backend import judging
 from eval_backend.benchmarks import BENCHMARKS
-from eval_backend.judge_client import JudgeClient
+from eval_backend.judge_calls import JudgeCall
+from eval_backend.judge_client import JudgeClients
 from eval_backend.judge_transport import run_event_loop
 from eval_backend.jsonl import JsonlAppender
-from eval_backend.records import Item, ResponseRecord
+from eval_backend.records import Item, ItemKey, ResponseRecord
+from eval_backend.run_folder import RunFolder
 from tests.eval_backend.conftest import fast_judge_settings
 from tests.support.chat_server import StandInChatServer
 
 BENCHMARK = BENCHMARKS["indic_writing_bench"]
+
+
+def owed_calls(items: list[Item], responses: dict[ItemKey, ResponseRecord], folder: RunFolder) -> tuple[judging.RubricVerdicts, list[JudgeCall]]:
+    """The run folder's verdict book (its items recorded) and every call it owes for `responses`."""
+    folder.create()
+    folder.write_items(item.meta() for item in items)
+    book = judging.RubricVerdicts(BENCHMARK, folder, [], lambda config: [])
+    return book, [judging.judge_call(BENCHMARK, task)
+                  for task in judging.plan_judge_tasks(BENCHMARK, items, responses, [], "stand-in-judge")]
 
 
 def test_progress_is_reported_at_most_once_an_interval_and_always_with_the_final_totals(
@@ -26,18 +37,18 @@ def test_progress_is_reported_at_most_once_an_interval_and_always_with_the_final
     # An interval longer than the test: only the first judgment's report and the final one get through.
     monkeypatch.setattr(judging, "PROGRESS_INTERVAL_S", 3600.0)
     responses = {item.key: ResponseRecord(item.config, item.index, f"An answer to {item.id}.") for item in items[:3]}
-    tasks = judging.plan_judge_tasks(BENCHMARK, items, responses, [], "stand-in-judge")
+    book, tasks = owed_calls(items, responses, RunFolder(tmp_path))
     reports: list[judging.JudgingProgress] = []
 
     async def judge_all(server: StandInChatServer) -> judging.JudgingProgress:
-        client = JudgeClient(fast_judge_settings(server, concurrency=4))
+        clients = JudgeClients(fast_judge_settings(server, concurrency=4))
         try:
             with JsonlAppender(tmp_path / "judgments.jsonl") as appender:
                 return await judging.run_judge_tasks(
-                    BENCHMARK, tasks, client, appender, lambda progress: reports.append(replace(progress))
+                    book, tasks, clients, appender, lambda progress: reports.append(replace(progress))
                 )
         finally:
-            await client.close()
+            await clients.close()
 
     owed = len(tasks)
     with StandInChatServer() as server:
@@ -56,7 +67,7 @@ def test_each_item_is_let_go_once_its_criteria_are_judged(
     copies = [replace(item) for item in items[:3]]  # held by nothing but the tasks
     alive = [weakref.ref(item) for item in copies]
     responses = {item.key: ResponseRecord(item.config, item.index, f"An answer to {item.id}.") for item in copies}
-    tasks = judging.plan_judge_tasks(BENCHMARK, copies, responses, [], "stand-in-judge")
+    book, tasks = owed_calls(copies, responses, RunFolder(tmp_path))
     del copies
     items_alive: dict[int, int] = {}  # judgments done -> items still in memory
 
@@ -64,12 +75,12 @@ def test_each_item_is_let_go_once_its_criteria_are_judged(
         items_alive[progress.done] = sum(ref() is not None for ref in alive)
 
     async def judge_all(server: StandInChatServer) -> None:
-        client = JudgeClient(fast_judge_settings(server, concurrency=1))  # one call at a time, in order
+        clients = JudgeClients(fast_judge_settings(server, concurrency=1))  # one call at a time, in order
         try:
             with JsonlAppender(tmp_path / "judgments.jsonl") as appender:
-                await judging.run_judge_tasks(BENCHMARK, tasks, client, appender, on_progress)
+                await judging.run_judge_tasks(book, tasks, clients, appender, on_progress)
         finally:
-            await client.close()
+            await clients.close()
 
     with StandInChatServer() as server:
         run_event_loop(judge_all(server))
