@@ -13,7 +13,7 @@ from leaderboard.tab_links import MODEL_PAGE_TAB as MODEL_TAB, TAB_PARAM
 
 
 def model_address(model: str, revision: str = "") -> str:
-    """The address of `model`'s page at `revision` (its newest run when blank)."""
+    """The address of `model`'s page at `revision` (blank: `model_page.DEFAULT_REVISION_RULE` decides)."""
     params = {TAB_PARAM: MODEL_TAB, "model": model, **({"revision": revision} if revision else {})}
     return "?" + urlencode(params)
 

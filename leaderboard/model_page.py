@@ -31,6 +31,11 @@ from leaderboard.score_links import items_address
 
 NOT_FOUND = ("### No such model on the board\nNo benchmark has a run of {model}{at}. Open a model from the "
              "**All benchmarks** tab (its name links here), or check the address.")
+MAIN = "main"
+DEFAULT_REVISION_RULE = ("A model's page without a revision (`?model=org/name`) shows its `main` revision, as the Hub "
+                         "does for an id without one; a model with no run at `main` shows the revision of its newest "
+                         "run. Its other revisions are listed and linked on the page (`&revision=`).")
+"""Which revision a bare model link opens (the page's rule, also on About)."""
 CHOOSE = "### A model's page\nOpen a model from the **All benchmarks** tab: its name links to its page here."
 
 
@@ -46,12 +51,17 @@ class BenchmarkStanding:
 
 
 def model_page(model: str, revision: str, boards: Sequence[BenchmarkStanding]) -> str:
-    """The page of `model` at `revision` (blank: the revision of its newest run), or a note that it has none."""
+    """The page of `model` at `revision`, or a note that the board has no run of it.
+
+    A blank revision (a bare `?model=org/name`, as a Hub id without a revision names the default branch)
+    shows `main` when the model has a run there, else the revision of its newest run (`DEFAULT_REVISION_RULE`);
+    a revision the board has no run of shows that default, saying so.
+    """
     mine = [run for board in boards for run in board.runs if run.model.lower() == model.lower()]
     if not mine:
         return NOT_FOUND.format(model=literal_markdown(model), at=f" at {literal_markdown(revision)}" * bool(revision))
     revisions = _revisions(mine)
-    chosen = revision if revision in revisions else revisions[0]
+    chosen = revision if revision in revisions else _default_revision(revisions)
     name = mine[0].model
     parts = [f"## {literal_markdown(name)} @ {literal_markdown(short_revision(chosen))}", _links(name, chosen)]
     others = [other for other in revisions if other != chosen]
@@ -65,6 +75,11 @@ def model_page(model: str, revision: str, boards: Sequence[BenchmarkStanding]) -
         if run is not None:
             parts.append(_benchmark_section(board, run))
     return "\n\n".join(parts)
+
+
+def _default_revision(revisions: Sequence[str]) -> str:
+    """`main` when the model has a run there, else the newest run's revision (`revisions` is newest first)."""
+    return MAIN if MAIN in revisions else revisions[0]
 
 
 def _revisions(runs: Sequence[RunResult]) -> list[str]:

@@ -79,6 +79,23 @@ def reading_direction_css() -> str:
             ".criterion h4 { margin: 4px 0; }\n")
 
 
+LINKED_GRIDS = (*BOARDS, *SCORED_BOARDS, "#overview-table")
+"""Grids whose cells hold links (a score's items, a model's Hub page or its page, a flag's explanation)."""
+
+
+def steady_cells_css() -> str:
+    """A pressed cell's text stays where it is, so a click on a link in it opens the link.
+
+    Gradio lays a selected cell's text over the cell from its top, to show a clipped text in full. In a
+    row made tall by a wrapped 100-character id, a link in the middle of a cell then jumps up between the
+    press and the release of the mouse: the click lands beside it and opens nothing. These grids show their
+    cells' text in full already.
+    """
+    spans = ", ".join(f"{grid} [role=gridcell].cell-solo .cell-wrap > span" for grid in LINKED_GRIDS)
+    return (f"{spans} {{ position: relative !important; min-height: 0 !important; padding: 0 !important;"
+            " box-shadow: none !important; background: none !important; }\n")
+
+
 SELECTED_TAB_TEXT = "#b4420a"
 """The theme's orange, darkened to 5.6:1 on white (the theme's own is 2.8:1)."""
 PLACEHOLDER_TEXT = "#4b5563"
@@ -155,7 +172,7 @@ def board_css() -> str:
     outcome = (".submit-queued textarea { border-left: 6px solid #2e8540 !important; }\n"
                ".submit-refused textarea { border-left: 6px solid #c0392b !important; }\n")
     return (
-        header_row_css() + reading_direction_css() + accessible_css() + wide + outcome + overview_css()
+        header_row_css() + reading_direction_css() + steady_cells_css() + accessible_css() + wide + outcome + overview_css()
         + pinned
         + "".join(f"{board} .cell-menu-button {{ display: none !important; }}\n" for board in BOARDS)
         + f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"

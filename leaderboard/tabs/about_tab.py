@@ -11,6 +11,7 @@ from eval_backend.statistics import CORRECTION, DEFAULT_REPLICATES
 from eval_backend.statistics.sign_flip import DEFAULT_PERMUTATIONS
 from leaderboard.context import AppContext
 from leaderboard.display import DECIMALS
+from leaderboard.model_page import DEFAULT_REVISION_RULE
 from leaderboard.precision import PRECISION_COLUMNS, board_precision
 from leaderboard.pairwise_matrix import ALPHA, MAX_MODELS
 from leaderboard.row_flags import about_markdown
@@ -177,6 +178,10 @@ A model never gains by failing to answer: an item it could not answer is scored,
 | Flags | Warnings on a row, each a badge explained on hover and under "Flags on rows" below; every score cell links to the items behind it (Judgments, filtered to that model and language or rendering) |
 | License, Open weights | The "metadata" column group, from the model's Hub page when it was submitted: the license its card declares (`license:`, or the Hub's license tag; "other:<name>" for a custom one, lower case), and whether its weights are open, meaning the repository is public, not gated (no access request) and holds weight files (`.safetensors` or `pytorch_model*.bin`), so anyone can download them. "unknown" for runs judged from the command line or submitted before these were recorded; the license filter (Filters) leaves such runs out unless "unknown" is among the licenses chosen, and "Open weights only" leaves them out |
 | Judge, Date, Params (B), Precision, Model type | Judge model, when the run was scored, model size, dtype, and the model type its request recorded: reasoning (its `<think>` part removed before judging), chat (asked in chat turns) or base (raw prompts); blank when not recorded |
+
+## A model's page
+A model's name on **All benchmarks** opens its page: one revision across every benchmark, with its headline,
+rank and interval, breakdowns, flags, provenance and links. {DEFAULT_REVISION_RULE}
 
 ## Reproduce a row
 Every row is a run folder under `DATA_DIR/runs/indic_writing_bench/<org>__<model>/<revision>/`; the

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from leaderboard.benchmark_ranks import benchmark_ranks
 from leaderboard.model_page import BenchmarkStanding, model_page
 from leaderboard.overview import grouped_by_model
-from leaderboard.results import ResultsStore
+from leaderboard.results import ResultsStore, RunResult
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
 import pandas as pd
@@ -31,6 +33,25 @@ def test_an_unranked_run_says_why_and_a_script_id_stays_text(evaluated: Evaluate
     assert "not ranked (partial\\: 2 of 4 configs)" in model_page("bharat/partial-1b", "", boards(evaluated))
     page = model_page(SCRIPT_MODEL_ID, "", boards(evaluated))
     assert "<script>" not in page and "\\<script\\>" in page and "no Hub page" in page
+
+
+def at_revision(run: RunResult, revision: str, created_at: str) -> RunResult:
+    """`run` as if evaluated again at `revision`, at `created_at`."""
+    provenance = {**run.provenance, "created_at": created_at}
+    return dataclasses.replace(run, run_id=f"{run.run_id.split('/')[0]}/{revision}",
+                               request={**run.request, "revision": revision}, summary={**run.summary, "provenance": provenance})
+
+
+def test_a_bare_model_link_shows_main_else_the_newest_revision(evaluated: EvaluatedData) -> None:
+    [board] = boards(evaluated)
+    main = next(run for run in board.runs if run.model == "acme/strong-7b")
+    newer = at_revision(main, "0123456789abcdef0123456789abcdef01234567", "2999-01-01T00:00:00Z")
+    with_main = dataclasses.replace(board, runs=[*board.runs, newer])
+    assert model_page("acme/strong-7b", "", [with_main]).startswith("## acme\\/strong\\-7b @ main")
+    assert "@ 0123456" in model_page("acme/strong-7b", newer.revision, [with_main])  # `&revision=` still opens it
+    tags = [at_revision(main, "v1", "2998-01-01T00:00:00Z"), at_revision(main, "v2", "2999-01-01T00:00:00Z")]
+    without_main = dataclasses.replace(board, runs=tags)
+    assert model_page("acme/strong-7b", "", [without_main]).startswith("## acme\\/strong\\-7b @ v2")
 
 
 def test_a_model_the_board_does_not_have_is_said_so() -> None:
