@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from eval_backend.benchmarks.item_statistics import Figure
-from eval_backend.run_folder import RunFolderError
-from eval_backend.run_items import RunItems
+from eval_backend.run_folder import RunFolder, RunFolderError
+from eval_backend.run_items import RunItems, read_run_items
 from eval_backend.statistics import PairedComparison, compare_paired, item_design
 
 ALL_CONFIGS = "all"
@@ -35,11 +35,24 @@ class FigureComparison:
     comparison: PairedComparison
 
 
+def read_run_pair(folder_a: RunFolder, folder_b: RunFolder) -> tuple[RunItems, RunItems]:
+    """Runs A and B as `compare_runs` takes them: B read with A's clusters, so B's items.jsonl is not parsed.
+
+    A comparison joins B's values onto A's items and resamples A's clusters (the runs answered the
+    same items), so B's own clusters would never be used; parsing a full run's items.jsonl is most
+    of the time a first comparison spends reading.
+    """
+    a = read_run_items(folder_a)
+    return a, read_run_items(folder_b, clusters=a.clusters)
+
+
 def compare_runs(
     a: RunItems, b: RunItems, configs: Sequence[str] | None = None, where: Mapping[str, Sequence[str]] | None = None,
     seed: int = 0, per_config: bool = True, items: Collection[tuple[str, int]] | None = None,
 ) -> list[FigureComparison]:
     """Every figure A and B share items on, then the same per config (for a figure of several configs).
+
+    The items and their clusters are A's; B gives its values on them.
 
     `per_config=False` leaves the per-config comparisons out; `items` keeps only those (config, index)
     keys (the items a viewer filtered).
