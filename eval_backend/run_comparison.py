@@ -9,7 +9,7 @@ subset columns (variant, domain, task).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Mapping, Sequence
+from typing import Collection, Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -62,15 +62,16 @@ def compare_runs(
     if items is not None:
         joined = joined[pd.MultiIndex.from_frame(joined[["config", "index"]]).isin(list(items))]
     results = []
+    done: dict[Hashable, PairedComparison] = {}
     for figure in a.statistics.figures:
         counted = joined[np.isfinite(joined[f"{figure.name}_a"]) & np.isfinite(joined[f"{figure.name}_b"])]
         if counted.empty:
             continue
-        results.append(FigureComparison(figure, ALL_CONFIGS, _compare(counted, figure, seed)))
+        results.append(FigureComparison(figure, ALL_CONFIGS, _compare(counted, figure, seed, done)))
         in_configs = list(dict.fromkeys(counted["config"]))
         if per_config and len(in_configs) > 1:
             results.extend(
-                FigureComparison(figure, config, _compare(counted[counted["config"] == config], figure, seed))
+                FigureComparison(figure, config, _compare(counted[counted["config"] == config], figure, seed, done))
                 for config in in_configs
             )
     if not results:
@@ -105,7 +106,14 @@ def _shared_items(
     return joined[keep]
 
 
-def _compare(items: pd.DataFrame, figure: Figure, seed: int) -> PairedComparison:
-    design = item_design(items["config"].tolist(), items["cluster"].tolist(), figure.weighting)
+def _compare(items: pd.DataFrame, figure: Figure, seed: int, done: dict[Hashable, PairedComparison]) -> PairedComparison:
+    """The comparison on `items`, taken from `done` when another figure had the very same items and values.
+
+    (WritingBench's overall figure on one Indic language is its Indic average there: computed once.)
+    """
     a, b = items[f"{figure.name}_a"].to_numpy(float), items[f"{figure.name}_b"].to_numpy(float)
-    return compare_paired(a, b, design, seed=seed)
+    key = (figure.weighting, items.index.to_numpy().tobytes(), a.tobytes(), b.tobytes())
+    if key not in done:
+        design = item_design(items["config"].tolist(), items["cluster"].tolist(), figure.weighting)
+        done[key] = compare_paired(a, b, design, seed=seed)
+    return done[key]
