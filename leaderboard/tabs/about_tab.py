@@ -221,7 +221,10 @@ def build(context: AppContext) -> None:
 PRECISION_INTRO = """
 ## How precise each figure is, measured on this board's runs
 For each benchmark, the ranked runs on its most shared dataset revision (they answered the same
-items; at most 100 of them) are measured figure by figure, and the headline language by language.
+items; at most 100 of them) are measured figure by figure over all its configs ("all configs"),
+then language by language (Saraiki: task by task, each its own figure), each language once, under
+the first figure that counts it: the headline first (WritingBench's Indic average; its English
+configs, outside that average, under the overall figure).
 - **Clusters**: how many independent units a figure rests on (requests, passages, questions). An
   interval draws whole clusters, so it is as wide as the clusters make it, not the items.
 - **Design effect**: the clustered variance of a run's figure over the variance it would have if every
