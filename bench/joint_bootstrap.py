@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Mapping
 
 import numpy as np
 import pandas as pd
@@ -90,17 +91,18 @@ def measure_folders(design: Design, scores: np.ndarray) -> dict[str, str]:
     }
 
 
-def write_folders(root: Path, scores: np.ndarray) -> list[RunFolder]:
+def write_folders(root: Path, scores: np.ndarray, sizes: Mapping[str, int] = FULL_SIZE_CONFIGS) -> list[RunFolder]:
     """One run folder per model: request, summary, details.parquet, and items.jsonl (hard links to one file).
 
-    Each request's three renderings share its rubric, as in the published dataset.
+    Each request's three renderings share its rubric, as in the published dataset; the details
+    have the columns a comparison reads (config, index, variant, domain, item_score) and a response.
     """
-    rows = [row for config, size in FULL_SIZE_CONFIGS.items()
-            for row in _linked(make_rows(config, size, query_chars=50))]
+    rows = [row for config, size in sizes.items() for row in _linked(make_rows(config, size, query_chars=50))]
     items = [record_to_item(row["language"], row) for row in rows]
     metas = [ItemMeta(i.config, i.index, i.id, i.language, i.variant, i.domain, i.subdomain, i.prompt, i.checklist)
              for i in items]
-    keys = pd.DataFrame({"config": [i.config for i in items], "index": [i.index for i in items]})
+    keys = pd.DataFrame({"config": [i.config for i in items], "index": [i.index for i in items],
+                         "variant": [i.variant for i in items], "domain": [i.domain for i in items]})
     folders = []
     for number, row in enumerate(scores):
         folder = RunFolder(root / f"org__model-{number}" / "main")
@@ -121,10 +123,10 @@ def _linked(rows: list[dict]) -> list[dict]:
     return [{**row, "checklist": rows[row["index"] - row["index"] % RENDERINGS]["checklist"]} for row in rows]
 
 
-def full_size_design() -> Design:
-    """The 13 configs at their published sizes, consecutive items rendered in threes."""
+def full_size_design(sizes: Mapping[str, int] = FULL_SIZE_CONFIGS) -> Design:
+    """The 13 configs at their published sizes (or `sizes`), consecutive items rendered in threes."""
     strata, clusters = [], []
-    for config, size in FULL_SIZE_CONFIGS.items():
+    for config, size in sizes.items():
         strata += [config] * size
         clusters += [position // RENDERINGS for position in range(size)]
     return item_design(strata, clusters)

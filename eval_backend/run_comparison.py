@@ -9,14 +9,14 @@ subset columns (variant, domain, task).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Mapping, Sequence
+from typing import Collection, Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from eval_backend.benchmarks.item_statistics import Figure
-from eval_backend.run_folder import RunFolderError
-from eval_backend.run_items import RunItems
+from eval_backend.run_folder import RunFolder, RunFolderError
+from eval_backend.run_items import RunItems, read_run_items
 from eval_backend.statistics import PairedComparison, compare_paired, item_design
 
 ALL_CONFIGS = "all"
@@ -35,11 +35,24 @@ class FigureComparison:
     comparison: PairedComparison
 
 
+def read_run_pair(folder_a: RunFolder, folder_b: RunFolder) -> tuple[RunItems, RunItems]:
+    """Runs A and B as `compare_runs` takes them: B read with A's clusters, so B's items.jsonl is not parsed.
+
+    A comparison joins B's values onto A's items and resamples A's clusters (the runs answered the
+    same items), so B's own clusters would never be used; parsing a full run's items.jsonl is most
+    of the time a first comparison spends reading.
+    """
+    a = read_run_items(folder_a)
+    return a, read_run_items(folder_b, clusters=a.clusters)
+
+
 def compare_runs(
     a: RunItems, b: RunItems, configs: Sequence[str] | None = None, where: Mapping[str, Sequence[str]] | None = None,
     seed: int = 0, per_config: bool = True, items: Collection[tuple[str, int]] | None = None,
 ) -> list[FigureComparison]:
     """Every figure A and B share items on, then the same per config (for a figure of several configs).
+
+    The items and their clusters are A's; B gives its values on them.
 
     `per_config=False` leaves the per-config comparisons out; `items` keeps only those (config, index)
     keys (the items a viewer filtered).
@@ -49,15 +62,16 @@ def compare_runs(
     if items is not None:
         joined = joined[pd.MultiIndex.from_frame(joined[["config", "index"]]).isin(list(items))]
     results = []
+    done: dict[Hashable, PairedComparison] = {}
     for figure in a.statistics.figures:
         counted = joined[np.isfinite(joined[f"{figure.name}_a"]) & np.isfinite(joined[f"{figure.name}_b"])]
         if counted.empty:
             continue
-        results.append(FigureComparison(figure, ALL_CONFIGS, _compare(counted, figure, seed)))
+        results.append(FigureComparison(figure, ALL_CONFIGS, _compare(counted, figure, seed, done)))
         in_configs = list(dict.fromkeys(counted["config"]))
         if per_config and len(in_configs) > 1:
             results.extend(
-                FigureComparison(figure, config, _compare(counted[counted["config"] == config], figure, seed))
+                FigureComparison(figure, config, _compare(counted[counted["config"] == config], figure, seed, done))
                 for config in in_configs
             )
     if not results:
@@ -92,7 +106,14 @@ def _shared_items(
     return joined[keep]
 
 
-def _compare(items: pd.DataFrame, figure: Figure, seed: int) -> PairedComparison:
-    design = item_design(items["config"].tolist(), items["cluster"].tolist(), figure.weighting)
+def _compare(items: pd.DataFrame, figure: Figure, seed: int, done: dict[Hashable, PairedComparison]) -> PairedComparison:
+    """The comparison on `items`, taken from `done` when another figure had the very same items and values.
+
+    (WritingBench's overall figure on one Indic language is its Indic average there: computed once.)
+    """
     a, b = items[f"{figure.name}_a"].to_numpy(float), items[f"{figure.name}_b"].to_numpy(float)
-    return compare_paired(a, b, design, seed=seed)
+    key = (figure.weighting, items.index.to_numpy().tobytes(), a.tobytes(), b.tobytes())
+    if key not in done:
+        design = item_design(items["config"].tolist(), items["cluster"].tolist(), figure.weighting)
+        done[key] = compare_paired(a, b, design, seed=seed)
+    return done[key]

@@ -31,6 +31,11 @@ class RunItems:
     statistics: ItemStatistics
     items: pd.DataFrame
 
+    @property
+    def clusters(self) -> pd.DataFrame:
+        """Each item's cluster (columns config, index, cluster): what `read_run_items` takes to skip items.jsonl."""
+        return self.items[[*KEY, "cluster"]].reset_index(drop=True)
+
 
 def folder_benchmark(folder: RunFolder) -> AnyBenchmark:
     """The benchmark a scored run folder belongs to, as its summary.json names it."""

@@ -1,8 +1,10 @@
-"""The Compare view's table and forest plot of one benchmark: pure functions of a `BenchmarkComparison`.
+"""The Compare view's table, forest plot and downloads of one benchmark: pure functions of a `BenchmarkComparison`.
 
 The figures are the CLI's (`compare --json`: `comparison_dict`), formatted as its table prints
 them; "significant" means the paired 95 % interval excludes 0, and says which model is better
-in the figure's direction. Labels reach plotly escaped (`figures._text`): an id like `<b>` is
+in the figure's direction. The downloads hold the same figures unrounded: the JSON is what
+`compare --json` prints for the pair, plus the subset rows (each what `--where COLUMN=VALUE`
+prints for all languages), the CSV the table's rows with numbers at full precision. Labels reach plotly escaped (`figures._text`): an id like `<b>` is
 drawn as those characters.
 """
 
@@ -14,7 +16,7 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-from eval_backend.cli.compare_cmd import comparison_dict
+from eval_backend.cli.compare_cmd import comparison_dict, comparison_document
 from eval_backend.run_comparison import ALL_CONFIGS, FigureComparison
 from leaderboard.figures import _layout, _text, error_figure
 from leaderboard.run_pair import BenchmarkComparison
@@ -22,6 +24,8 @@ from leaderboard.run_pair import BenchmarkComparison
 ALL_ITEMS, ALL_LANGUAGES = "all items", "all languages"
 COLUMNS = ["Figure", "Items", "Language", "A − B", "95 % interval", "p-value", "Significant", "Won / tied / lost",
            "Items (clusters)"]
+CSV_COLUMNS = ["Figure", "Items", "Language", "A − B", "95 % low", "95 % high", "p-value", "Significant", "Won",
+               "Tied", "Lost", "Items compared", "Clusters"]
 NOT_SIGNIFICANT = "no"
 
 
@@ -36,6 +40,22 @@ def comparison_records(comparison: BenchmarkComparison) -> list[dict[str, Any]]:
 def comparison_table(comparison: BenchmarkComparison) -> pd.DataFrame:
     """One row per figure and language, then per figure and subset value: the difference A − B and its test."""
     return pd.DataFrame([_row(record) for record in comparison_records(comparison)], columns=COLUMNS)
+
+
+def download_document(comparison: BenchmarkComparison) -> dict[str, Any]:
+    """The JSON download: `compare --json` of the pair, and `subsets`, each row what `--where` gives on all languages."""
+    document = comparison_document(comparison.a_label, comparison.b_label, comparison.benchmark,
+                                   comparison.dataset_revision, comparison.by_language)
+    document["subsets"] = [record for record in comparison_records(comparison) if record["where"] is not None]
+    return document
+
+
+def download_table(comparison: BenchmarkComparison) -> pd.DataFrame:
+    """The CSV download: the table's rows, the numbers unrounded and the counts apart."""
+    rows = [[*_row_labels(record), *(record[key] for key in ("difference", "ci_low", "ci_high", "p_value")),
+             significance(record), *(record[key] for key in ("wins", "ties", "losses", "n_items", "n_clusters"))]
+            for record in comparison_records(comparison)]
+    return pd.DataFrame(rows, columns=CSV_COLUMNS)
 
 
 def significance(record: Mapping[str, Any]) -> str:
@@ -69,18 +89,24 @@ def forest_figure(comparison: BenchmarkComparison) -> go.Figure:
 
 
 def _row(record: Mapping[str, Any]) -> list[str]:
-    where = record["where"]
-    label = record["label"] + ("" if record["higher_is_better"] else " (lower is better)")
     return [
-        label,
-        ALL_ITEMS if not where else ", ".join(f"{column} = {value}" for column, value in where.items()),
-        ALL_LANGUAGES if record["scope"] == ALL_CONFIGS else record["scope"],
+        *_row_labels(record),
         format_difference(record["difference"]),
         f"[{format_difference(record['ci_low'])}, {format_difference(record['ci_high'])}]",
         f"{record['p_value']:.4f}",
         significance(record),
         f"{record['wins']} / {record['ties']} / {record['losses']}",
         f"{record['n_items']} ({record['n_clusters']})",
+    ]
+
+
+def _row_labels(record: Mapping[str, Any]) -> list[str]:
+    """A row's figure, items and language, as the table and the CSV name them."""
+    where = record["where"]
+    return [
+        record["label"] + ("" if record["higher_is_better"] else " (lower is better)"),
+        ALL_ITEMS if not where else ", ".join(f"{column} = {value}" for column, value in where.items()),
+        ALL_LANGUAGES if record["scope"] == ALL_CONFIGS else record["scope"],
     ]
 
 

@@ -11,13 +11,15 @@ reads Indic text in the system's legacy code page) and no text cell can start a 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import pandas as pd
 
@@ -49,6 +51,23 @@ def export_view_csv(
         Path(downloads_dir), f"board-{version}", file_name,
         lambda path: write_csv(view, path),
     )
+
+
+def export_json(document: Mapping[str, Any], downloads_dir: Path, file_name: str) -> Path:
+    """`document` as indented UTF-8 JSON (json.dumps, as the CLI prints it), written once per content."""
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    return _write_once(Path(downloads_dir), f"json-{content_digest(text)}", file_name,
+                       lambda path: path.write_text(text, encoding="utf-8"))
+
+
+def content_digest(text: str) -> str:
+    """A short name for a download's content: the same content, the same name."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def safe_name(text: str, limit: int = 80) -> str:
+    """`text` as a file name part: only letters, digits and `._-`, at most `limit` characters."""
+    return _UNSAFE.sub("_", text)[:limit]
 
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:

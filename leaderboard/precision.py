@@ -2,8 +2,11 @@
 
 Per benchmark, the ranked runs on its most shared dataset revision answered the same items, so
 their per-item values (details.parquet) are aligned item by item as the joint ranking aligns
-them, and `eval_backend.statistics.precision` measures each figure over all its configs, and
-the headline per config (language, task). The cost is bounded: at most `MAX_RUNS` runs a
+them, and `eval_backend.statistics.precision` measures each figure over all its configs, then
+each config (language, task) once, under the first figure that counts it, the headline first:
+WritingBench's Indic languages under the Indic average and its English configs under the
+overall figure, each QA language under the judge's accuracy (or, in runs without a judge,
+exact substring), each Saraiki task under its own figure (one config: its all-configs row). The cost is bounded: at most `MAX_RUNS` runs a
 benchmark (the first by run id), per-item values kept per run under their files' stamps, and the
 table computed once per board state (the runs' stamps).
 """
@@ -45,7 +48,7 @@ def board_precision(stores: Mapping[str, ResultsStore]) -> pd.DataFrame:
 
 
 def precision_frame(runs: Mapping[str, Sequence[RunResult]]) -> pd.DataFrame:
-    """One row per benchmark figure (over all its configs) and per config of each headline figure."""
+    """One row per benchmark figure (over all its configs), and one per config under the first figure counting it."""
     rows = [row for name, benchmark_runs in runs.items() if name in BENCHMARKS
             for row in _benchmark_rows(name, benchmark_runs)]
     return pd.DataFrame(rows, columns=list(PRECISION_COLUMNS))
@@ -67,16 +70,18 @@ def _benchmark_rows(name: str, runs: Sequence[RunResult]) -> list[dict[str, Any]
     chosen = measured_runs(runs)
     if not chosen or benchmark.item_statistics is None:
         return []
-    rows = []
-    for figure in benchmark.item_statistics().figures:
+    figures = sorted(benchmark.item_statistics().figures, key=lambda figure: figure.name != benchmark.headline)
+    rows, measured = [], set()
+    for figure in figures:
         try:
             aligned = aligned_figure([run.folder for run in chosen], figure.name, cached=RUN_READS.get_or_load)
         except (RunFolderError, OSError, ValueError) as exc:  # an unreadable or misaligned run: say nothing
             logger.warning("no precision figures for %s: %s", name, exc)
             return []
-        scopes = [ALL_CONFIGS]
-        if figure.name == benchmark.headline and len(set(aligned.configs)) > 1:
-            scopes += list(dict.fromkeys(aligned.configs))
+        configs = list(dict.fromkeys(aligned.configs))
+        scopes = [ALL_CONFIGS, *(config for config in configs if config not in measured)] if len(configs) > 1 \
+            else [ALL_CONFIGS]
+        measured.update(configs)
         rows += [row for scope in scopes if (row := _row(benchmark.title, aligned, scope)) is not None]
     return rows
 

@@ -5,7 +5,8 @@ Each benchmark both have a run of is compared by the engine's `compare_runs`, th
 CLI's `compare` runs, with the same seed: overall and per language (config), then on each value
 of each subset column the benchmark declares (variant, domain, task). A benchmark where only one
 has a run, or where the runs are not comparable (another dataset revision), is named with why.
-Results are computed once per state of the two runs' details (`SerialCache`).
+Results are computed once per state of the two runs' details (`SerialCache`); run B is read with A's
+clusters (`read_run_pair`), so a first comparison parses one items.jsonl, not two.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ class BenchmarkComparison:
     benchmark: str
     title: str
     dataset_revision: str | None
+    a_label: str
+    b_label: str
     by_language: tuple[FigureComparison, ...]
     by_subset: tuple[SubsetComparison, ...]
 
@@ -86,7 +89,7 @@ def compare_filtered(store: ResultsStore, run_a: str, run_b: str, chosen: ItemFi
     def compute() -> list[FigureComparison]:
         items = filter_items(judgment_items(store.details(run_a)), chosen)
         keys = list(zip(items["config"], items["index"].astype(int)))
-        a, b = _items(store, run_a), _items(store, run_b)
+        a, b = _pair_items(store, run_a, run_b)
         return compare_runs(a, b, seed=DEFAULT_SEED, per_config=False, items=keys)
 
     return _PAIRS.get_or_compute(key, compute)
@@ -94,10 +97,11 @@ def compare_filtered(store: ResultsStore, run_a: str, run_b: str, chosen: ItemFi
 
 def _cached(store: ResultsStore, name: str, run_a: str, run_b: str) -> BenchmarkComparison:
     key = ("pair", store.runs_dir, run_a, store.details_version(run_a), run_b, store.details_version(run_b))
-    return _PAIRS.get_or_compute(key, lambda: _compare(name, _items(store, run_a), _items(store, run_b)))
+    return _PAIRS.get_or_compute(key, lambda: compare_items(name, *_pair_items(store, run_a, run_b)))
 
 
-def _compare(name: str, a: RunItems, b: RunItems) -> BenchmarkComparison:
+def compare_items(name: str, a: RunItems, b: RunItems) -> BenchmarkComparison:
+    """Run A against run B on benchmark `name`: overall and per language, then on each subset value."""
     by_language = compare_runs(a, b, seed=DEFAULT_SEED)
     by_subset = [
         SubsetComparison(column, value, comparison)
@@ -105,7 +109,8 @@ def _compare(name: str, a: RunItems, b: RunItems) -> BenchmarkComparison:
         for value in _subset_values(a, b, column)
         for comparison in _on_subset(a, b, column, value)
     ]
-    return BenchmarkComparison(name, BENCHMARKS[name].title, a.dataset_revision, tuple(by_language), tuple(by_subset))
+    return BenchmarkComparison(name, BENCHMARKS[name].title, a.dataset_revision, a.label, b.label, tuple(by_language),
+                               tuple(by_subset))
 
 
 def _on_subset(a: RunItems, b: RunItems, column: str, value: str) -> Sequence[FigureComparison]:
@@ -122,9 +127,12 @@ def _subset_values(a: RunItems, b: RunItems, column: str) -> list[str]:
     return values[:MAX_SUBSET_VALUES]
 
 
-def _items(store: ResultsStore, run_id: str) -> RunItems:
-    key = (store.runs_dir, run_id, store.details_version(run_id))
-    return _ITEMS.get_or_load(key, lambda: read_run_items(store.run(run_id).folder))
+def _pair_items(store: ResultsStore, run_a: str, run_b: str) -> tuple[RunItems, RunItems]:
+    """A read in full (kept for its next comparison), B with A's clusters (kept for this pair)."""
+    a_key = (store.runs_dir, run_a, store.details_version(run_a))
+    a = _ITEMS.get_or_load(a_key, lambda: read_run_items(store.run(run_a).folder))
+    b_key = (store.runs_dir, run_b, store.details_version(run_b), "clusters of", a_key)
+    return a, _ITEMS.get_or_load(b_key, lambda: read_run_items(store.run(run_b).folder, clusters=a.clusters))
 
 
 def _has_run(store: ResultsStore, run_id: str) -> bool:

@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from eval_backend.cli.common import configs_of
-from eval_backend.run_comparison import FigureComparison, compare_runs
+from eval_backend.run_comparison import FigureComparison, compare_runs, read_run_pair
 from eval_backend.run_folder import RunFolder
-from eval_backend.run_items import read_run_items
 from eval_backend.statistics import DEFAULT_SEED
 
 
@@ -32,12 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    a, b = read_run_items(RunFolder(args.run_a)), read_run_items(RunFolder(args.run_b))
+    a, b = read_run_pair(RunFolder(args.run_a), RunFolder(args.run_b))
     results = compare_runs(a, b, configs_of(args), dict(args.where), seed=args.seed)
     if args.json:
-        print(json.dumps({"a": a.label, "b": b.label, "benchmark": a.benchmark,
-                          "dataset_revision": a.dataset_revision,
-                          "comparisons": [comparison_dict(result) for result in results]}, indent=2))
+        print(json.dumps(comparison_document(a.label, b.label, a.benchmark, a.dataset_revision, results), indent=2))
     else:
         print(f"{a.benchmark}: A = {a.label}, B = {b.label} (A minus B; dataset revision {a.dataset_revision})")
         print("\n".join(table_lines(results)))
@@ -51,6 +48,14 @@ def subset_filter(text: str) -> tuple[str, list[str]]:
     if not found or not column.strip() or not chosen:
         raise argparse.ArgumentTypeError(f"expected COLUMN=V1,V2, got {text!r}")
     return column.strip(), chosen
+
+
+def comparison_document(
+    a_label: str, b_label: str, benchmark: str, dataset_revision: str | None, results: Sequence[FigureComparison]
+) -> dict[str, Any]:
+    """What --json prints: who A and B are, the benchmark and revision, and every comparison."""
+    return {"a": a_label, "b": b_label, "benchmark": benchmark, "dataset_revision": dataset_revision,
+            "comparisons": [comparison_dict(result) for result in results]}
 
 
 def comparison_dict(result: FigureComparison) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from eval_backend.statistics.headline import headline
 from eval_backend.statistics.intervals import LEVEL, Interval, percentile_bounds, require_finite
 from eval_backend.statistics.multiple_comparisons import CORRECTION, holm_adjusted
 from eval_backend.statistics.resampling import DEFAULT_REPLICATES, DEFAULT_SEED, replicate_headlines
-from eval_backend.statistics.sign_flip import DEFAULT_PERMUTATIONS, TEST_NAME, flipped_headlines, two_sided_p_value
+from eval_backend.statistics.sign_flip import DEFAULT_PERMUTATIONS, TEST_NAME, paired_p_values
 
 
 @dataclass(frozen=True)
@@ -73,25 +73,25 @@ def pairwise_comparisons(
     scores: np.ndarray, design: Design, replicates: int = DEFAULT_REPLICATES,
     permutations: int = DEFAULT_PERMUTATIONS, seed: int = DEFAULT_SEED, level: float = LEVEL,
 ) -> PairwiseMatrix:
-    """Every pair of (models, items) scores, all on the same items, from one bootstrap and one set of flips."""
+    """Every pair of (models, items) scores, all on the same items, from one bootstrap and (where needed) one set of flips."""
     values = np.atleast_2d(np.asarray(scores, dtype=float))
     require_finite(values)
     point = headline(values, design)
     boot = replicate_headlines(values, design, replicates, seed)
-    flipped = flipped_headlines(values, design, permutations, seed)
+    pairs = list(combinations(range(values.shape[0]), 2))
+    differences = [float(point[i] - point[j]) for i, j in pairs]
+    p_values = paired_p_values(values, design, pairs, differences, permutations, seed)
     comparisons = {}
-    for i, j in combinations(range(values.shape[0]), 2):
+    for (i, j), difference, p_value in zip(pairs, differences, p_values):
         low, high = percentile_bounds(boot[:, i] - boot[:, j], level)
-        difference = float(point[i] - point[j])
         comparisons[(i, j)] = PairedComparison(
             difference=Interval(difference, float(low), float(high), level),
-            p_value=two_sided_p_value(difference, flipped[:, i] - flipped[:, j]),
+            p_value=p_value,
             wins=int(np.count_nonzero(values[i] > values[j])),
             ties=int(np.count_nonzero(values[i] == values[j])),
             losses=int(np.count_nonzero(values[i] < values[j])),
             n_items=design.n_items,
             n_clusters=design.n_clusters,
         )
-    pairs = list(comparisons)
     adjusted = holm_adjusted(np.array([comparisons[pair].p_value for pair in pairs]))
     return PairwiseMatrix(comparisons, dict(zip(pairs, map(float, adjusted))))

@@ -8,7 +8,7 @@ import pandas as pd
 from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, INDIC_WRITING_BENCH
 from eval_backend.statistics import CORRECTION, DEFAULT_REPLICATES
-from eval_backend.statistics.sign_flip import DEFAULT_PERMUTATIONS
+from eval_backend.statistics.sign_flip import DEFAULT_PERMUTATIONS, EXACT_CLUSTERS, SURE_MISS
 from leaderboard.context import AppContext
 from leaderboard.display import DECIMALS
 from leaderboard.model_page import DEFAULT_REVISION_RULE
@@ -98,11 +98,20 @@ and **romanized** (transliterated to Roman script). Every item has its own
   bootstrap draws, the same draw for both models, within each language (the interval of the difference,
   not two intervals side by side). **Significant** means this interval excludes 0; it then names the
   better model in the figure's own direction (a lower over-refusal rate is better).
-- **p-value:** the paired permutation test: the sign of each cluster's difference is flipped at random
-  {DEFAULT_PERMUTATIONS:,} times, and p is (1 + the flips whose |A − B| is at least the one observed) / (1 +
-  {DEFAULT_PERMUTATIONS:,}): never 0, so the smallest p shown is about 0.0001.
+- **p-value:** the paired permutation test: if A and B were interchangeable, each cluster's difference would
+  be as likely to have the other sign, so p is the share of sign flips whose |A − B| is at least the one
+  observed. With {EXACT_CLUSTERS} or fewer clusters that differ (at most {2 ** EXACT_CLUSTERS:,} sign patterns) every
+  pattern is tried and p is exact. Otherwise the signs are flipped at random {DEFAULT_PERMUTATIONS:,} times (seeded)
+  and p is (1 + the flips at least as extreme) / (1 + {DEFAULT_PERMUTATIONS:,}): never 0, so the smallest p shown
+  is about 0.0001. A difference so large that Hoeffding's inequality shows random flips would reach it with a
+  chance under {SURE_MISS:g} (about 5.8 standard errors) is given that smallest p without flipping.
 - **Won / tied / lost:** the items where A scored higher than B, the same, or lower.
 - **Items (clusters):** how many items the figure rests on, and how many independent clusters they form.
+- **Forest plot:** each figure overall and per language as a point (A − B) with its 95 % interval as a bar;
+  the dashed line is 0, so a bar that does not cross it is a significant difference.
+- **Downloads:** each benchmark's comparison as JSON, what `python -m eval_backend compare RUN_A RUN_B --json`
+  prints for the two run folders, with the variant / domain / task rows added under `subsets` (each what
+  `--where COLUMN=VALUE` prints for all languages); or as CSV, the table's rows with the numbers unrounded.
 - **Pairwise matrix:** for the top N ranked runs on the board's shared dataset revision (N chosen, at most
   {MAX_MODELS}), each cell is its row's run minus its column's. With many pairs some would look significant
   by chance, so the p-values are corrected with **{CORRECTION}**: a cell is coloured only
@@ -217,7 +226,10 @@ def build(context: AppContext) -> None:
 PRECISION_INTRO = """
 ## How precise each figure is, measured on this board's runs
 For each benchmark, the ranked runs on its most shared dataset revision (they answered the same
-items; at most 100 of them) are measured figure by figure, and the headline language by language.
+items; at most 100 of them) are measured figure by figure over all its configs ("all configs"),
+then language by language (Saraiki: task by task, each its own figure), each language once, under
+the first figure that counts it: the headline first (WritingBench's Indic average; its English
+configs, outside that average, under the overall figure).
 - **Clusters**: how many independent units a figure rests on (requests, passages, questions). An
   interval draws whole clusters, so it is as wide as the clusters make it, not the items.
 - **Design effect**: the clustered variance of a run's figure over the variance it would have if every

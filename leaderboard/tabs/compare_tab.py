@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import html
 import logging
+from pathlib import Path
 from typing import Any, Mapping
 
 import gradio as gr
 
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from leaderboard.compare_links import LINK_SCRIPT, parse_compare_link
-from leaderboard.comparison_tables import COLUMNS, comparison_table, forest_figure, wrapping_html
+from leaderboard.comparison_tables import (
+    COLUMNS,
+    comparison_table,
+    download_document,
+    download_table,
+    forest_figure,
+    wrapping_html,
+)
 from leaderboard.context import AppContext
 from leaderboard.display import short_revision
+from leaderboard.exports import content_digest, export_json, export_view_csv, safe_name
 from leaderboard.pairwise_matrix import (
     DEFAULT_MODELS,
     MAX_MODELS,
@@ -32,8 +41,9 @@ INTRO = (
     "Pick two models: on every benchmark both have run on the same dataset revision, their paired "
     "difference **A − B** item by item, overall, per language and per variant / domain / task, with its "
     "paired, clustered 95 % interval, the p-value of the paired permutation test, whether the difference is "
-    "significant (the interval excludes 0) and how many items each model won, tied and lost. About explains "
-    "each figure."
+    "significant (the interval excludes 0) and how many items each model won, tied and lost. Each benchmark's "
+    "comparison downloads as JSON (what `python -m eval_backend compare RUN_A RUN_B --json` prints) or CSV. "
+    "About explains each figure."
 )
 CHOOSE = "Choose two different models."
 MATRIX_BENCHMARKS = [name for name in BENCHMARKS if figure_choices(name)]
@@ -78,12 +88,16 @@ def build(context: AppContext, tab: gr.Tab) -> None:
 
     def refresh(run_a: str | None, run_b: str | None, name: str | None, chosen: str | None, n: float,
                 is_drawn: bool) -> dict:
+        # A value is sent only to drop a run the board no longer holds, and the pair redrawn only when one was
+        # chosen: a visitor who picks a model while this first refresh is on its way keeps their choice.
         choices = model_choices(context)
         known = {run_id for _, run_id in choices}
-        run_a, run_b = (run if run in known else None for run in (run_a, run_b))
+        kept_a, kept_b = (run if run in known else None for run in (run_a, run_b))
+        choosers = {chooser: gr.update(choices=choices) if run == kept else gr.update(choices=choices, value=kept)
+                    for chooser, run, kept in ((a, run_a, kept_a), (b, run_b, kept_b))}
+        pair_part = show_pair(kept_a, kept_b) if run_a or run_b else {output: gr.skip() for output in pair_outputs}
         matrix_part = show_matrix(name, chosen, n) if is_drawn else {output: gr.skip() for output in matrix_outputs}
-        return {a: gr.update(choices=choices, value=run_a), b: gr.update(choices=choices, value=run_b),
-                benchmark: gr.skip(), **show_pair(run_a, run_b), **matrix_part}
+        return {**choosers, benchmark: gr.skip(), **pair_part, **matrix_part}
 
     def open_link(address: str) -> dict[Any, Any]:
         link = parse_compare_link(address or "", context.stores)
@@ -114,8 +128,11 @@ def _section(name: str) -> tuple[Any, ...]:
     with gr.Column(visible=False, elem_id=f"compare-section-{name}") as column:
         heading = gr.Markdown(f"### {BENCHMARKS[name].title}")
         table = gr.Dataframe(headers=COLUMNS, interactive=False, wrap=True, elem_id=f"compare-table-{name}")
+        with gr.Row():
+            as_json = gr.DownloadButton("This comparison (JSON)", elem_id=f"compare-download-json-{name}", size="sm")
+            as_csv = gr.DownloadButton("This table (CSV)", elem_id=f"compare-download-csv-{name}", size="sm")
         plot = gr.Plot(label="Forest plot", elem_id=f"compare-forest-{name}")
-    return column, heading, table, plot
+    return column, heading, table, as_json, as_csv, plot
 
 
 def model_choices(context: AppContext) -> list[tuple[str, str]]:
@@ -135,11 +152,21 @@ def pair_updates(context: AppContext, sections: Mapping[str, tuple[Any, ...]], s
     result = compare_pair(context.stores, run_a, run_b)
     updates = dict(hidden)
     for comparison in result.compared:
-        column, heading, table, plot = sections[comparison.benchmark]
+        column, heading, table, as_json, as_csv, plot = sections[comparison.benchmark]
+        json_path, csv_path = comparison_downloads(context.downloads_dir, comparison)
         updates.update({column: gr.update(visible=True), heading: _heading(comparison),
                         table: gr.update(value=comparison_table(comparison), datatype=["str"] * len(COLUMNS)),
-                        plot: failsafe(forest_figure)(comparison)})
+                        as_json: json_path, as_csv: csv_path, plot: failsafe(forest_figure)(comparison)})
     return {summary: _summary(context, run_a, run_b, result.compared, result.skipped), **updates}
+
+
+def comparison_downloads(downloads_dir: Path, comparison: BenchmarkComparison) -> tuple[str, str]:
+    """The comparison's JSON and CSV files (written once per content), named by benchmark and models."""
+    stem = (f"compare-{safe_name(comparison.benchmark)}-{safe_name(comparison.a_label, 60)}-vs-"
+            f"{safe_name(comparison.b_label, 60)}")
+    table = download_table(comparison)
+    csv_path = export_view_csv(table, downloads_dir, f"compare-{content_digest(table.to_csv())}", f"{stem}.csv")
+    return str(export_json(download_document(comparison), downloads_dir, f"{stem}.json")), str(csv_path)
 
 
 def matrix_updates(context: AppContext, figure: Any, note: Any, matrix: Any, name: str | None, chosen: str | None,

@@ -1,23 +1,29 @@
 """The Compare view, the pairwise matrix and the Judgments comparison in Chromium at 1440×900 and 390×844.
 
 The runs have 100-character model ids and prompts in Devanagari, Tamil and Bengali. Every
-figure on screen is checked against the engine's `compare_paired` on the same run folders, links
-restore the view, and nothing is wider than a phone's screen. Screenshots land in test-artifacts/.
+figure on screen is checked against the engine's `compare_paired` on the same run folders, the
+downloads against the screen and the CLI's `compare --json`, links restore the view, and nothing
+is wider than a phone's screen. Screenshots land in test-artifacts/.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Iterator
 from urllib.parse import parse_qs, quote, urlencode, urlparse
 
 import numpy as np
+import pandas as pd
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from eval_backend.run_items import read_run_items
 from eval_backend.statistics import PairedComparison, compare_paired, item_design
 from tests.leaderboard.test_board_browser import LAPTOP, PHONE, shot
-from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, choose
+from tests.leaderboard.test_browser import REPO, UI_TIMEOUT_MS, board_rows, cells, choose, download
 from tests.support.app_server import AppServer, running_app
 from tests.support.readable_runs import LONG_IDS, build_readable_data
 from tests.support.run_folders import EvaluatedData
@@ -53,7 +59,7 @@ def app(data: EvaluatedData) -> Iterator[AppServer]:
 @pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])
 def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
     """A fresh page; the app (and its data, built with an event loop of its own) comes before the browser."""
-    context = browser.new_context(viewport=request.param)
+    context = browser.new_context(viewport=request.param, accept_downloads=True)
     opened = context.new_page()
     opened.set_default_timeout(UI_TIMEOUT_MS)
     yield opened
@@ -149,3 +155,35 @@ def test_the_judgments_side_by_side_compares_the_items_listed(page: Page, app: A
     assert overflow(page) <= 0
     shot(page, "judgments-paired")
 
+
+
+@pytest.mark.parametrize("page", [LAPTOP], indirect=True, ids=["1440"])
+def test_the_downloads_hold_the_figures_on_screen_and_those_the_cli_prints(
+    page: Page, app: AppServer, data: EvaluatedData, tmp_path: Path
+) -> None:
+    open_compare(page, app, a=A, b=B)
+    rows = board_rows(page, WRITING_TABLE)
+    expect(rows.first).to_be_visible(timeout=COMPUTE_TIMEOUT_MS)
+    on_screen = cells(rows)
+    stem = "compare-indic_writing_bench-"
+    downloaded = json.loads(download(page, "compare-download-json-indic_writing_bench", tmp_path / "pair.json",
+                                     stem).read_text(encoding="utf-8"))
+    printed = subprocess.run(
+        [sys.executable, "-m", "eval_backend", "compare", str(data.folders[LONG_IDS[0]].path),
+         str(data.folders[LONG_IDS[1]].path), "--json"], cwd=REPO, capture_output=True, text=True, check=True)
+    cli = json.loads(printed.stdout)
+    assert {key: value for key, value in downloaded.items() if key != "subsets"} == cli
+    assert cli["a"] == LONG_IDS[0] and downloaded["subsets"]  # the variants' and domains' rows
+    records = cli["comparisons"] + downloaded["subsets"]
+    assert [row[3:9] for row in on_screen] == [[
+        f"{record['difference']:+.3f}", f"[{record['ci_low']:+.3f}, {record['ci_high']:+.3f}]",
+        f"{record['p_value']:.4f}", row[6], f"{record['wins']} / {record['ties']} / {record['losses']}",
+        f"{record['n_items']} ({record['n_clusters']})"] for row, record in zip(on_screen, records)]
+    table = pd.read_csv(download(page, "compare-download-csv-indic_writing_bench", tmp_path / "pair.csv", stem),
+                        encoding="utf-8-sig", float_precision="round_trip")
+    assert table[["Figure", "Items", "Language", "Significant"]].values.tolist() == [
+        [row[0], row[1], row[2], row[6]] for row in on_screen]
+    assert table["A − B"].tolist() == [record["difference"] for record in records]
+    assert table["p-value"].tolist() == [record["p_value"] for record in records]
+    page.locator("#compare-download-csv-indic_writing_bench").scroll_into_view_if_needed()
+    assert overflow(page) <= 0

@@ -12,9 +12,13 @@ from leaderboard.comparison_tables import (
     ALL_ITEMS,
     ALL_LANGUAGES,
     COLUMNS,
+    CSV_COLUMNS,
     comparison_table,
+    download_document,
+    download_table,
     filtered_summary,
     forest_figure,
+    format_difference,
     significance,
 )
 from leaderboard.run_pair import BenchmarkComparison, SubsetComparison
@@ -32,7 +36,7 @@ def paired(shift: float, seed: int = 0):
 @pytest.fixture
 def comparison() -> BenchmarkComparison:
     return BenchmarkComparison(
-        "toy", "Toy <i>benchmark</i>", "sha256:abc",
+        "toy", "Toy <i>benchmark</i>", "sha256:abc", "acme/a-7b", "acme/b-7b",
         by_language=(FigureComparison(SCORE, ALL_CONFIGS, paired(0.5)), FigureComparison(SCORE, "Hindi", paired(0.0)),
                      FigureComparison(REFUSALS, ALL_CONFIGS, paired(2.0, seed=1))),
         by_subset=(SubsetComparison("variant", "native", FigureComparison(SCORE, ALL_CONFIGS, paired(-1.0))),),
@@ -80,3 +84,31 @@ def test_the_judgments_line_gives_each_figure_and_escapes_the_model_ids(comparis
     difference = comparison.by_language[0].comparison
     assert f"A − B = {difference.difference.estimate:+.3f}" in text
     assert f"A won {difference.wins}, tied {difference.ties}, lost {difference.losses} of 60 items" in text
+
+
+def test_the_csv_download_holds_the_table_s_rows_unrounded(comparison) -> None:
+    table, csv = comparison_table(comparison), download_table(comparison)
+    assert list(csv.columns) == CSV_COLUMNS
+    assert csv[["Figure", "Items", "Language", "Significant"]].equals(table[["Figure", "Items", "Language",
+                                                                             "Significant"]])
+    shown = [format_difference(value) for value in csv["A − B"]]
+    assert shown == table["A − B"].tolist()
+    intervals = [f"[{format_difference(low)}, {format_difference(high)}]"
+                 for low, high in zip(csv["95 % low"], csv["95 % high"])]
+    assert intervals == table["95 % interval"].tolist()
+    assert [f"{p:.4f}" for p in csv["p-value"]] == table["p-value"].tolist()
+    assert [f"{w} / {t} / {l}" for w, t, l in zip(csv["Won"], csv["Tied"], csv["Lost"])] == \
+        table["Won / tied / lost"].tolist()
+    assert csv["A − B"].iloc[0] == comparison.by_language[0].comparison.difference.estimate  # not rounded
+
+
+def test_the_json_download_is_the_cli_s_document_with_the_subset_rows(comparison) -> None:
+    document = download_document(comparison)
+    assert (document["a"], document["b"], document["benchmark"], document["dataset_revision"]) == (
+        "acme/a-7b", "acme/b-7b", "toy", "sha256:abc")
+    assert [row["difference"] for row in document["comparisons"]] == [
+        result.comparison.difference.estimate for result in comparison.by_language]
+    assert "where" not in document["comparisons"][0]
+    (subset,) = document["subsets"]
+    assert subset["where"] == {"variant": "native"}
+    assert subset["p_value"] == comparison.by_subset[0].comparison.comparison.p_value

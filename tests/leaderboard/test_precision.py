@@ -8,11 +8,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.saraiki.plugin import NAME as SARAIKI
+from eval_backend.benchmarks.saraiki.statistics import SARAIKI_STATISTICS
 from eval_backend.joint_ranking import aligned_figure
+from eval_backend.run_folder import RunFolder
+from eval_backend.run_items import read_run_items
 from eval_backend.statistics import precision
 from leaderboard.precision import ALL_CONFIGS, board_precision, measured_runs, precision_frame
 from leaderboard.results import ResultsStore
+from tests.support.qa_runs import QA_PROFILES, build_qa_runs
 from tests.support.run_folders import EvaluatedData
+from tests.support.saraiki_runs import build_saraiki_runs
 
 BENCHMARK = "indic_writing_bench"
 
@@ -27,7 +35,8 @@ def test_every_figure_and_each_language_of_the_headline_is_measured_on_the_ranke
     assert sorted(run.model for run in runs) == sorted(evaluated.ranked_models())
     indic = frame[frame["figure"] == "Indic average"].set_index("scope")
     assert indic.index.tolist() == [ALL_CONFIGS, "Hindi", "Tamil", "Bengali"]  # English is not in the Indic average
-    assert frame.loc[frame["figure"] == "Overall (every config)", "scope"].tolist() == [ALL_CONFIGS]
+    # English is measured under the overall figure; the Indic languages are not measured twice.
+    assert frame.loc[frame["figure"] == "Overall (every config)", "scope"].tolist() == [ALL_CONFIGS, "english_original"]
     aligned = aligned_figure([run.folder for run in runs], "indic")
     expected = precision(aligned.values, aligned.design)
     row = indic.loc[ALL_CONFIGS]
@@ -73,3 +82,27 @@ def test_the_table_is_computed_once_per_board_state(evaluated_copy: Path) -> Non
 
 def test_a_board_without_a_ranked_run_measures_nothing(tmp_path: Path) -> None:
     assert _frame(tmp_path).empty
+
+
+@pytest.fixture(scope="module")
+def other_benchmarks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("precision-benchmarks")
+    return {INDIC_QA.name: build_qa_runs(root / "qa", QA_PROFILES[:3]).runs_dir,
+            SARAIKI: build_saraiki_runs(root / "saraiki").runs_dir}
+
+
+def test_every_qa_language_and_every_saraiki_task_has_its_detectable_difference(other_benchmarks) -> None:
+    frame = precision_frame({name: ResultsStore(runs).snapshot().runs for name, runs in other_benchmarks.items()})
+    qa = frame[frame["benchmark"] == INDIC_QA.title]
+    a_run = RunFolder(next(other_benchmarks[INDIC_QA.name].glob("*/*/summary.json")).parent)
+    languages = set(read_run_items(a_run).items["config"])
+    assert len(languages) > 1
+    judge = qa[qa["figure"] == "Judge accuracy"]
+    assert judge["scope"].iloc[0] == ALL_CONFIGS and sorted(judge["scope"].iloc[1:]) == sorted(languages)
+    # The other two figures count the same languages: measured once each, under the headline.
+    assert qa.loc[qa["figure"] != "Judge accuracy", "scope"].tolist() == [ALL_CONFIGS, ALL_CONFIGS]
+    saraiki = frame[frame["benchmark"] == BENCHMARKS[SARAIKI].title]
+    tasks = {figure.label for figure in SARAIKI_STATISTICS.figures}
+    assert set(saraiki["figure"]) == tasks and (saraiki["scope"] == ALL_CONFIGS).all()  # one config a task
+    measured = frame.dropna(subset=["detectable_difference"])
+    assert len(measured) == len(frame) and (measured["detectable_difference"] >= 0).all()

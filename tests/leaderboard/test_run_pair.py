@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
@@ -13,10 +15,11 @@ from eval_backend.cli import main
 from eval_backend.run_comparison import compare_runs
 from eval_backend.run_folder import RunFolder
 from eval_backend.run_items import read_run_items
-from leaderboard.comparison_tables import comparison_records
+from leaderboard.comparison_tables import comparison_records, comparison_table, format_difference
 from leaderboard.judgments import ItemFilter, filter_items, judgment_items
 from leaderboard.results import ResultsStore
 from leaderboard.run_pair import compare_filtered, compare_pair
+from leaderboard.tabs.compare_tab import comparison_downloads
 from tests.support.qa_runs import QA_PROFILES, build_qa_runs
 from tests.support.run_folders import DEFAULT_PROFILES, build_evaluated_data
 
@@ -90,3 +93,32 @@ def test_the_same_runs_are_compared_once_and_again_when_one_is_rewritten(stores)
     again = compare_pair(stores, STRONG, REASONER)
     assert again.compared[0] is not first.compared[0]
     assert comparison_records(again.compared[0]) == comparison_records(first.compared[0])
+
+
+def test_the_cli_the_board_s_table_and_both_downloads_hold_the_same_figures(stores, capsys, tmp_path) -> None:
+    for comparison in compare_pair(stores, STRONG, REASONER).compared:
+        a, b = (folder(stores, comparison.benchmark, run_id) for run_id in (STRONG, REASONER))
+        json_path, csv_path = comparison_downloads(tmp_path, comparison)
+        downloaded = json.loads(Path(json_path).read_text(encoding="utf-8"))
+        cli = cli_json(capsys, a, b)
+        assert {key: value for key, value in downloaded.items() if key != "subsets"} == cli
+        for row in downloaded["subsets"]:
+            (column, value), = row["where"].items()
+            on_subset = cli_json(capsys, a, b, "--where", f"{column}={value}")["comparisons"]
+            assert {key: value for key, value in row.items() if key != "where"} in on_subset
+        # The board's table is those figures formatted; the CSV holds them unrounded, row for row.
+        shown = comparison_table(comparison)
+        table = pd.read_csv(csv_path, encoding="utf-8-sig")
+        records = cli["comparisons"] + downloaded["subsets"]
+        assert len(shown) == len(table) == len(records)
+        for (_, on_screen), (_, in_csv), record in zip(shown.iterrows(), table.iterrows(), records):
+            assert on_screen["A − B"] == format_difference(record["difference"])
+            assert on_screen["95 % interval"] == (f"[{format_difference(record['ci_low'])}, "
+                                                  f"{format_difference(record['ci_high'])}]")
+            assert on_screen["p-value"] == f"{record['p_value']:.4f}"
+            assert on_screen["Won / tied / lost"] == f"{record['wins']} / {record['ties']} / {record['losses']}"
+            assert (in_csv["A − B"], in_csv["95 % low"], in_csv["95 % high"], in_csv["p-value"]) == pytest.approx(
+                (record["difference"], record["ci_low"], record["ci_high"], record["p_value"]), rel=1e-15)
+            assert (in_csv["Won"], in_csv["Tied"], in_csv["Lost"], in_csv["Items compared"], in_csv["Clusters"]) == (
+                record["wins"], record["ties"], record["losses"], record["n_items"], record["n_clusters"])
+            assert (in_csv["Figure"], in_csv["Language"]) == (on_screen["Figure"], on_screen["Language"])

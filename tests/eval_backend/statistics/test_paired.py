@@ -55,14 +55,15 @@ def test_only_the_items_both_models_scored_are_compared() -> None:
 def test_the_test_flips_whole_clusters_so_linked_items_are_not_counted_as_independent_evidence() -> None:
     # 12 requests rendered 3 times; A is 1 point better on every rendering of 9 requests, 1 point worse
     # on 3. Flipping whole requests, the exact p-value is P(|sum of 12 random signs| >= 6) =
-    # 2 * (C(12,9) + C(12,10) + C(12,11) + C(12,12)) / 2**12 = 598 / 4096 = 0.146 (10,000 flips: sd
-    # 0.0035, so +-0.02 is about 6 of them). Flipping the 36 renderings apart it would be about 0.003.
+    # 2 * (C(12,9) + C(12,10) + C(12,11) + C(12,12)) / 2**12 = 598 / 4096 = 0.146, which the test gives
+    # exactly (4,096 sign vectors are fewer than 10,000 flips). Flipping the 36 renderings apart it would
+    # be about 0.003.
     design = writing_design(configs=1, requests=12)
     per_request = np.array([1.0] * 9 + [-1.0] * 3)[design.clusters]
     base = np.random.default_rng(3).normal(6.0, 1.0, design.n_items)
     clustered = compare_paired(base + per_request, base, design)
     naive = compare_paired(base + per_request, base, design.unclustered())
-    assert clustered.p_value == pytest.approx(598 / 4096, abs=0.02)
+    assert clustered.p_value == 598 / 4096
     assert naive.p_value < 0.01
 
 
