@@ -6,8 +6,9 @@ judged text changed, or an item whose scored fields changed in the dataset, is j
 again), a failed judgment is recorded, counted and shown, and an item the model did not
 answer is scored by the benchmark's no-answer policy, never left out. Rule scorers are pure
 and recomputed at every scoring; the benchmark's `aggregate` turns the per-item results into
-the summary body, and the engine adds coverage, `complete` and the intervals of the figures its
-`ItemStatistics` declares (`eval_backend.figure_intervals`).
+the summary body, and the engine adds coverage, `complete`, the intervals of the figures its
+`ItemStatistics` declares (`eval_backend.figure_intervals`), the decoding mode the replies record and
+the answers cut off in thinking, as the rubric path does.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from eval_backend.judge_calls import JudgeCall, call_id_of, parse_call_id
 from eval_backend.judge_client import JudgeOutcome
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
 from eval_backend.figure_intervals import item_clusters, summary_intervals
+from eval_backend.generation.decoding_mode import recorded_mode
 from eval_backend.records import ItemKey, ResponseRecord, Usage, sha256_text, to_json_dict
 # One provenance for every benchmark's summary (the rubric path's, kept in reporting.py).
 from eval_backend.reporting import run_provenance, scoring_judge
@@ -277,6 +279,7 @@ def score_scored_run(benchmark: ScoredBenchmark, folder: RunFolder, judge_model:
         **_intervals(benchmark, details, [entry.item for entry in scored]),
         "complete": coverage.complete,
         "coverage": to_json_dict(coverage),
+        "decoding_mode": recorded_mode(entry.response for entry in scored),
         "counts": _counts(benchmark, scored),
         "usage": to_json_dict(sum((r.usage for r in records if r.judge_model == judge_model), Usage())),
         "provenance": provenance,
@@ -310,6 +313,7 @@ def _counts(benchmark: ScoredBenchmark, scored: Sequence[ScoredItem]) -> dict[st
         "ruled_judgments": sum(record.judge_model == RULE_JUDGE for record in records),
         "failed_judgments": sum(record.failed for record in records),
         "pending_judgments": len(answered) * len(benchmark.judges) - len(records),
+        "unclosed_thinking": sum(bool(entry.response and entry.response.unclosed_thinking) for entry in scored),
     }
 
 

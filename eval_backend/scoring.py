@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from eval_backend.benchmarks import Benchmark
 from eval_backend.benchmarks.base import RUBRIC_SCORER
 from eval_backend.figure_intervals import Bounds, figure_interval, item_clusters
+from eval_backend.generation.decoding_mode import recorded_mode
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
 from eval_backend.records import ItemKey, ItemMeta, Judgment, ResponseRecord, Usage, sha256_text
 from eval_backend.statistics import Weighting
@@ -115,6 +116,8 @@ class Summary:
     """The config group ranked by (`config_groups[headline_group]`); None: all configs (`overall`)."""
     complete: bool = False
     coverage: Coverage = field(default_factory=Coverage)
+    decoding_mode: str | list[str] | None = None
+    """The decoding mode the replies record (`generation.decoding_mode.recorded_mode`); None before it was."""
 
 
 def judged_response_sha(benchmark: Benchmark, response: ResponseRecord) -> str | None:
@@ -244,6 +247,7 @@ def summarize(
         headline_group=HEADLINE_GROUP if HEADLINE_GROUP in benchmark.config_groups else None,
         complete=coverage.complete,
         coverage=coverage,
+        decoding_mode=recorded_mode(r.response for r in results),
     )
 
 

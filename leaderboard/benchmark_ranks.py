@@ -2,7 +2,7 @@
 
 One frame per benchmark, whatever its kind: a rubric benchmark's from its leaderboard table
 (`tables.table_for_runs`, joint ranks and flags included), a scored benchmark's from its
-benchmark tab's ranking (`scored_tables.ranking_frame`). The overview and the model page read ranks from here.
+benchmark tab's ranking (`scored_tables.ranking_frame`, flags included). The overview and the model page read ranks from here.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import pandas as pd
 from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark, ScoredBenchmark
 from leaderboard.context import AppContext
 from leaderboard.results import RunResult
-from leaderboard.row_flags import board_judge, flag_codes, row_flags, run_facts
 from leaderboard.scored_tables import ranking_frame, ranking_of
 from leaderboard.tables import table_for_runs
 
@@ -35,13 +34,8 @@ def benchmark_ranks(benchmark: AnyBenchmark, runs: Sequence[RunResult], configur
         table = table_for_runs(runs, configured_judge) if board is None else board
         return table.rename(columns={"indic_average": "headline", "indic_ci_low": "ci_low",
                                      "indic_ci_high": "ci_high"})[RANK_FRAME_COLUMNS]
-    table = ranking_frame(runs, benchmark) if board is None else board  # joint rank ranges, intervals
-    by_id = {run.run_id: run for run in runs}
-    judge = board_judge((run.provenance.get("judge_model") for run in runs), configured_judge)
-    return table.assign(
-        headline=table[benchmark.headline_metric().name],
-        flags=[flag_codes(row_flags(run_facts(by_id[run_id].summary), judge)) for run_id in table["run_id"]],
-    )[RANK_FRAME_COLUMNS]
+    table = ranking_frame(runs, benchmark, configured_judge) if board is None else board  # ranks, intervals, flags
+    return table.assign(headline=table[benchmark.headline_metric().name])[RANK_FRAME_COLUMNS]
 
 
 def board_ranks(context: AppContext, name: str) -> pd.DataFrame:
@@ -50,6 +44,8 @@ def board_ranks(context: AppContext, name: str) -> pd.DataFrame:
     benchmark = BENCHMARKS[name]
     if context.store is context.stores[name]:
         board = context.tables.table(snapshot)
+    elif isinstance(benchmark, ScoredBenchmark):
+        board = ranking_of(snapshot, benchmark, context.settings.judge.model)
     else:
-        board = ranking_of(snapshot, benchmark) if isinstance(benchmark, ScoredBenchmark) else None
+        board = None
     return benchmark_ranks(benchmark, snapshot.runs, context.settings.judge.model, board)

@@ -54,6 +54,7 @@ LABELS = {
     "params_b": "Params (B)",
     "precision": "Precision",
     "model_type": "Model type",
+    "decoding_mode": "Mode",
     "license": "License",
     "open_weights": "Open weights",
 }

@@ -23,6 +23,7 @@ from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark, It
 from eval_backend.consistency import CONSISTENCY_FILE
 from eval_backend.dataset_loader import DatasetLoadError, DatasetSpec, load_items
 from eval_backend.details import read_details
+from eval_backend.generation.decoding_mode import mode_text
 from eval_backend.run_folder import RunFolder, RunFolderError, iter_run_folders, run_folder_of_id
 from leaderboard.run_shape import check_run_files
 
@@ -226,7 +227,7 @@ def runs_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
 RUN_COLUMNS = [
     "run_id", "model", "revision", "benchmark", "judge_model", "created_at", "params_b", "precision", "license",
     "open_weights", "overall", "overall_ci_low", "overall_ci_high", "indic_average", "items", "scored_items",
-    "failed_items", "pending_items", "missing_responses", "failed_judgments",
+    "failed_items", "pending_items", "missing_responses", "failed_judgments", "decoding_mode",
 ]
 
 
@@ -261,6 +262,7 @@ def _run_row(run: RunResult) -> dict[str, Any]:
         "indic_average": (run.summary.get("config_groups") or {}).get("indic"),
         "overall_ci_low": low,
         "overall_ci_high": high,
+        "decoding_mode": mode_text(run.summary.get("decoding_mode")),
         **{name: counts.get(name, 0) for name in (
             "items", "scored_items", "failed_items", "pending_items", "missing_responses", "failed_judgments")},
     }

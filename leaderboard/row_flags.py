@@ -5,14 +5,16 @@ when another judge than the board's judged it, when it has fewer than MIN_ITEMS_
 per config on average (its bootstrap interval then says nothing: one item per language gives
 "5.24 – 5.24", so the interval is not shown as a number), or when a newer dataset revision is on
 the board. Pure: facts of one run in, flags out; the board's judge is the one most of its runs
-used (ties: the configured judge), so one stray run stands out wherever the board runs.
+used (ties: the configured judge), so one stray run stands out wherever the board runs. Every
+benchmark's board flags its rows by these rules (`board_flags`, `outdated`), read from what every
+summary and request.json record; a fact a run did not record raises no flag.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping, Sequence
 
 CUT_OFF_SHARE = 0.05
 """Above this share of answered items cut off inside its thinking, a run is flagged (5 %)."""
@@ -32,11 +34,11 @@ class Flag:
 
 
 CUT_OFF = Flag("cut_off", "⚠ cut off", f"More than {CUT_OFF_SHARE:.0%} of the answered items ended inside "
-               "the model's thinking (its think block never closed): the judge scored an unfinished answer.")
+               "the model's thinking (its think block never closed): its scores rest on unfinished answers.")
 OTHER_JUDGE = Flag("other_judge", "⚠ other judge", "Judged by another judge than the one most of this board's "
                    "runs used: its scores are on another judge's scale.")
-FEW_ITEMS = Flag("few_items", "⚠ few items", f"Fewer than {MIN_ITEMS_PER_CONFIG} items per language or task on "
-                 "average: its interval says nothing, so it is not shown as a number.")
+FEW_ITEMS = Flag("few_items", "⚠ few items", f"Fewer than {MIN_ITEMS_PER_CONFIG} items per config (language or "
+                 "task) on average: its interval says nothing, so it is not shown as a number.")
 OLD_DATASET = Flag("old_dataset", "⚠ older dataset", "Run on an older revision of the dataset than the newest on "
                    "the board: some items may differ from the other runs'.")
 FLAGS: Mapping[str, Flag] = {flag.code: flag for flag in (CUT_OFF, OTHER_JUDGE, FEW_ITEMS, OLD_DATASET)}
@@ -63,6 +65,37 @@ def run_facts(summary: Mapping[str, Any], dataset_outdated: bool = False) -> Run
     judge = _mapping(summary.get("provenance")).get("judge_model")
     return RunFacts(covered, _whole(coverage.get("configs")), _whole(counts.get("unclosed_thinking")),
                     judge if isinstance(judge, str) and judge else None, bool(dataset_outdated))
+
+
+@dataclass(frozen=True)
+class DatasetPin:
+    """The dataset a run was evaluated on, the revision it resolved and when (request.json); None: not recorded."""
+
+    dataset: str | None
+    revision: str | None
+    resolved_at: str | None
+
+
+def dataset_pin(request: Mapping[str, Any]) -> DatasetPin:
+    """The dataset pin a run's request.json records (`dataset`, `dataset_revision`, `dataset_resolved_at`)."""
+    return DatasetPin(*(_text(request.get(name)) for name in ("dataset", "dataset_revision", "dataset_resolved_at")))
+
+
+def outdated(pins: Sequence[DatasetPin]) -> list[bool]:
+    """Per run, whether another run of its dataset resolved a newer revision than its own: the revision most
+    recently resolved by any run is the one runs should be on."""
+    newest: dict[str, tuple[str, str]] = {}
+    for pin in pins:
+        if pin.dataset and pin.revision and pin.resolved_at and pin.resolved_at > newest.get(pin.dataset, ("", ""))[0]:
+            newest[pin.dataset] = (pin.resolved_at, pin.revision)
+    return [bool(pin.revision) and newest.get(pin.dataset or "", (None, None))[1] not in (None, pin.revision)
+            for pin in pins]
+
+
+def board_flags(facts: Sequence[RunFacts], configured_judge: str = "") -> list[str]:
+    """Each run's flags as codes (`flag_codes`), on a board of exactly these runs (its judge: `board_judge`)."""
+    judge = board_judge((fact.judge_model for fact in facts), configured_judge)
+    return [flag_codes(row_flags(fact, judge)) for fact in facts]
 
 
 def board_judge(judges: Iterable[str | None], configured: str = "") -> str:
@@ -108,17 +141,27 @@ def parse_codes(codes: object) -> tuple[Flag, ...]:
     return tuple(FLAGS[code] for code in codes.split(",") if code in FLAGS)
 
 
+def is_hidden(codes: object, hide: Collection[str]) -> bool:
+    """Whether a row whose flags are `codes` (a `flag_codes` cell) is left out when the flags `hide` are hidden."""
+    return any(flag.code in hide for flag in parse_codes(codes))
+
+
 def badges_markdown(codes: object, about_address: str = ABOUT_ADDRESS) -> str:
     """The badges of a `flag_codes` cell as markdown: each a link to About's explanation, explained on hover."""
     return " ".join(f'[{flag.badge}]({about_address} "{_title(flag.explanation)}")' for flag in parse_codes(codes))
 
 
-def about_markdown() -> str:
-    """About's section on the flags: each badge and what it means."""
+def about_markdown(boards: Sequence[str] = ()) -> str:
+    """About's section on the flags: each badge and what it means, on every board named in `boards`."""
     lines = "\n".join(f"- **{flag.badge}** (`{flag.code}`): {flag.explanation}" for flag in FLAGS.values())
-    return (f"## Flags on rows\n{lines}\n\nThe board's judge is the judge most of that benchmark's runs were "
-            "scored by (a tie: the configured `JUDGE_MODEL`). A flagged run is still ranked; the board's filters "
-            "(Hide rows flagged) leave out the rows with any flag chosen.")
+    where = f" ({', '.join(boards)})" if boards else ""
+    return (f"## Flags on rows\nEvery benchmark's ranking{where} flags its rows by the same rules:\n{lines}\n\n"
+            "The board's judge is the judge most of that benchmark's runs were scored by (a tie: the configured "
+            "`JUDGE_MODEL`); a run scored by rules alone has no judge to differ. The items cut off in thinking "
+            "are counted from each reply as it was generated, and the dataset revision and when it was resolved "
+            "from the run's request; a run that did not record a fact (scored before it was recorded) is not "
+            "flagged for it. A flagged run is still ranked; each board's filters (Hide rows flagged) leave out "
+            "the rows with any flag chosen, and a shared link keeps that choice.")
 
 
 def _title(text: str) -> str:
@@ -128,6 +171,10 @@ def _title(text: str) -> str:
 
 def _mapping(value: object) -> Mapping[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def _whole(value: object) -> int | None:

@@ -22,8 +22,10 @@ def items_address(tab: str, run_id: str, filters: Mapping[str, str] | None = Non
     return "?" + urlencode(params)
 
 
-def score_link(tab: str, group_fields: Mapping[str, str], headline_columns: Collection[str]) -> ScoreLink:
-    """The links of a board's score cells: a headline column opens all of a run's items in `tab`; a breakdown
+def score_link(tab: str, group_fields: Mapping[str, str], headline_columns: Collection[str],
+               column_filters: Mapping[str, Mapping[str, str]] | None = None) -> ScoreLink:
+    """The links of a board's score cells: a headline column opens all of a run's items in `tab`; a column of
+    `column_filters` the items its filters keep (Saraiki's math accuracy: `{"task": "math"}`); a breakdown
     column `<group>.<name>` opens those whose `group_fields[group]` field is `name`; other columns link nowhere.
 
     A run id longer than a link may carry (`page_link.MAX_VALUE_CHARS`) links nowhere: the link would be dropped.
@@ -31,6 +33,8 @@ def score_link(tab: str, group_fields: Mapping[str, str], headline_columns: Coll
     def link(run_id: str, column: str) -> str | None:
         if len(run_id) > MAX_VALUE_CHARS:
             return None
+        if column_filters and column in column_filters:
+            return items_address(tab, run_id, column_filters[column])
         if column in headline_columns:
             return items_address(tab, run_id)
         group, _, name = column.partition(".")

@@ -4,21 +4,25 @@ Pure functions of the runs' summaries and details as the engine wrote them; noth
 re-scores. The columns come from the benchmark: its metrics (label, unit, direction, the
 headline first), its board's run columns, breakdowns and item fields
 (`eval_backend.benchmarks.board_view`); a benchmark that declares no board gets the defaults
-there, so a new benchmark gets a tab without code of its own. Canonical snake_case columns
-(a metric's name); `labels` gives each its header.
+there, so a new benchmark gets a tab without code of its own. Every benchmark's ranking has the
+same row flags as WritingBench's (`row_flags`: a run with too few items shows no interval as a
+number) and the decoding mode its replies record (Mode). Canonical snake_case columns (a
+metric's name); `labels` gives each its header.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 import pandas as pd
 
 from eval_backend.benchmarks import ScoredBenchmark
 from eval_backend.benchmarks.board_view import Breakdown, ItemField, ItemView, Row
+from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.display import PERCENT_DECIMALS, format_rank_range
 from leaderboard.judgment_links import item_key
 from leaderboard.results import LruCache, RunResult, Snapshot
+from leaderboard.row_flags import FEW_ITEMS, FEW_ITEMS_INTERVAL, board_flags, dataset_pin, outdated, parse_codes, run_facts
 from leaderboard.scored_rankings import ranked_table
 
 ALL = "all"
@@ -28,7 +32,7 @@ LABELS = {
     "rank": "Rank", "rank_range": "Rank range (95 %)", "interval": "95 % interval", "model": "Model",
     "revision": "Revision", "items": "Items", "missing_responses": "No answer", "failed_judgments": "Judge failures",
     "judge_model": "Judge", "created_at": "Scored at", "dataset_revision": "Dataset revision",
-    "standing_note": "Why not ranked", "item": "Item",
+    "standing_note": "Why not ranked", "item": "Item", "flags": "Flags", "decoding_mode": "Mode",
 }
 
 
@@ -64,12 +68,18 @@ def _metric_label(label: str, unit: str, higher_is_better: bool) -> str:
     return shown if higher_is_better or unit == "count" else f"{shown} ↓"
 
 
-def ranking_frame(runs: Sequence[RunResult], benchmark: ScoredBenchmark) -> pd.DataFrame:
-    """One row per run: its metrics, run columns, counts and standing; the ranked (complete) runs first, by the
-    headline in its direction with their rank ranges, then the partial and incomplete ones."""
+def ranking_frame(runs: Sequence[RunResult], benchmark: ScoredBenchmark, configured_judge: str = "") -> pd.DataFrame:
+    """One row per run: its metrics, run columns, decoding mode, counts, flags and standing; the ranked (complete)
+    runs first, by the headline in its direction with their rank ranges, then the partial and incomplete ones.
+
+    `flags` holds each run's `row_flags` codes; the board's judge is the one most of these runs used, ties going
+    to `configured_judge`."""
     columns = ["run_id", "model", "revision", *(column.name for column in benchmark.board.run_columns),
-               *metric_names(benchmark), *COUNT_COLUMNS, "judge_model", "created_at", "dataset_revision"]
-    frame = pd.DataFrame([_ranking_row(run, benchmark) for run in runs], columns=columns)
+               "decoding_mode", *metric_names(benchmark), *COUNT_COLUMNS, "judge_model", "created_at",
+               "dataset_revision", "flags"]
+    flags = run_flags(runs, configured_judge)
+    frame = pd.DataFrame([{**_ranking_row(run, benchmark), "flags": codes} for run, codes in zip(runs, flags)],
+                         columns=columns)
     headline = benchmark.headline_metric()
     frame = frame.sort_values([headline.name, "model"], ascending=[not headline.higher_is_better, True],
                               na_position="last", kind="stable")
@@ -84,6 +94,7 @@ def _ranking_row(run: RunResult, benchmark: ScoredBenchmark) -> dict[str, Any]:
         "model": run.model,
         "revision": run.revision,
         **{column.name: column.value(run.summary) for column in benchmark.board.run_columns},
+        "decoding_mode": mode_text(run.summary.get("decoding_mode")),
         **{name: _number(metrics.get(name)) for name in metric_names(benchmark)},
         **{name: counts.get(name, 0) for name in COUNT_COLUMNS},
         "judge_model": run.provenance.get("judge_model"),
@@ -92,20 +103,34 @@ def _ranking_row(run: RunResult, benchmark: ScoredBenchmark) -> dict[str, Any]:
     }
 
 
+def run_flags(runs: Sequence[RunResult], configured_judge: str = "") -> list[str]:
+    """Each run's flags as codes, in the order of `runs`, by the rules every board follows (`row_flags`)."""
+    old = outdated([dataset_pin(run.request) for run in runs])
+    return board_flags([run_facts(run.summary, stale) for run, stale in zip(runs, old)], configured_judge)
+
+
+def too_few_items(codes: object) -> bool:
+    """Whether a `flags` cell says the run has too few items for an interval to mean anything."""
+    return FEW_ITEMS in parse_codes(codes)
+
+
 def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def shown_ranking(ranking: pd.DataFrame, benchmark: ScoredBenchmark) -> pd.DataFrame:
-    """The ranking as read on screen: rank, model, the headline, its rank range and interval first (a phone's
-    first screen), then the other metrics and facts; the CSV keeps every column."""
+    """The ranking as read on screen: rank, model, the headline, its rank range, interval and flags first (a
+    phone's first screen), then the run columns, the Mode, the other metrics and facts, and `run_id` last (for
+    the score links; never shown); the CSV keeps every column. A run flagged with too few items reads
+    FEW_ITEMS_INTERVAL for its interval, never a number."""
     frame = ranking.copy()
     frame["rank_range"] = [format_rank_range(best, worst) for best, worst in zip(frame["rank_best"], frame["rank_worst"])]
-    frame["interval"] = [_interval(low, high) for low, high in zip(frame["ci_low"], frame["ci_high"])]
+    frame["interval"] = [FEW_ITEMS_INTERVAL if too_few_items(codes) else _interval(low, high)
+                         for low, high, codes in zip(frame["ci_low"], frame["ci_high"], frame["flags"])]
     names = metric_names(benchmark)
-    lead = ["rank", "model", names[0], "rank_range", "interval"]
-    rest = [*(column.name for column in benchmark.board.run_columns), *names[1:], "revision", *COUNT_COLUMNS,
-            "judge_model", "created_at", "standing", "standing_note"]
+    lead = ["rank", "model", names[0], "rank_range", "interval", "flags"]
+    rest = [*(column.name for column in benchmark.board.run_columns), "decoding_mode", *names[1:], "revision",
+            *COUNT_COLUMNS, "judge_model", "created_at", "standing", "standing_note", "run_id"]
     return frame[[*lead, *rest]]
 
 
@@ -115,8 +140,10 @@ def _interval(low: Any, high: Any) -> str:
     return f"{low:.{PERCENT_DECIMALS}f} – {high:.{PERCENT_DECIMALS}f}"
 
 
-def breakdown_frame(runs: Sequence[RunResult], benchmark: ScoredBenchmark, breakdown: Breakdown) -> pd.DataFrame:
-    """Long table: per run and group (language, domain, task), its figures and the 95 % interval of its headline.
+def breakdown_frame(runs: Sequence[RunResult], benchmark: ScoredBenchmark, breakdown: Breakdown,
+                    few_items: Collection[str] = ()) -> pd.DataFrame:
+    """Long table: per run and group (language, domain, task), its figures and the 95 % interval of its headline,
+    and `run_id` last (for the score links). The runs in `few_items` (run ids) read FEW_ITEMS_INTERVAL.
 
     A group with `metrics` shows the benchmark's metrics; one of flat figures (Saraiki's tasks) every figure.
     """
@@ -127,15 +154,16 @@ def breakdown_frame(runs: Sequence[RunResult], benchmark: ScoredBenchmark, break
             figures = _figures(entry, benchmark)
             group_intervals = intervals.get(name) if isinstance(intervals.get(name), Mapping) else {}
             interval = group_intervals.get(name) or group_intervals.get(benchmark.headline) or (None, None)
+            shown = FEW_ITEMS_INTERVAL if run.run_id in few_items else _interval(*interval)
             rows.append({"model": run.model, "revision": run.revision, breakdown.name: name, **figures,
-                         "interval": _interval(*interval)})
+                         "interval": shown, "run_id": run.run_id})
     return pd.DataFrame(rows, columns=_breakdown_columns(rows, breakdown))
 
 
 def _breakdown_columns(rows: list[dict[str, Any]], breakdown: Breakdown) -> list[str]:
-    lead = ["model", "revision", breakdown.name]
-    figures = dict.fromkeys(key for row in rows for key in row if key not in lead and key != "interval")
-    return [*lead, *figures, "interval"]
+    lead, last = ["model", "revision", breakdown.name], ["interval", "run_id"]
+    figures = dict.fromkeys(key for row in rows for key in row if key not in lead and key not in last)
+    return [*lead, *figures, *last]
 
 
 def _figures(entry: Any, benchmark: ScoredBenchmark) -> dict[str, Any]:
@@ -186,18 +214,31 @@ def item_filters(benchmark: ScoredBenchmark) -> list[str]:
     return [ALL, *(choice.label for choice in benchmark.board.item_filters)]
 
 
-def items_frame(details: pd.DataFrame, benchmark: ScoredBenchmark, group: str = ALL, show: str = ALL) -> pd.DataFrame:
+def item_groupings(benchmark: ScoredBenchmark) -> tuple[ItemField, ...]:
+    """The fields the item table filters by: the board's group, then each breakdown's field that is not it (QA's
+    domain), each with its label; a score link names these (`?config=hindi`, `?domain=History`)."""
+    group = benchmark.board.group
+    others = {breakdown.item_field: ItemField(breakdown.item_field, breakdown.label)
+              for breakdown in benchmark.board.breakdowns if breakdown.item_field != group.name}
+    return (group, *others.values())
+
+
+def items_frame(details: pd.DataFrame, benchmark: ScoredBenchmark, group: str = ALL, show: str = ALL,
+                where: Mapping[str, str] | None = None) -> pd.DataFrame:
     """The run's items, one line each with the columns a reader reads (`item` is its `config:index` key),
-    those of one group (`group`, or every one) that the filter `show` keeps, in the run's order."""
+    those of one group (`group`, or every one) whose other fields have the values `where` names (a field ALL or
+    absent: any), that the filter `show` keeps, in the run's order."""
     board = benchmark.board
     keep = _filter(benchmark, show)
     frame = _with_figures(details, benchmark)
     fields = item_fields(benchmark)
+    wanted = {**{name: value for name, value in (where or {}).items() if value != ALL},
+              **({board.group.name: group} if group != ALL else {})}
     rows = [
         {"item": item_key(row["config"], int(row["index"])), board.group.name: row.get(board.group.name),
          **{field.name: _field_value(field, row) for field in fields}}
         for row in frame.to_dict("records")
-        if (group == ALL or row.get(board.group.name) == group) and keep(row)
+        if all(str(row.get(name)) == value for name, value in wanted.items()) and keep(row)
     ]
     return pd.DataFrame(rows, columns=["item", board.group.name, *(field.name for field in fields)])
 
@@ -224,9 +265,10 @@ def _field_value(field: ItemField, row: Row) -> Any:
     return None if isinstance(value, float) and pd.isna(value) else value
 
 
-def groups(details: pd.DataFrame, benchmark: ScoredBenchmark) -> list[str]:
-    """The item filter's group choices: every group of the run's items, in their order."""
-    column = benchmark.board.group.name
+def groups(details: pd.DataFrame, benchmark: ScoredBenchmark, field: str | None = None) -> list[str]:
+    """The choices of an item filter by `field` (default: the board's group): every value the run's items have,
+    in their order."""
+    column = field or benchmark.board.group.name
     return [ALL, *dict.fromkeys(map(str, details[column].dropna()))] if column in details else [ALL]
 
 
@@ -260,6 +302,7 @@ _RANKINGS: LruCache[pd.DataFrame] = LruCache(16)
 benchmark's tab, the overview or a model page asks."""
 
 
-def ranking_of(snapshot: Snapshot, benchmark: ScoredBenchmark) -> pd.DataFrame:
+def ranking_of(snapshot: Snapshot, benchmark: ScoredBenchmark, configured_judge: str = "") -> pd.DataFrame:
     """`ranking_frame` of the snapshot's runs, computed once per state of the benchmark's results."""
-    return _RANKINGS.get_or_load((benchmark.name, snapshot.signature), lambda: ranking_frame(snapshot.runs, benchmark))
+    return _RANKINGS.get_or_load((benchmark.name, snapshot.signature, configured_judge),
+                                 lambda: ranking_frame(snapshot.runs, benchmark, configured_judge))

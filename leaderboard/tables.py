@@ -27,7 +27,7 @@ from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
 from eval_backend.scoring import SUBDOMAIN_SEPARATOR
 from leaderboard.joint_ranks import with_joint_rank_ranges
 from leaderboard.results import UNKNOWN_LICENSE, RunResult, Snapshot, breakdown_frame, runs_frame
-from leaderboard.row_flags import board_judge, flag_codes, row_flags, run_facts
+from leaderboard.row_flags import DatasetPin, board_flags, is_hidden, outdated, run_facts
 
 RANKING_RULE = (
     "Ranked by the Indic average (the mean of the 11 Indic language scores), complete runs only; "
@@ -43,6 +43,7 @@ BASE_COLUMNS = [
 DETAIL_COLUMNS = [
     "covered_items", "expected_items", "no_response_items", "failed_items", "pending_items", "unclosed_thinking",
     "dataset_revision", "dataset_outdated", "judge_model", "created_at", "params_b", "precision", "model_type",
+    "decoding_mode",
 ]
 _STANDING_COLUMNS = [
     "run_id", "standing", "standing_note", "indic_ci_low", "indic_ci_high", "expected_items", "covered_items",
@@ -108,10 +109,9 @@ def table_for_runs(runs: Sequence[RunResult], configured_judge: str = "") -> pd.
 def flags_column(table: pd.DataFrame, runs: Sequence[RunResult], configured_judge: str = "") -> list[str]:
     """Each row's flags as codes (`row_flags.flag_codes`), from its run's summary and `dataset_outdated`."""
     summaries = {run.run_id: run.summary for run in runs}
-    judge = board_judge((run.provenance.get("judge_model") for run in runs), configured_judge)
-    outdated = table["dataset_outdated"] if "dataset_outdated" in table else pd.Series(False, index=table.index)
-    return [flag_codes(row_flags(run_facts(summaries.get(run_id, {}), bool(old)), judge))
-            for run_id, old in zip(table["run_id"], outdated.fillna(False))]
+    old = table["dataset_outdated"] if "dataset_outdated" in table else pd.Series(False, index=table.index)
+    return board_flags([run_facts(summaries.get(run_id, {}), bool(outdated_run))
+                        for run_id, outdated_run in zip(table["run_id"], old.fillna(False))], configured_judge)
 
 
 def cell_column(config: str, variant: str) -> str:
@@ -146,11 +146,8 @@ def standing_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
     """
     rows = [_standing_row(run) for run in runs]
     frame = pd.DataFrame(rows, columns=[*_STANDING_COLUMNS, "_dataset", "_resolved_at"])
-    newest = _newest_revisions(frame)
-    frame["dataset_outdated"] = [
-        bool(revision) and newest.get(dataset) not in (None, revision)
-        for dataset, revision in zip(frame["_dataset"], frame["dataset_revision"])
-    ]
+    frame["dataset_outdated"] = outdated([DatasetPin(*pin) for pin in zip(
+        frame["_dataset"], frame["dataset_revision"], frame["_resolved_at"])])
     return frame[_STANDING_COLUMNS]
 
 
@@ -231,7 +228,7 @@ def query_rows(table: pd.DataFrame, query: BoardQuery) -> pd.DataFrame:
     if query.open_weights_only:
         keep &= table["open_weights"].eq(True) if "open_weights" in table else False
     if query.hide_flags and "flags" in table:
-        keep &= ~table["flags"].map(lambda codes: bool(set(str(codes).split(",")) & set(query.hide_flags)))
+        keep &= ~table["flags"].map(lambda codes: is_hidden(codes, query.hide_flags))
     chosen = table.loc[keep].reset_index(drop=True)
     variants = chosen_variants(query.variants)
     if query.languages or variants:
@@ -453,15 +450,6 @@ def coverage_standing(summary: Mapping[str, Any]) -> dict[str, Any]:
         note = f"incomplete: {covered:,} of {figures['expected']:,} items"
         return {**counts, "standing": INCOMPLETE, "standing_note": note}
     return {**counts, "standing": RANKED, "standing_note": ""}
-
-
-def _newest_revisions(frame: pd.DataFrame) -> dict[str, str]:
-    """Per dataset, the revision most recently resolved by any run (the one runs should be on)."""
-    newest: dict[str, tuple[str, str]] = {}
-    for dataset, revision, resolved in zip(frame["_dataset"], frame["dataset_revision"], frame["_resolved_at"]):
-        if dataset and revision and resolved and resolved > newest.get(dataset, ("", ""))[0]:
-            newest[dataset] = (resolved, revision)
-    return {dataset: revision for dataset, (_, revision) in newest.items()}
 
 
 def _mapping(value: object) -> dict:

@@ -13,6 +13,7 @@ no pandas, no web app, so a benchmark's package declares it without either.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -34,12 +35,20 @@ class Breakdown:
     """A group of the summary's figures: `summary[summary_key]` is {group name: figures}.
 
     The figures are a mapping with `metrics` (the benchmark's metrics for that group), or flat
-    figures (Saraiki's `tasks`: shots, n, rates) shown as they are.
+    figures (Saraiki's `tasks`: shots, n, rates) shown as they are. `field` is the details column
+    whose value names an item's group (languages: `config`); None: the breakdown's `name`. A
+    figure's cell opens the items of its group, and the item table can be filtered by it.
     """
 
     name: str
     label: str
     summary_key: str
+    field: str | None = None
+
+    @property
+    def item_field(self) -> str:
+        """The details column an item's group is read from."""
+        return self.field or self.name
 
 
 @dataclass(frozen=True)
@@ -76,7 +85,7 @@ def verdict_text(value: Any) -> str:
     return ""
 
 
-BY_LANGUAGE = Breakdown("language", "Language", "by_language")
+BY_LANGUAGE = Breakdown("language", "Language", "by_language", field="config")
 
 
 @dataclass(frozen=True)
@@ -85,7 +94,9 @@ class BoardView:
 
     `tab` is the tab's id in the page address (`?tab=qa`) and the prefix of its elements' ids;
     None: the benchmark's name. `group` is the details column the item table is filtered by (a
-    config, or Saraiki's task), with its label.
+    config, or Saraiki's task), with its label. `metric_groups` names, for a metric computed on
+    one group's items (Saraiki's per-task accuracies), that group (a value of `group`): its
+    ranking cell opens those items; every other metric's cell opens all of the run's items.
     """
 
     tab: str | None = None
@@ -96,3 +107,4 @@ class BoardView:
     item_fields: tuple[ItemField, ...] = ()
     item_filters: tuple[ItemFilter, ...] = ()
     item_view: Callable[[Row], ItemView] | None = None
+    metric_groups: Mapping[str, str] = dataclasses.field(default_factory=dict)

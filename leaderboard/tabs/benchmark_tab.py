@@ -1,47 +1,62 @@
 """The tab of any scored benchmark (QA, Saraiki, the next ones), built from its declarations alone.
 
-Rankings with rank ranges (ranked runs, then the partial and incomplete ones), their search and
-CSV, the figures per breakdown (language, domain, task) with a plot of each, the item browser
+Rankings with rank ranges (ranked runs, then the partial and incomplete ones), each row's flags
+(`row_flags`, as WritingBench's) and a filter hiding flagged rows, the decoding mode, their search
+and CSV, the figures per breakdown (language, domain, task) with a plot of each, the item browser
 and the downloads: columns, labels, directions and breakdowns come from the benchmark's metrics
 and board (`eval_backend.benchmarks.board_view`), so a new benchmark has no tab code of its own.
-Items open by clicking their row; the opened item is in the page's address
-(`?tab=qa&qa_model=<run id>&qa_item=<config>:<index>`), a link to it opens it.
+
+Every score is a link to the items behind it (`score_links`): a ranking cell opens the run's items
+(a per-task metric: that task's), a breakdown cell those of its group, as an address of this tab
+(`?tab=qa&model=<run id>&config=hindi`) that opens the item browser on that model with that filter
+set. Items open by clicking their row, counted in the filtered list; the opened item is in the
+address (`?tab=qa&qa_model=<run id>&qa_item=<config>:<index>`, with the filters), a link to it opens it.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 import gradio as gr
 import pandas as pd
 
 from eval_backend.benchmarks import ScoredBenchmark
+from eval_backend.benchmarks.board_view import Breakdown
 from eval_backend.dataset_loader import configured_benchmarks
 from leaderboard.context import AppContext, as_updates
 from leaderboard.judgment_links import known_run, parse_item_key
+from leaderboard.page_link import read_link
 from leaderboard.results import ResultsStore, Snapshot, UnknownRunError
+from leaderboard.score_links import items_address, score_link
 from leaderboard.scored_figures import group_heatmap, metric_bars
 from leaderboard.scored_tables import (
     ALL,
     breakdown_frame,
     groups,
     item_filters,
+    item_groupings,
     item_view,
     item_labels,
     items_frame,
     labels,
     metric_matrix,
+    metric_names,
     ranking_frame,
     ranking_of,
     shown_ranking,
     tab_id,
+    too_few_items,
 )
 from leaderboard.tabs.plots_tab import failsafe
 from leaderboard.tabs.scored_tab_parts import (
+    CellLink,
+    RankingsLayout,
     RankingsView,
     empty_table,
     item_downloads,
+    linked_table,
     rankings_section,
     rankings_view,
     rounded_table,
@@ -49,23 +64,27 @@ from leaderboard.tabs.scored_tab_parts import (
 )
 
 ITEMS_LABEL = "Items (click a row to read it in full)"
-ITEM_URL_SCRIPT = """(model, item) => {{
+ITEM_URL_SCRIPT = """(model, item, ...values) => {{
   const params = new URLSearchParams(window.location.search);
   if (params.get("tab") !== "{tab}") return;
+  const fields = {fields};
   model ? params.set("{tab}_model", model) : params.delete("{tab}_model");
   item ? params.set("{tab}_item", item) : params.delete("{tab}_item");
+  params.delete("model");  // a score link's model: the tab's own parameter says which model is shown now
+  fields.forEach((field, i) => values[i] && values[i] !== "{all}" ? params.set(field, values[i]) : params.delete(field));
   window.history.replaceState(null, "", window.location.pathname + "?" + params.toString());
 }}"""
-"""Keeps the address in step with the opened item (in the browser only), under the tab's own parameters."""
-LINK_SCRIPT = """(query, model, item) => {{
+"""Keeps the address in step with the item browser's model, filters and opened item (in the browser only)."""
+LINK_SCRIPT = """(query, linked, item) => {{
   const params = new URLSearchParams(query || "");
-  // `model=<run id>` is how a model page links a run's items (`score_links.items_address`).
+  // `model=<run id>` is how a score cell and a model page link a run's items (`score_links.items_address`).
   const asked = params.get("{tab}_model") || params.get("model");
-  if (params.get("tab") !== "{tab}" || !asked) return [model, item];
-  return [asked.slice(0, 512), (params.get("{tab}_item") || "").slice(0, 512)];
+  if (params.get("tab") !== "{tab}" || !asked) return [linked, item];
+  return [(query || "").slice(0, 8192), (params.get("{tab}_item") || "").slice(0, 512)];
 }}"""
-"""Reads a link's model and item in the browser: an address naming neither asks the server nothing. The server
-checks both (`known_run`, `parse_item_key`) before it shows anything."""
+"""Hands a link that opens this tab's items to the server: an address naming none asks the server nothing. The
+server reads it within bounds (`page_link.read_link`) and checks the run (`known_run`) and item
+(`parse_item_key`) before it shows anything."""
 
 
 @dataclass(frozen=True)
@@ -85,10 +104,10 @@ class Board:
 
 @dataclass(frozen=True)
 class Items:
-    """The item browser for one model: its items under the filters, the group choices, the downloads."""
+    """The item browser for one model: its items under the filters, each filter's choices, the downloads."""
 
     items: Any
-    group: Any
+    groupings: tuple[Any, ...]
     jsonl: Any
     csv: Any
     parquet: Any
@@ -110,22 +129,23 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
     """Lay out the benchmark's tab and wire it to its results and its own controls."""
     prefix, names = tab_id(benchmark), labels(benchmark)
     gr.Markdown(_intro(context, benchmark), elem_id=f"{prefix}-intro")
-    search, rankings = rankings_section(prefix, context.page_link, f"{prefix}_q",
-                                        lambda terms: rankings_of(context, benchmark, terms),
-                                        empty_table(_ranking_headers(benchmark), names))
+    filters, rankings = rankings_section(prefix, context.page_link, f"{prefix}_q",
+                                         lambda terms, hidden: rankings_of(context, benchmark, terms, hidden),
+                                         empty_table(_ranking_headers(benchmark), names))
     breakdowns = {breakdown.label: breakdown for breakdown in benchmark.board.breakdowns}
     group_by = gr.Radio(list(breakdowns), value=next(iter(breakdowns)), label="Break down by",
                         elem_id=f"{prefix}-breakdown-group", visible=len(breakdowns) > 1)
     breakdown = gr.Dataframe(empty_table(["model", "revision", benchmark.board.breakdowns[0].name], names),
-                             label="Figures per group, with the headline's 95 % interval", interactive=False,
-                             elem_id=f"{prefix}-breakdown")
+                             label="Figures per group, with the headline's 95 % interval (each opens its items)",
+                             interactive=False, elem_id=f"{prefix}-breakdown")
     with gr.Row():
         bars = gr.Plot(label="Every figure in %", elem_id=f"{prefix}-plot-metrics")
         heatmap = gr.Plot(label="The headline per group", elem_id=f"{prefix}-plot-groups")
     gr.Markdown("### Items: each prompt, the answer and how it was scored")
     with gr.Row():
         model = gr.Dropdown(label="Model", elem_id=f"{prefix}-model", scale=2)
-        group = gr.Dropdown([ALL], value=ALL, label=benchmark.board.group.label, elem_id=f"{prefix}-group")
+        groupings = [gr.Dropdown([ALL], value=ALL, label=field.label, elem_id=f"{prefix}-{_grouping_id(benchmark, i)}")
+                     for i, field in enumerate(item_groupings(benchmark))]
         show = gr.Dropdown(item_filters(benchmark), value=ALL, label="Show", elem_id=f"{prefix}-show")
     items = gr.Dataframe(empty_table(list(item_labels(benchmark)), item_labels(benchmark)),
                          label=ITEMS_LABEL, interactive=False, elem_id=f"{prefix}-items", max_height=640, wrap=True,
@@ -140,15 +160,15 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
     response = gr.Textbox(label="The model's answer", lines=4, max_lines=30, elem_id=f"{prefix}-response")
     verdict = gr.Textbox(label="Scored as", lines=3, max_lines=20, elem_id=f"{prefix}-verdict")
     board = {**rankings, "breakdown": breakdown, "bars": bars, "heatmap": heatmap, "model": model}
-    browser = {"items": items, "group": group, **files}
+    browser = [items, *groupings, *files.values()]
     detail = {"title": title, "shots_panel": shots_panel, "shots": shots, "question": question, "response": response,
               "verdict": verdict}
 
-    def render(chosen: str, terms: str) -> dict[Any, Any]:
-        return as_updates(render_board(context, benchmark, breakdowns[chosen], terms), board)
+    def render(chosen: str, terms: str, hidden: list[str]) -> dict[Any, Any]:
+        return as_updates(render_board(context, benchmark, breakdowns[chosen], terms, hidden), board)
 
-    def browse(run_id: str | None, chosen_group: str, chosen_show: str) -> dict[Any, Any]:
-        return as_updates(render_items(context, benchmark, run_id, chosen_group, chosen_show), browser)
+    def browse(run_id: str | None, chosen_show: str, *chosen: str) -> list[Any]:
+        return item_updates(render_items(context, benchmark, run_id, chosen_show, chosen))
 
     def show_item(run_id: str | None, key: str) -> dict[Any, Any]:
         return as_updates(render_item(context, benchmark, run_id, key), detail)
@@ -157,26 +177,32 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
         row = evt.row_value or []
         return str(row[0]) if row else ""
 
-    def choose_linked(run_id: str, current: str | None) -> Any:
-        # A dropdown's update must carry its choices: Gradio rebuilds the session's copy from the update.
-        ranking = ranking_of(store_of(context, benchmark).snapshot(), benchmark)
-        chosen = known_run(store_of(context, benchmark), run_id) or current
-        return gr.update(choices=model_choices(ranking), value=chosen)
+    def open_link(query: str, current: str | None) -> list[Any]:
+        return linked_view(context, benchmark, query, current)
 
-    context.results_version.change(render, [group_by, search], list(board.values()), show_progress="hidden")
-    group_by.change(render, [group_by, search], list(board.values()))
-    model.change(lambda run_id: browse(run_id, ALL, ALL), [model], list(browser.values()))
-    for control in (group, show):
-        control.input(browse, [model, group, show], list(browser.values()))
+    board_inputs = [group_by, *filters.inputs]
+    context.results_version.change(render, board_inputs, list(board.values()), show_progress="hidden")
+    group_by.change(render, board_inputs, list(board.values()))
+    item_inputs = [model, show, *groupings]
+    # Keeps the filters a link (or a viewer) chose: a model's items under them, or all where it has none.
+    model.change(browse, item_inputs, browser)
+    address = ITEM_URL_SCRIPT.format(tab=prefix, all=ALL, fields=json.dumps([f.name for f in item_groupings(benchmark)]))
+    for control in (*groupings, show):
+        control.input(browse, item_inputs, browser).then(None, [model, opened, *groupings], None, js=address)
     detail_outputs = list(detail.values())
     # Every click opens the item, the same row again too: the key is set, then the item shown from it.
     items.select(select_item, None, opened).then(show_item, [model, opened], detail_outputs).then(
-        None, [model, opened], None, js=ITEM_URL_SCRIPT.format(tab=prefix))
-    if context.page_link is not None:  # a link's model goes through a plain text box: only a valid one is chosen
+        None, [model, opened, *groupings], None, js=address)
+    if context.page_link is not None:  # a link goes through a plain text box: only a valid run is chosen
         linked = gr.Textbox(visible=False, elem_id=f"{prefix}-linked-model")
         context.page_link.change(None, [context.page_link, linked, opened], [linked, opened], js=LINK_SCRIPT.format(tab=prefix))
-        linked.change(choose_linked, [linked, model], model, show_progress="hidden").then(
-            show_item, [model, opened], detail_outputs)
+        linked.change(open_link, [linked, model], [model, *groupings, show], show_progress="hidden").then(
+            browse, item_inputs, browser).then(show_item, [model, opened], detail_outputs)
+
+
+def _grouping_id(benchmark: ScoredBenchmark, position: int) -> str:
+    """The element id of an item filter: `group` for the board's group (as before), else `group-<field>`."""
+    return "group" if position == 0 else f"group-{item_groupings(benchmark)[position].name}"
 
 
 def store_of(context: AppContext, benchmark: ScoredBenchmark) -> ResultsStore:
@@ -192,7 +218,8 @@ def _intro(context: AppContext, benchmark: ScoredBenchmark) -> str:
 
 
 def _ranking_headers(benchmark: ScoredBenchmark) -> list[str]:
-    return list(shown_ranking(ranking_frame([], benchmark), benchmark).columns.drop(["standing", "standing_note"]))
+    return list(shown_ranking(ranking_frame([], benchmark), benchmark).columns.drop(["standing", "standing_note",
+                                                                                      "run_id"]))
 
 
 def model_choices(ranking: pd.DataFrame) -> list[tuple[str, str]]:
@@ -201,13 +228,32 @@ def model_choices(ranking: pd.DataFrame) -> list[tuple[str, str]]:
             for run_id, model, revision in zip(ranking["run_id"], ranking["model"], ranking["revision"])]
 
 
-def render_board(context: AppContext, benchmark: ScoredBenchmark, breakdown: Any, search: str = "") -> Board:
-    """Every run's rankings (those the search keeps, and their CSV), the chosen breakdown, the figures, the models."""
+def ranking_links(benchmark: ScoredBenchmark) -> CellLink:
+    """A ranking cell's link: each metric opens the run's items in this tab (a per-task metric: that task's)."""
+    group = benchmark.board.group.name
+    link = score_link(tab_id(benchmark), {}, metric_names(benchmark),
+                      {metric: {group: name} for metric, name in benchmark.board.metric_groups.items()})
+    return lambda row, column: link(str(row["run_id"]), column)
+
+
+def breakdown_links(benchmark: ScoredBenchmark, breakdown: Breakdown) -> CellLink:
+    """A breakdown cell's link: every figure of a group opens that run's items of that group."""
+    def link(row: Mapping[str, Any], column: str) -> str | None:
+        return items_address(tab_id(benchmark), str(row["run_id"]), {breakdown.item_field: str(row[breakdown.name])})
+
+    return link
+
+
+def render_board(context: AppContext, benchmark: ScoredBenchmark, breakdown: Breakdown, search: str = "",
+                 hidden_flags: Sequence[str] = ()) -> Board:
+    """Every run's rankings (those the search and flag filter keep, and their CSV), the chosen breakdown, the
+    figures, the models."""
     snapshot = store_of(context, benchmark).snapshot()
-    ranking = ranking_of(snapshot, benchmark)
+    ranking = _ranking(context, benchmark, snapshot)
     choices = model_choices(ranking)
-    shown = _rankings(context, benchmark, snapshot, ranking, search)
-    long = breakdown_frame(snapshot.runs, benchmark, breakdown)
+    shown = _rankings(context, benchmark, snapshot, ranking, search, hidden_flags)
+    few = {run_id for run_id, codes in zip(ranking["run_id"], ranking["flags"]) if too_few_items(codes)}
+    long = breakdown_frame(snapshot.runs, benchmark, breakdown, few)
     headline = labels(benchmark)[benchmark.headline]
     matrix = metric_matrix(long, benchmark, breakdown, list(ranking["model"]))
     return Board(
@@ -216,40 +262,74 @@ def render_board(context: AppContext, benchmark: ScoredBenchmark, breakdown: Any
         download=shown.download,
         no_match=shown.no_match,
         problems=shown.problems,
-        breakdown=rounded_table(long, labels(benchmark)),
+        breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown)),
         bars=failsafe(metric_bars)(ranking, benchmark),
         heatmap=failsafe(group_heatmap)(matrix, headline, breakdown.label),
         model=gr.update(choices=choices, value=choices[0][1] if choices else None),
     )
 
 
-def rankings_of(context: AppContext, benchmark: ScoredBenchmark, search: str) -> RankingsView:
-    """The rankings' rows whose model matches `search` (`;` between several), and their CSV."""
+def rankings_of(context: AppContext, benchmark: ScoredBenchmark, search: str,
+                hidden_flags: Sequence[str] = ()) -> RankingsView:
+    """The rankings' rows whose model matches `search` (`;` between several) and that have none of the flags
+    hidden, and their CSV."""
     snapshot = store_of(context, benchmark).snapshot()
-    return _rankings(context, benchmark, snapshot, ranking_of(snapshot, benchmark), search)
+    return _rankings(context, benchmark, snapshot, _ranking(context, benchmark, snapshot), search, hidden_flags)
+
+
+def _ranking(context: AppContext, benchmark: ScoredBenchmark, snapshot: Snapshot) -> pd.DataFrame:
+    return ranking_of(snapshot, benchmark, context.settings.judge.model)
 
 
 def _rankings(context: AppContext, benchmark: ScoredBenchmark, snapshot: Snapshot, ranking: pd.DataFrame,
-              search: str) -> RankingsView:
-    return rankings_view(snapshot, ranking, lambda frame: shown_ranking(frame, benchmark), labels(benchmark),
-                         search, context.downloads_dir, tab_id(benchmark), f"{benchmark.name}-leaderboard.csv")
+              search: str, hidden_flags: Sequence[str]) -> RankingsView:
+    layout = RankingsLayout(lambda frame: shown_ranking(frame, benchmark), labels(benchmark), ranking_links(benchmark))
+    return rankings_view(snapshot, ranking, layout, search, hidden_flags, context.downloads_dir, tab_id(benchmark),
+                         f"{benchmark.name}-leaderboard.csv")
 
 
-def render_items(context: AppContext, benchmark: ScoredBenchmark, run_id: str | None, group: str,
-                 show: str) -> Items:
-    """The chosen run's items under the filters, the group choices and the run's downloads."""
+def render_items(context: AppContext, benchmark: ScoredBenchmark, run_id: str | None, show: str,
+                 chosen: Sequence[str]) -> Items:
+    """The chosen run's items under the filters (`chosen`: one value per `item_groupings`; a value the run has
+    none of is all), each filter's choices and the run's downloads."""
+    fields = item_groupings(benchmark)
     if not run_id:
         hidden = gr.update(value=None, visible=False)
-        return Items(gr.skip(), gr.update(choices=[ALL], value=ALL), hidden, hidden, hidden)
+        return Items(gr.skip(), tuple(gr.update(choices=[ALL], value=ALL) for _ in fields), hidden, hidden, hidden)
     store = store_of(context, benchmark)
     details = _details(store, benchmark, run_id)
     exports = run_downloads(details, context.downloads_dir, f"{benchmark.name}-{run_id}",
                             store.details_version(run_id))
-    choices = groups(details, benchmark)
-    chosen = group if group in choices else ALL
-    shown = items_frame(details, benchmark, chosen, show)
-    return Items(items=rounded_table(shown, item_labels(benchmark)), group=gr.update(choices=choices, value=chosen),
+    choices = [groups(details, benchmark, field.name) for field in fields]
+    values = [value if value in options else ALL for value, options in zip(chosen, choices)]
+    shown = items_frame(details, benchmark, show=show if show in item_filters(benchmark) else ALL,
+                        where={field.name: value for field, value in zip(fields, values)})
+    return Items(items=rounded_table(shown, item_labels(benchmark)),
+                 groupings=tuple(gr.update(choices=options, value=value) for options, value in zip(choices, values)),
                  **exports)
+
+
+def item_updates(view: Items) -> list[Any]:
+    """An `Items` as the browser's outputs, in order: the table, each filter, the downloads."""
+    return [view.items, *view.groupings, view.jsonl, view.csv, view.parquet]
+
+
+def linked_view(context: AppContext, benchmark: ScoredBenchmark, query: str, current: str | None) -> list[Any]:
+    """What a link (`?tab=<tab>&model=<run id>&<field>=<value>`) sets in the item browser: the model when the run
+    is on the board (else the one shown), each filter it names (with the run's choices), Show back to all."""
+    link = read_link(query)
+    prefix, store = tab_id(benchmark), store_of(context, benchmark)
+    run_id = known_run(store, link.text(f"{prefix}_model") or link.text("model")) or current
+    ranking = _ranking(context, benchmark, store.snapshot())
+    fields = item_groupings(benchmark)
+    details = _details(store, benchmark, run_id) if run_id else pd.DataFrame()
+    filters = []
+    for field in fields:
+        options = groups(details, benchmark, field.name) if run_id else [ALL]
+        asked = link.text(field.name, ALL)
+        filters.append(gr.update(choices=options, value=asked if asked in options else ALL))
+    # A dropdown's update must carry its choices: Gradio rebuilds the session's copy from the update.
+    return [gr.update(choices=model_choices(ranking), value=run_id), *filters, ALL]
 
 
 def render_item(context: AppContext, benchmark: ScoredBenchmark, run_id: str | None, key: str | None) -> Detail:
@@ -275,4 +355,3 @@ def _details(store: ResultsStore, benchmark: ScoredBenchmark, run_id: str) -> pd
         return store.details(run_id)
     except UnknownRunError:
         raise gr.Error(f"No evaluated {benchmark.title} run {run_id!r}: choose one from the list.") from None
-

@@ -14,21 +14,29 @@ from leaderboard.display import DECIMALS, PERCENT_DECIMALS, format_rank_range, l
 from leaderboard.model_links import model_address
 from leaderboard.overview import headline_column, overview_frame, rank_column
 
-NOTE = (
-    "Each benchmark's own headline, in its own unit: "
-    + "; ".join(f"**{b.title}**: {b.headline_metric().label} ({b.headline_metric().unit})" for b in BENCHMARKS.values())
-    + ". Scores of different kinds are never averaged into one number; a blank means not evaluated on that "
-    "benchmark (or not ranked there). A rank reads `rank (range)`: the ranks its 95 % interval allows. "
-    "A model's revisions are listed together; its name opens its page, with every benchmark's detail."
-)
-BENCHMARK_UNITS = {headline_column(b): b.headline_metric().unit for b in BENCHMARKS.values()}
 OTHER_REVISION = "↳ same model, revision"
 """The model cell of a model's second and later revisions (listed under its first)."""
 
 
+def note() -> str:
+    """What the table shows, for every benchmark in the registry when the app is built."""
+    return ("Each benchmark's own headline, in its own unit: "
+            + "; ".join(f"**{b.title}**: {b.headline_metric().label} ({b.headline_metric().unit})"
+                        for b in BENCHMARKS.values())
+            + ". Scores of different kinds are never averaged into one number; a blank means not evaluated on that "
+            "benchmark (or not ranked there). A rank reads `rank (range)`: the ranks its 95 % interval allows. "
+            "A model's revisions are listed together; its name opens its page, with every benchmark's detail.")
+
+
+def benchmark_units() -> dict[str, str]:
+    """Each benchmark's headline column and its unit, read from the registry as it is now (a benchmark may be
+    registered after this module is imported, as the test-only toy is)."""
+    return {headline_column(b): b.headline_metric().unit for b in BENCHMARKS.values()}
+
+
 def build(context: AppContext) -> None:
     """The side-by-side table, refreshed with the results."""
-    gr.Markdown(NOTE)
+    gr.Markdown(note())
     table = gr.Dataframe(interactive=False, elem_id="overview-table", max_height=640, wrap=True)
     context.results_version.change(lambda: render_overview(context), None, table, show_progress="hidden",
                                    concurrency_limit=None)
@@ -40,12 +48,12 @@ def render_overview(context: AppContext) -> Any:
     frame = overview_frame(runs)
     ranks = {name: _rank_texts(board_ranks(context, name)) for name in runs}
     keys = [(model.lower(), revision) for model, revision in zip(frame["model"], frame["revision"])]
-    models = frame["model"].str.lower()
+    models, units = frame["model"].str.lower(), benchmark_units()
     shown = pd.DataFrame({
         "Model": [_model_cell(model, revision, repeated) for model, revision, repeated
                   in zip(frame["model"], frame["revision"], models.duplicated())],
         "Revision": [short_revision(revision) for revision in frame["revision"]],
-        **{column: [_figure(value, BENCHMARK_UNITS[column]) for value in frame[column]]
+        **{column: [_figure(value, units[column]) for value in frame[column]]
            for column in frame.columns[2:]},
         **{rank_column(BENCHMARKS[name]): [ranks[name].get(key, "") for key in keys] for name in runs},
     })

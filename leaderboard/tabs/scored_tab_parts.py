@@ -1,10 +1,11 @@
 """The parts of a scored benchmark's tab (`benchmark_tab`): the rankings (ranked runs, then the partial and
-incomplete ones under them), their search and CSV, the run folders that could not be read, a run's downloads,
-rounded tables, empty tables with their real headers.
+incomplete ones under them), their search, flag filter and CSV, the run folders that could not be read, a run's
+downloads, tables whose score cells link to their items, empty tables with their real headers.
 
 Percentages are shown to one decimal, as the benchmarks' own scripts print them; the downloads
 keep full precision. The rankings' search works as the WritingBench board's (`;` separates
-several models), its CSV is the rows on screen, and the page's address carries the search.
+several models), as does its filter of flagged rows (`row_flags`); its CSV is the rows on screen,
+and the page's address carries both.
 """
 
 from __future__ import annotations
@@ -15,19 +16,22 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import gradio as gr
+import numpy as np
 import pandas as pd
 
 from leaderboard.context import as_updates
-from leaderboard.display import PERCENT_DECIMALS
+from leaderboard.display import PERCENT_DECIMALS, SCORE_LINK_TITLE, linked_markdown
 from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
 from leaderboard.results import Snapshot
-from leaderboard.page_link import read_link
+from leaderboard.page_link import LIST_SEPARATOR, read_link
+from leaderboard.row_flags import FLAGS, badges_markdown, is_hidden
 from leaderboard.scored_rankings import split_standing
 from leaderboard.tables import model_matches
-from leaderboard.tabs.leaderboard_tab import SEARCH_HELP
+from leaderboard.tabs.leaderboard_tab import FLAGS_LABEL, SEARCH_HELP
 
-NO_MATCH = "**No models match** the search. Clear the search box, or separate several models with `;`."
-"""What the rankings say in place of an empty table when the search keeps no model."""
+NO_MATCH = ("**No models match** the search and the flags hidden. Clear the search box, untick a flag, or "
+            "separate several models with `;`.")
+"""What the rankings say in place of an empty table when the search and the flag filter keep no model."""
 RANKINGS_LABEL = "Rankings: complete runs (sort from the ⋮ menu of a column header)"
 UNRANKED_LABEL = "Not ranked: partial runs (some configs only) and incomplete ones (items without a score, a --limit)"
 PROBLEMS_LABEL = "Run folders that could not be read"
@@ -40,6 +44,16 @@ SEARCH_URL_SCRIPT = """(search) => {{
   window.history.replaceState(null, "", window.location.pathname + (query ? "?" + query : ""));
 }}"""
 """Keeps the address in step with a rankings' search box (in the browser only), under the tab's own parameter."""
+FLAGS_URL_SCRIPT = """(codes) => {{
+  const params = new URLSearchParams(window.location.search);
+  (codes || []).length ? params.set("{param}", codes.join("{separator}")) : params.delete("{param}");
+  const query = params.toString();
+  window.history.replaceState(null, "", window.location.pathname + (query ? "?" + query : ""));
+}}"""
+"""Keeps the address in step with the rankings' flag filter (in the browser only): `<tab>_hide_flags=cut_off,…`."""
+CellLink = Callable[[Mapping[str, Any], str], "str | None"]
+"""(one row of a table, as a mapping with its `run_id`; a number column) -> the address of the items behind that
+cell, or None where it links nowhere."""
 
 
 @dataclass(frozen=True)
@@ -54,15 +68,30 @@ class RankingsView:
     problems: Any
 
 
-def rankings_section(prefix: str, page_link: gr.Textbox | None, param: str,
-                     render: Callable[[str], RankingsView], empty: pd.DataFrame) -> tuple[gr.Textbox, dict[str, Any]]:
-    """The rankings' search box, "no match" note, ranked and unranked tables, CSV button and unreadable run
-    folders (all but the search keyed as `RankingsView`); `empty` is the ranked table before any run.
+@dataclass(frozen=True)
+class RankingFilters:
+    """The rankings' controls a viewer narrows them with: the search box and the flags hidden."""
 
-    Typing a search re-renders the rankings alone through `render`; the tab renders them with the rest
+    search: gr.Textbox
+    hide_flags: gr.CheckboxGroup
+
+    @property
+    def inputs(self) -> list[Any]:
+        return [self.search, self.hide_flags]
+
+
+def rankings_section(prefix: str, page_link: gr.Textbox | None, param: str,
+                     render: Callable[[str, Sequence[str]], RankingsView],
+                     empty: pd.DataFrame) -> tuple[RankingFilters, dict[str, Any]]:
+    """The rankings' search box and flag filter, "no match" note, ranked and unranked tables, CSV button and
+    unreadable run folders (all but the filters keyed as `RankingsView`); `empty` is the ranked table before any
+    run. A link's `param` fills the search and its `<prefix>_hide_flags` the flag filter; changing either
+    writes it in the address.
+
+    Changing a filter re-renders the rankings alone through `render`; the tab renders them with the rest
     of its board when the results change.
     """
-    search = search_box(prefix, page_link, param)
+    search = search_box(prefix, param)
     rankings = {
         "no_match": gr.Markdown(NO_MATCH, visible=False, elem_id=f"{prefix}-no-match"),
         "table": gr.Dataframe(empty, label=RANKINGS_LABEL, interactive=False, elem_id=f"{prefix}-table",
@@ -72,9 +101,15 @@ def rankings_section(prefix: str, page_link: gr.Textbox | None, param: str,
         "download": gr.DownloadButton("Download this table (CSV)", elem_id=f"{prefix}-download-view", visible=False),
         "problems": gr.Textbox(label=PROBLEMS_LABEL, interactive=False, visible=False, elem_id=f"{prefix}-problems"),
     }
-    search.change(lambda terms: as_updates(render(terms), rankings), [search], list(rankings.values()),
-                  show_progress="hidden", trigger_mode="always_last")
-    return search, rankings
+    # The flag filter sits under the tables: the ranked rows stay the first screen, and a restored filter is in view.
+    filters = RankingFilters(search, flag_filter(prefix))
+    if page_link is not None:
+        page_link.change(lambda query: linked_filters(query, param, flags_param(prefix)), page_link, filters.inputs,
+                         show_progress="hidden")
+    for control in filters.inputs:
+        control.change(lambda terms, hidden: as_updates(render(terms, hidden), rankings), filters.inputs,
+                       list(rankings.values()), show_progress="hidden", trigger_mode="always_last")
+    return filters, rankings
 
 
 def item_downloads(prefix: str) -> dict[str, gr.DownloadButton]:
@@ -84,13 +119,24 @@ def item_downloads(prefix: str) -> dict[str, gr.DownloadButton]:
                 for fmt in EXPORT_FORMATS}
 
 
-def search_box(prefix: str, page_link: gr.Textbox | None, param: str) -> gr.Textbox:
-    """The rankings' search box; a link's `param` fills it, and typing in it writes `param` in the address."""
+def search_box(prefix: str, param: str) -> gr.Textbox:
+    """The rankings' search box; typing in it writes `param` in the address."""
     search = gr.Textbox(label="Search", placeholder=SEARCH_HELP, elem_id=f"{prefix}-search")
-    if page_link is not None:
-        page_link.change(lambda query: linked_search(query, param), page_link, search, show_progress="hidden")
     search.change(None, search, None, js=SEARCH_URL_SCRIPT.format(param=param))
     return search
+
+
+def flag_filter(prefix: str) -> gr.CheckboxGroup:
+    """The rankings' "hide rows flagged" boxes, one per flag (its badge); ticking one writes the address."""
+    hide = gr.CheckboxGroup(choices=[(flag.badge, flag.code) for flag in FLAGS.values()], value=[], label=FLAGS_LABEL,
+                            elem_id=f"{prefix}-hide-flags")
+    hide.change(None, hide, None, js=FLAGS_URL_SCRIPT.format(param=flags_param(prefix), separator=LIST_SEPARATOR))
+    return hide
+
+
+def flags_param(prefix: str) -> str:
+    """The address parameter of a tab's flag filter (`qa_hide_flags`)."""
+    return f"{prefix}_hide_flags"
 
 
 def linked_search(query: str | None, param: str) -> Any:
@@ -99,33 +145,55 @@ def linked_search(query: str | None, param: str) -> Any:
     return link.text(param) if link.has(param) else gr.skip()
 
 
-def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, shown_columns: Callable[[pd.DataFrame], pd.DataFrame],
-                  labels: Mapping[str, str], search: str, downloads_dir: Path, prefix: str,
-                  file_name: str) -> RankingsView:
-    """The rankings' rows whose model matches `search` (all when blank), ranked ones apart from the others,
-    as `shown_columns` lays them out, with a CSV of exactly those rows (every column)."""
-    shown = ranking[model_matches(ranking["model"], search or "")] if len(ranking) else ranking
+def linked_filters(query: str | None, search_param: str, hide_param: str) -> tuple[Any, Any]:
+    """The search and the flags hidden a page address holds (unknown flag codes dropped); a filter the address
+    does not name is left as it is."""
+    link = read_link(query)
+    return linked_search(query, search_param), list(link.listed(hide_param, FLAGS)) if link.has(hide_param) else gr.skip()
+
+
+@dataclass(frozen=True)
+class RankingsLayout:
+    """How a benchmark's rankings read: its columns on screen (`shown_columns`), their headers, the score links."""
+
+    shown_columns: Callable[[pd.DataFrame], pd.DataFrame]
+    labels: Mapping[str, str]
+    link: CellLink | None = None
+
+
+def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, layout: RankingsLayout, search: str,
+                  hidden_flags: Sequence[str], downloads_dir: Path, prefix: str, file_name: str) -> RankingsView:
+    """The rankings' rows whose model matches `search` (all when blank) and that have none of `hidden_flags`,
+    ranked ones apart from the others, as `layout` reads them, with a CSV of exactly those rows (every column)."""
+    hide = tuple(code for code in hidden_flags or () if code in FLAGS)
+    shown = ranking[_kept(ranking, search or "", hide)] if len(ranking) else ranking
     problems = gr.update(value="\n".join(snapshot.problems), visible=bool(snapshot.problems))
     if snapshot.runs and shown.empty:
         hidden = gr.update(visible=False)
         return RankingsView(hidden, hidden, gr.update(value=None, visible=False), gr.update(visible=True), problems)
-    ranked, unranked = split_standing(shown_columns(shown))
+    ranked, unranked = split_standing(layout.shown_columns(shown))
     return RankingsView(
-        table=rounded_table(ranked, labels, visible=True),
-        unranked=rounded_table(unranked, labels, visible=not unranked.empty),
-        download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, search or ""),
+        table=linked_table(ranked, layout.labels, layout.link, visible=True),
+        unranked=linked_table(unranked, layout.labels, layout.link, visible=not unranked.empty),
+        download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, (search or "", hide)),
         no_match=gr.update(visible=False),
         problems=problems,
     )
 
 
+def _kept(ranking: pd.DataFrame, search: str, hide: Sequence[str]) -> pd.Series:
+    """Which rows the search and the flags hidden keep."""
+    flagged = ranking["flags"].map(lambda codes: is_hidden(codes, hide)).astype(bool)
+    return model_matches(ranking["model"], search) & ~flagged
+
+
 def rankings_download(snapshot: Snapshot, ranking: pd.DataFrame, downloads_dir: Path, prefix: str,
-                      file_name: str, search: str = "") -> Any:
-    """The download button of the rankings' CSV, written once per state of the results and search; hidden with
-    no runs."""
+                      file_name: str, filters: Any = "") -> Any:
+    """The download button of the rankings' CSV, written once per state of the results and of the `filters`
+    (the search and flags hidden); hidden with no runs."""
     if not snapshot.runs:
         return gr.update(value=None, visible=False)
-    version = hashlib.sha256(repr((snapshot.signature, search)).encode()).hexdigest()[:16]
+    version = hashlib.sha256(repr((snapshot.signature, filters)).encode()).hexdigest()[:16]
     csv = export_view_csv(ranking.drop(columns=["run_id"]), downloads_dir, f"{prefix}-{version}", file_name=file_name)
     return gr.update(value=str(csv), visible=True)
 
@@ -146,3 +214,45 @@ def rounded_table(frame: pd.DataFrame, labels: Mapping[str, str], **props: Any) 
     shown = frame.round(PERCENT_DECIMALS).rename(columns=lambda column: labels.get(column, column))
     return gr.update(value=shown, datatype=["number" if pd.api.types.is_numeric_dtype(shown[c]) else "str"
                                             for c in shown.columns], **props)
+
+
+def linked_table(frame: pd.DataFrame, labels: Mapping[str, str], link: CellLink | None = None, **props: Any) -> Any:
+    """`rounded_table` with every number cell `link` gives an address a link to the items behind it (the cell
+    stays a number, so the grid sorts it as one), the `flags` cell its badges, and `run_id` (which `link` reads)
+    left out of what is shown."""
+    rows = frame.to_dict("records")
+    shown = frame.drop(columns=["run_id"], errors="ignore").round(PERCENT_DECIMALS)
+    numeric = [pd.api.types.is_numeric_dtype(shown[column]) and not pd.api.types.is_bool_dtype(shown[column])
+               for column in shown.columns]
+    data = [[_plain(cell) for cell in row] for row in shown.itertuples(index=False)]
+    texts = [[_cell_text(column, cell, number, row, link) for column, cell, number in zip(shown.columns, values, numeric)]
+             for values, row in zip(data, rows)]
+    markdown = {position for position, column in enumerate(shown.columns)
+                if column == "flags" or (numeric[position] and any(text.startswith("[") for text in
+                                                                   (line[position] for line in texts)))}
+    datatypes = ["markdown" if position in markdown else "number" if number else "str"
+                 for position, number in enumerate(numeric)]
+    value = {"headers": [labels.get(column, column) for column in shown.columns], "data": data,
+             "metadata": {"display_value": texts, "styling": None}}
+    return gr.update(value=value, datatype=datatypes, **props)
+
+
+def _plain(cell: Any) -> Any:
+    """A cell as JSON carries it: None for a missing value, numpy scalars as Python ones."""
+    if cell is None or cell is pd.NA or (isinstance(cell, float) and np.isnan(cell)):
+        return None
+    return cell.item() if isinstance(cell, np.generic) else cell
+
+
+def _cell_text(column: str, cell: Any, number: bool, row: Mapping[str, Any], link: CellLink | None) -> str:
+    """How one cell reads: the flags as badges, a number as the grid writes it (linked where `link` says), text
+    as it is."""
+    if column == "flags":
+        return badges_markdown(cell)
+    if cell is None:
+        return ""
+    if not number:
+        return str(cell)
+    text = str(int(cell)) if float(cell).is_integer() else repr(float(cell))  # as the grid writes it: 50, 57.1
+    address = link(row, column) if link is not None else None
+    return linked_markdown(text, address, SCORE_LINK_TITLE) if address else text

@@ -194,6 +194,19 @@ def test_unclosed_thinking_is_counted() -> None:
     assert summary.counts.unclosed_thinking == 1
 
 
+def test_the_summary_records_the_decoding_mode_its_replies_record() -> None:
+    def answered(mode: str | None, *keys: ItemMeta) -> dict:
+        generation = {"backend": "vllm", **({"decoding_mode": mode} if mode else {})}
+        return {m.key: dataclasses.replace(response(m.config, m.index, "t"), generation=generation) for m in keys}
+
+    def mode_of(answers: dict) -> object:
+        return summarize(BENCHMARK, item_results(BENCHMARK, [H0, H1], answers, [], JUDGE), Usage(), {}).decoding_mode
+
+    assert mode_of(answered("batch-invariant", H0, H1)) == "batch-invariant"
+    assert mode_of({**answered("fixed-batches", H0), **answered("reference", H1)}) == ["fixed-batches", "reference"]
+    assert mode_of(answered(None, H0, H1)) is None  # replies generated before the mode was recorded
+
+
 def _with_own_rubrics(items: list[ItemMeta]) -> list[ItemMeta]:
     """The items, each with a rubric of its own: no two are renderings of one request."""
     return [dataclasses.replace(item, checklist=({"name": item.id},)) for item in items]

@@ -18,6 +18,8 @@ import pandas as pd
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from leaderboard.row_flags import FEW_ITEMS, FEW_ITEMS_INTERVAL
+
 from tests.leaderboard.test_board_browser import LAPTOP, PHONE, SEEN_JS, open_tab, shot
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, choose, headers
 from tests.leaderboard.test_readable_browser import misaligned
@@ -66,9 +68,9 @@ def test_its_tab_ranks_the_complete_runs_with_rank_ranges_and_lists_the_limited_
     rows = cells(board_rows(page, f"{TAB}-table"))
     assert [(row[0], row[1], row[3]) for row in rows] == [("1", LONG_ID, "1"), ("2", TRANSLATOR, "2"),
                                                            ("3", ECHO, "3")]
-    # 4 of 7 adequate; each language is a stratum of the cluster bootstrap and its verdicts are uniform,
-    # so the interval cannot move off the point (`figure_intervals`).
-    assert rows[1][2] == "57.1" and rows[1][4] == "57.1 – 57.1"
+    # 4 of 7 adequate; 3.5 items per language are too few for the interval ("57.1 – 57.1": each language's
+    # verdicts are uniform) to mean anything, so it is not shown as a number.
+    assert rows[1][2] == "57.1" and rows[1][4] == FEW_ITEMS_INTERVAL and rows[1][5] == FEW_ITEMS.badge
     unranked = board_rows(page, f"{TAB}-unranked")
     expect(unranked).to_have_count(1)
     assert cells(unranked)[0][:1] == [LIMITED]

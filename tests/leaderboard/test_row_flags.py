@@ -8,11 +8,16 @@ from leaderboard.row_flags import (
     FLAGS,
     OLD_DATASET,
     OTHER_JUDGE,
+    DatasetPin,
     RunFacts,
     about_markdown,
     badges_markdown,
+    board_flags,
     board_judge,
+    dataset_pin,
     flag_codes,
+    is_hidden,
+    outdated,
     parse_codes,
     row_flags,
     run_facts,
@@ -62,3 +67,28 @@ def test_codes_round_trip_and_badges_explain_themselves_on_hover_and_link_to_abo
     about = about_markdown()
     assert all(flag.badge in about and flag.explanation in about for flag in FLAGS.values())
     assert '"' not in "".join(flag.explanation for flag in FLAGS.values())  # a title cannot close itself
+
+
+def test_a_board_s_flags_name_the_stray_judge_of_any_benchmark() -> None:
+    facts = [RunFacts(52, 4, 0, "judge-a"), RunFacts(52, 4, 0, "judge-a"), RunFacts(52, 4, 18, "judge-b"),
+             RunFacts(4, 4, None, None)]  # the last: scored by rules alone, too few items
+    assert board_flags(facts) == ["", "", "cut_off,other_judge", "few_items"]
+    assert board_flags(facts[2:], configured_judge="judge-a") == ["cut_off", "few_items"]  # its judge is the only one named
+
+
+def test_a_run_on_a_revision_older_than_the_newest_resolved_is_outdated() -> None:
+    pins = [DatasetPin("org/set", "aaa", "2025-01-01T00:00:00Z"), DatasetPin("org/set", "bbb", "2025-02-01T00:00:00Z"),
+            DatasetPin("org/other", "ccc", "2024-01-01T00:00:00Z"), DatasetPin("org/set", None, None)]
+    assert outdated(pins) == [True, False, False, False]  # an unrecorded revision is never flagged
+    assert dataset_pin({"dataset": "org/set", "dataset_revision": "aaa", "dataset_resolved_at": 3}) == DatasetPin(
+        "org/set", "aaa", None)
+
+
+def test_a_row_is_hidden_when_it_has_any_flag_chosen() -> None:
+    assert is_hidden("cut_off,few_items", ("few_items",)) and not is_hidden("cut_off", ("few_items",))
+    assert not is_hidden(None, ("cut_off",)) and not is_hidden("", ())
+
+
+def test_about_names_every_board_the_flags_apply_to() -> None:
+    about = about_markdown(["Indic QA", "Saraiki"])
+    assert "Every benchmark's ranking (Indic QA, Saraiki) flags its rows by the same rules" in about

@@ -20,6 +20,7 @@ from eval_backend.benchmarks.board_view import (
     RunColumn,
     verdict_text,
 )
+from eval_backend.benchmarks.saraiki.tasks import TASKS
 
 INTRO = (
     "The [Saraiki LLM Benchmark](https://huggingface.co/datasets/themohal/saraiki-llm-bench) (gated): seven "
@@ -27,20 +28,17 @@ INTRO = (
     "and math are accuracies (%) with their few-shot examples from `dev` (5 shots, math 8); instruction "
     "following is the share of prompts whose every IFEval / IFBench rule is met (strict); truthfulness is "
     "0-shot multiple choice. Safety has two rates, never averaged: **refusals** of harmful requests "
-    "(higher is better) and **over-refusals** of benign ones (lower is better). *Mode* says whether the "
-    "model was prompted in its chat template or with raw text, and how greedy replies were batched."
+    "(higher is better) and **over-refusals** of benign ones (lower is better). *Prompts* says whether the "
+    "model was prompted in its chat template or with raw text; *Mode* how greedy replies were batched "
+    "(`reference`: one at a time, as the script)."
 )
 
 
 def prompt_mode(summary: Mapping[str, Any]) -> str:
-    """How the prompts were sent and how greedy replies were batched (`reference` reproduces the card's
-    script; `fixed-batches` and the others: eval_backend.generation.decoding_mode), e.g. "chat, reference".
-    Runs recorded before the decoding mode show the prompt mode alone."""
-    chat, decoding_mode = summary.get("chat"), summary.get("decoding_mode")
-    prompts = "chat" if chat is True else "raw" if chat is False else "mixed"
-    if isinstance(decoding_mode, str) and decoding_mode:
-        return f"{prompts}, {decoding_mode}"
-    return f"{prompts}, mixed decoding" if decoding_mode else prompts
+    """How the prompts were sent: "chat" (the model's chat template), "raw" (plain text) or "mixed". How the
+    replies were batched is every board's Mode column (`eval_backend.generation.decoding_mode`)."""
+    chat = summary.get("chat")
+    return "chat" if chat is True else "raw" if chat is False else "mixed"
 
 
 def question(row: Row) -> str:
@@ -105,10 +103,14 @@ def _verdict(row: Row) -> str:
     return f"answer read: {row.get('extracted')!s} ({correct}; expected {row.get('expected')})"
 
 
+METRIC_TASKS = {**{task.name: task.name for task in TASKS if task.name != "safety"},
+                "refusal_rate": "safety", "over_refusal_rate": "safety"}
+"""The task each metric is computed on: its ranking cell opens that task's items."""
+
 SARAIKI_BOARD = BoardView(
     tab="saraiki",
     intro=INTRO,
-    run_columns=(RunColumn("mode", "Mode", prompt_mode),),
+    run_columns=(RunColumn("prompts", "Prompts", prompt_mode),),
     breakdowns=(Breakdown("task", "Task", "tasks"),),
     group=ItemField("task", "Task"),
     item_fields=(
@@ -129,4 +131,5 @@ SARAIKI_BOARD = BoardView(
         ItemFilter("no response", lambda row: _reply(row) is None),
     ),
     item_view=item_view,
+    metric_groups=METRIC_TASKS,
 )

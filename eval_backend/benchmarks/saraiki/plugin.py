@@ -148,15 +148,7 @@ def aggregate(scored: Sequence[ScoredItem]) -> dict[str, Any]:
     metrics["refusal_rate"] = (tasks.get("safety") or {}).get("refusal_rate")
     metrics["over_refusal_rate"] = (tasks.get("safety") or {}).get("over_refusal_rate")
     items = [entry.item for entry in scored]
-    return {"metrics": metrics, "tasks": tasks, "chat": _shared(item.chat for item in items),
-            "decoding_mode": _decoding_mode(scored)}
-
-
-def _decoding_mode(scored: Sequence[ScoredItem]) -> Any:
-    """How the replies were generated (`eval_backend.generation.decoding_mode`); None for replies
-    recorded before the mode was."""
-    modes = [(entry.response.generation or {}).get("decoding_mode") for entry in scored if entry.response]
-    return _shared(mode for mode in modes if mode is not None)
+    return {"metrics": metrics, "tasks": tasks, "chat": _shared(item.chat for item in items)}
 
 
 def _task_figures(kind: TaskKind, entries: Sequence[ScoredItem]) -> dict[str, Any]:

@@ -265,7 +265,7 @@ def test_the_submitted_chat_mode_is_the_mode_the_saraiki_run_asks_in_and_records
     assert json.loads(folder.request_path.read_text(encoding="utf-8"))["generation"]["chat"] is chat
     items = [json.loads(line) for line in (folder.path / "items.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(items) == 2 and {item["chat"] for item in items} == {chat}
-    assert json.loads(folder.summary_path.read_text(encoding="utf-8"))["chat"] is chat  # the board's Mode column
+    assert json.loads(folder.summary_path.read_text(encoding="utf-8"))["chat"] is chat  # the board's Prompts column
 
 
 def test_the_license_and_open_weights_of_the_request_reach_request_json(

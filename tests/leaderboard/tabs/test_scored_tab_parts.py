@@ -1,5 +1,5 @@
-"""The rankings' search of every scored benchmark's tab (here QA's): the rows kept, the CSV of them, the note when
-none is, the partial runs apart, an empty table's headers."""
+"""The rankings' search and flag filter of every scored benchmark's tab (here QA's): the rows kept, the CSV of them,
+the note when none is, the partial runs apart, score cells linked to their items, an empty table's headers."""
 
 from __future__ import annotations
 
@@ -10,8 +10,17 @@ import pytest
 
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from leaderboard.results import ResultsStore
+from leaderboard.row_flags import FEW_ITEMS
 from leaderboard.scored_tables import labels, ranking_frame, shown_ranking
-from leaderboard.tabs.scored_tab_parts import empty_table, linked_search, rankings_view
+from leaderboard.tabs.benchmark_tab import ranking_links
+from leaderboard.tabs.scored_tab_parts import (
+    RankingsLayout,
+    empty_table,
+    linked_filters,
+    linked_search,
+    linked_table,
+    rankings_view,
+)
 from tests.support.qa_runs import QA_PROFILES, QaData, QaProfile, build_qa_runs
 
 CSV_NAME = "indic-qa-leaderboard.csv"
@@ -23,14 +32,24 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> ResultsStore:
     return ResultsStore(qa.runs_dir)
 
 
-def view(store: ResultsStore, search: str, downloads: Path):
+LAYOUT = RankingsLayout(lambda frame: shown_ranking(frame, INDIC_QA), labels(INDIC_QA), ranking_links(INDIC_QA))
+
+
+def view(store: ResultsStore, search: str, downloads: Path, hidden: tuple[str, ...] = ()):
     snapshot = store.snapshot()
-    return rankings_view(snapshot, ranking_frame(snapshot.runs, INDIC_QA), lambda frame: shown_ranking(frame, INDIC_QA),
-                         labels(INDIC_QA), search, downloads, "qa", CSV_NAME)
+    return rankings_view(snapshot, ranking_frame(snapshot.runs, INDIC_QA), LAYOUT, search, hidden, downloads, "qa",
+                         CSV_NAME)
+
+
+def column_of(update: dict, label: str, part: str = "data") -> list:
+    """One column of a table update: its cells as data (`data`) or as they read (`display_value`)."""
+    value = update["value"]
+    rows = value["data"] if part == "data" else value["metadata"]["display_value"]
+    return [row[value["headers"].index(label)] for row in rows]
 
 
 def shown_models(update: dict) -> list[str]:
-    return list(update["value"]["Model"])
+    return column_of(update, "Model")
 
 
 def test_a_blank_search_keeps_every_model_and_the_csv_holds_them(store: ResultsStore, tmp_path: Path) -> None:
@@ -65,14 +84,53 @@ def test_a_link_fills_the_search_only_when_it_names_it() -> None:
     assert linked_search("?tab=qa&q=acme", "qa_q") == {"__type__": "update"}  # the board's search is not this one
 
 
+def test_a_link_restores_the_flags_hidden_known_codes_only() -> None:
+    assert linked_filters("?tab=qa&qa_hide_flags=few_items,bogus,cut_off", "qa_q", "qa_hide_flags") == (
+        {"__type__": "update"}, ["few_items", "cut_off"])
+    assert linked_filters("?tab=qa&qa_q=weak", "qa_q", "qa_hide_flags") == ("weak", {"__type__": "update"})
+
+
+def test_hiding_a_flag_leaves_out_its_rows_and_the_csv_follows(store: ResultsStore, tmp_path: Path) -> None:
+    flags = ranking_frame(store.snapshot().runs, INDIC_QA)["flags"]
+    assert set(flags) == {FEW_ITEMS.code}  # three questions per language: no interval means anything
+    rendered = view(store, "", tmp_path, (FEW_ITEMS.code,))
+    assert rendered.no_match["visible"] is True and rendered.table["visible"] is False
+    assert view(store, "", tmp_path, ("cut_off", "nonsense")).table["visible"] is True  # no run has those
+    kept = view(store, "", tmp_path)
+    assert kept.download["value"] != view(store, "", tmp_path, ("cut_off",)).download["value"]  # a CSV per filter
+
+
+def test_every_metric_cell_links_to_the_run_s_items_and_stays_a_number(store: ResultsStore, tmp_path: Path) -> None:
+    rendered = view(store, "weak", tmp_path)
+    ranking = ranking_frame(store.snapshot().runs, INDIC_QA)
+    run_id = ranking.set_index("model").loc["acme/weak-1b", "run_id"]
+    exact = column_of(rendered.table, "Exact substring %", "display_value")[0]
+    assert exact.startswith("[55\\.6](?tab=qa&model=") and "Open the items behind this score" in exact
+    assert column_of(rendered.table, "Exact substring %")[0] == 55.6  # sorted as a number
+    assert run_id.replace("/", "%2F") in exact
+    assert column_of(rendered.table, "Items", "display_value") == ["9"]  # a count links nowhere
+    badges = column_of(rendered.table, "Flags", "display_value")[0]
+    assert badges.startswith(f"[{FEW_ITEMS.badge}](?tab=about ") and column_of(rendered.table, "95 % interval") == [
+        "too few items"]
+    datatypes = dict(zip(rendered.table["value"]["headers"], rendered.table["datatype"]))
+    assert datatypes["Exact substring %"] == "markdown" and datatypes["Items"] == "number"
+
+
+def test_a_linked_table_shows_no_run_id_and_reads_missing_numbers_as_blank() -> None:
+    frame = pd.DataFrame({"model": ["m"], "score": [float("nan")], "run_id": ["m/main"]})
+    update = linked_table(frame, {}, lambda row, column: f"?model={row['run_id']}")
+    assert update["value"]["headers"] == ["model", "score"] and update["value"]["data"] == [["m", None]]
+    assert update["value"]["metadata"]["display_value"] == [["m", ""]]
+
+
 def test_unranked_runs_are_shown_under_the_ranked_ones_with_why(tmp_path: Path) -> None:
     limited = QaProfile("acme/limited-13b", QA_PROFILES[0].answer)
     data = build_qa_runs(tmp_path / "qa", (QA_PROFILES[0], limited), limits={limited.model_id: 1})
     store = ResultsStore(data.runs_dir)
     rendered = view(store, "", tmp_path)
-    assert shown_models(rendered.table) == ["acme/strong-7b"] and list(rendered.table["value"]["Rank"]) == [1]
-    assert list(rendered.unranked["value"]["Model"]) == [limited.model_id] and rendered.unranked["visible"]
-    assert list(rendered.unranked["value"]["Why not ranked"]) == ["incomplete: 3 of 9 items"]
+    assert shown_models(rendered.table) == ["acme/strong-7b"] and column_of(rendered.table, "Rank") == [1]
+    assert shown_models(rendered.unranked) == [limited.model_id] and rendered.unranked["visible"]
+    assert column_of(rendered.unranked, "Why not ranked") == ["incomplete: 3 of 9 items"]
     exported = pd.read_csv(rendered.download["value"], encoding="utf-8-sig")
     assert list(exported["model"]) == ["acme/strong-7b", limited.model_id]  # the CSV holds both, with standing
     assert list(exported["standing"]) == ["ranked", "incomplete"]

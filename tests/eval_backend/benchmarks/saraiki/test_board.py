@@ -11,10 +11,10 @@ SAFETY_ROW = {"task": "safety", "prompt": "Harm?", "shots_chars": 0, "response":
               "refusal_method": "keywords", "refusal_reason": "matched 'معاف کرو'"}
 
 
-def test_the_mode_says_how_replies_were_batched_and_older_runs_show_the_prompt_mode_alone() -> None:
-    assert prompt_mode({"chat": True, "decoding_mode": "reference"}) == "chat, reference"
-    assert prompt_mode({"chat": False, "decoding_mode": ["fixed-batches", "reference"]}) == "raw, mixed decoding"
-    assert prompt_mode({"chat": True}) == "chat" and prompt_mode({"chat": None}) == "mixed"
+def test_the_prompts_column_says_chat_or_raw_and_leaves_the_decoding_mode_to_the_mode_column() -> None:
+    assert prompt_mode({"chat": True, "decoding_mode": "reference"}) == "chat"
+    assert prompt_mode({"chat": False, "decoding_mode": ["fixed-batches", "reference"]}) == "raw"
+    assert prompt_mode({"chat": None}) == "mixed" and prompt_mode({}) == "mixed"
 
 
 def test_instruction_errors_are_shown_not_hidden() -> None:

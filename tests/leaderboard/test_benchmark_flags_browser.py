@@ -1,0 +1,173 @@
+"""Every scored benchmark's tab flags its rows, hides flagged rows on demand, links every score to its items and
+shows the decoding mode, in Chromium at 1440×900 and 390×844.
+
+The board is the test-only toy benchmark's (`flagged_toy_runs`: the real engine's CLI against stand-in servers),
+with 100-character ids and Hindi (Devanagari) and Saraiki (Shahmukhi) sentences, served by `app.py` with the toy
+in the registry: the tab is the generic one QA and Saraiki get. Screenshots land in test-artifacts/.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from leaderboard.row_flags import CUT_OFF, FEW_ITEMS, FEW_ITEMS_INTERVAL, FLAGS, OLD_DATASET, OTHER_JUDGE
+from tests.leaderboard.test_board_browser import LAPTOP, PHONE, open_tab, shot
+from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, headers
+from tests.leaderboard.test_readable_browser import misaligned
+from tests.support.app_server import AppServer, running_app
+from tests.support.flagged_toy_runs import (
+    CLEAN_ID,
+    CUT_OFF_ID,
+    FEW_ITEMS_ID,
+    OLD_DATASET_ID,
+    OTHER_JUDGE_ID,
+    PRE_MODE_ID,
+    ROWS,
+    FlaggedToy,
+    build_flagged_toy,
+)
+
+TAB = "toy_translation"
+TOY_APP = ("-m", "tests.support.toy_app")
+RANKED = 6
+LINK_TIMEOUT_MS = 30_000
+"""A link's view comes from the server: on a machine shared by many test runs it can take a while."""
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory: pytest.TempPathFactory) -> FlaggedToy:
+    return build_flagged_toy(tmp_path_factory.mktemp("flagged-toy-board"))
+
+
+@pytest.fixture(scope="module")
+def app(board: FlaggedToy) -> Iterator[AppServer]:
+    log = board.data_dir.parent / "app.log"
+    with running_app(board.data_dir, log, script=TOY_APP, TOY_DATASET=str(board.dataset_dir)) as server:
+        yield server
+    assert "Traceback" not in log.read_text(), log.read_text()[-4000:]  # no link or filter raised on the server
+
+
+def opened(browser: Browser, url: str, viewport: dict) -> Page:
+    page = browser.new_context(viewport=viewport).new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    page.goto(url)
+    expect(page.get_by_role("tab").first).to_be_visible(timeout=UI_TIMEOUT_MS)  # drawn: a tab may be opened
+    return page
+
+
+@pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])
+def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
+    page = opened(browser, app.url, request.param)
+    open_tab(page, "Toy translation")
+    expect(board_rows(page, f"{TAB}-table")).to_have_count(RANKED)
+    yield page
+    page.context.close()
+
+
+def column(page: Page, label: str, table: str = f"{TAB}-table") -> dict[str, str]:
+    """Each row's cell under `label`, by the row's model."""
+    names = headers(page, table)
+    return {row[names.index("Model")]: row[names.index(label)] for row in cells(board_rows(page, table))}
+
+
+def address(page: Page) -> dict[str, list[str]]:
+    return parse_qs(urlparse(page.url).query)
+
+
+def follow(page: Page, link) -> Page:
+    """The page a score cell's link opens (Gradio opens a cell's link in a new tab: the board stays)."""
+    with page.context.expect_page(timeout=LINK_TIMEOUT_MS) as new:
+        link.click()
+    items = new.value
+    items.set_default_timeout(UI_TIMEOUT_MS)
+    items.wait_for_load_state()
+    return items
+
+
+def test_each_flag_is_a_badge_explained_on_hover_linking_to_about(page: Page) -> None:
+    flags = column(page, "Flags")
+    assert flags == {CLEAN_ID: "", CUT_OFF_ID: CUT_OFF.badge, OTHER_JUDGE_ID: OTHER_JUDGE.badge,
+                     OLD_DATASET_ID: OLD_DATASET.badge, FEW_ITEMS_ID: FEW_ITEMS.badge, PRE_MODE_ID: ""}
+    for flag in (CUT_OFF, OTHER_JUDGE, OLD_DATASET, FEW_ITEMS):
+        badge = page.locator(f"#{TAB}-table [role=gridcell] a", has_text=flag.badge)
+        expect(badge).to_have_count(1)
+        assert badge.get_attribute("title") == flag.explanation and badge.get_attribute("href") == "?tab=about"
+    intervals = column(page, "95 % interval")
+    assert intervals[FEW_ITEMS_ID] == FEW_ITEMS_INTERVAL  # two items: never "0.0 – 0.0"
+    assert intervals[CLEAN_ID] == "100.0 – 100.0"
+    page.locator(f"#{TAB}-table").scroll_into_view_if_needed()
+    assert misaligned(page, f"{TAB}-table") == []  # the badges' column lies under its header, with 100-character ids
+    shot(page, "toy-flags")
+
+
+def test_a_badge_opens_about_which_explains_each_flag_for_every_benchmark(page: Page) -> None:
+    about = follow(page, page.locator(f"#{TAB}-table [role=gridcell] a", has_text=CUT_OFF.badge))
+    assert address(about)["tab"] == ["about"]
+    text = about.locator("#about-text")
+    expect(text).to_be_visible(timeout=LINK_TIMEOUT_MS)
+    expect(text).to_contain_text("Every benchmark's ranking (")
+    for title in ("Indic WritingBench", "Indic QA", "Saraiki", "Toy translation"):
+        expect(text).to_contain_text(title)
+    for flag in FLAGS.values():
+        expect(text).to_contain_text(flag.explanation)
+    about.close()
+
+
+def test_the_mode_column_shows_each_run_s_decoding_mode_blank_for_one_from_before(page: Page) -> None:
+    modes = column(page, "Mode")
+    assert modes.pop(PRE_MODE_ID) == "" and set(modes.values()) == {"server"}
+
+
+def test_hiding_a_flag_leaves_out_its_rows_and_a_link_restores_the_filter(page: Page, app: AppServer) -> None:
+    page.locator(f"#{TAB}-hide-flags").get_by_label(CUT_OFF.badge).check()
+    page.locator(f"#{TAB}-hide-flags").get_by_label(FEW_ITEMS.badge).check()
+    expect(board_rows(page, f"{TAB}-table")).to_have_count(RANKED - 2)
+    assert CUT_OFF_ID not in column(page, "Model") and FEW_ITEMS_ID not in column(page, "Model")
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('{TAB}_hide_flags') === 'cut_off,few_items'")
+    shot(page, "toy-flags-hidden")
+    link = page.url
+    page.goto(app.url)
+    page.goto(link)
+    expect(page.locator(f"#{TAB}-hide-flags").get_by_label(CUT_OFF.badge)).to_be_checked(timeout=LINK_TIMEOUT_MS)
+    expect(board_rows(page, f"{TAB}-table")).to_have_count(RANKED - 2, timeout=LINK_TIMEOUT_MS)
+    page.locator(f"#{TAB}-hide-flags").get_by_label(CUT_OFF.badge).uncheck()
+    page.locator(f"#{TAB}-hide-flags").get_by_label(FEW_ITEMS.badge).uncheck()
+    expect(board_rows(page, f"{TAB}-table")).to_have_count(RANKED)
+
+
+def test_a_breakdown_cell_opens_exactly_its_items_and_the_position_counts_in_that_list(page: Page) -> None:
+    names = headers(page, f"{TAB}-breakdown")
+    rows = cells(board_rows(page, f"{TAB}-breakdown"))
+    row = next(i for i, cells_ in enumerate(rows)
+               if cells_[names.index("Model")] == CLEAN_ID and cells_[names.index("Language")] == "saraiki")
+    cell = page.locator(f'#{TAB}-breakdown [data-row="{row}"][data-col="{names.index("Adequacy %")}"] a')
+    asked = parse_qs(urlparse(cell.get_attribute("href")).query)
+    assert asked["tab"] == [TAB] and asked["config"] == ["saraiki"] and len(asked["model"][0]) > 100
+    items_page = follow(page, cell)
+    items = board_rows(items_page, f"{TAB}-items")
+    expect(items).to_have_count(len(ROWS["saraiki"]), timeout=LINK_TIMEOUT_MS)
+    expect(items_page.locator(f"#{TAB}-group input")).to_have_value("saraiki")
+    item_names = headers(items_page, f"{TAB}-items")
+    assert {row[item_names.index("Config")] for row in cells(items)} == {"saraiki"}
+    items.nth(1).locator("[role=gridcell]").nth(2).click()  # the second of the filtered list: saraiki:1
+    expect(items_page.locator(f"#{TAB}-response textarea")).to_have_value(ROWS["saraiki"][1][1])
+    items_page.wait_for_function(f"() => new URLSearchParams(location.search).get('{TAB}_item') === 'saraiki:1'")
+    assert address(items_page)["config"] == ["saraiki"]  # the address says which list the position counts in
+    shot(items_page, "toy-score-link-items")
+    items_page.close()
+
+
+def test_a_ranking_score_opens_every_item_of_its_run(page: Page) -> None:
+    names = headers(page, f"{TAB}-table")
+    models = [row[names.index("Model")] for row in cells(board_rows(page, f"{TAB}-table"))]
+    cell = page.locator(f'#{TAB}-table [data-row="{models.index(CUT_OFF_ID)}"][data-col="2"] a')  # the headline
+    assert "config" not in parse_qs(urlparse(cell.get_attribute("href")).query)
+    items_page = follow(page, cell)
+    expect(board_rows(items_page, f"{TAB}-items")).to_have_count(10, timeout=LINK_TIMEOUT_MS)
+    expect(items_page.locator(f"#{TAB}-model input")).to_have_value(f"{CUT_OFF_ID} @ main")
+    shot(items_page, "toy-score-link-all")
+    items_page.close()
