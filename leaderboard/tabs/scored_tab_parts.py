@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from leaderboard.context import as_updates
-from leaderboard.display import PERCENT_DECIMALS, SCORE_LINK_TITLE, linked_markdown
+from leaderboard.display import PERCENT_DECIMALS, linked_markdown
 from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
 from leaderboard.results import Snapshot
 from leaderboard.page_link import LIST_SEPARATOR, read_link
@@ -255,4 +255,4 @@ def _cell_text(column: str, cell: Any, number: bool, row: Mapping[str, Any], lin
         return str(cell)
     text = str(int(cell)) if float(cell).is_integer() else repr(float(cell))  # as the grid writes it: 50, 57.1
     address = link(row, column) if link is not None else None
-    return linked_markdown(text, address, SCORE_LINK_TITLE) if address else text
+    return linked_markdown(text, address) if address else text
