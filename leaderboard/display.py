@@ -20,6 +20,7 @@ from urllib.parse import quote
 import numpy as np
 import pandas as pd
 
+from leaderboard.cell_links import row_links
 from leaderboard.row_flags import FEW_ITEMS, FEW_ITEMS_INTERVAL, badges_markdown, parse_codes
 
 HUB_URL = "https://huggingface.co"
@@ -176,15 +177,17 @@ def _link_scores(columns: list[str], datatypes: list[str], texts: list[list[str]
                  score_link: ScoreLink) -> list[str]:
     """Each score cell's text as a link to its items (in place); the datatypes with those columns markdown.
 
-    The links carry no hover title: repeated in every score cell of every row, it was 330 KB of the 2.43 MB
-    page a 500-model board sends a first visit (bench/README.md, concurrent viewers); About says what a
-    score's link opens."""
+    A row's run address is written once (`cell_links.row_links`), and the links carry no hover title: repeated
+    in every score cell of every row, the two were most of the page a 500-model board sends a first visit
+    (bench/README.md, concurrent viewers); About says what a score's link opens."""
+    scores = [position for position, column in enumerate(columns)
+              if datatypes[position] == "number" and column not in COUNT_COLUMNS | PERCENT_COLUMNS | {"params_b"}]
     linked = set()
-    for position, column in enumerate(columns):
-        if datatypes[position] != "number" or column in COUNT_COLUMNS | PERCENT_COLUMNS | {"params_b"}:
-            continue
-        for row, run_id in zip(texts, run_ids):
-            address = score_link(run_id, column)
+    for row, run_id in zip(texts, run_ids):
+        addresses: list[str | None] = [None] * len(columns)
+        for position in scores:
+            addresses[position] = score_link(run_id, columns[position]) if row[position] else None
+        for position, address in enumerate(row_links(addresses)):
             if address is not None:
                 row[position] = linked_markdown(row[position], address)
                 linked.add(position)

@@ -19,6 +19,7 @@ import gradio as gr
 import numpy as np
 import pandas as pd
 
+from leaderboard.cell_links import row_links
 from leaderboard.context import as_updates
 from leaderboard.display import PERCENT_DECIMALS, linked_markdown
 from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
@@ -225,8 +226,7 @@ def linked_table(frame: pd.DataFrame, labels: Mapping[str, str], link: CellLink 
     numeric = [pd.api.types.is_numeric_dtype(shown[column]) and not pd.api.types.is_bool_dtype(shown[column])
                for column in shown.columns]
     data = [[_plain(cell) for cell in row] for row in shown.itertuples(index=False)]
-    texts = [[_cell_text(column, cell, number, row, link) for column, cell, number in zip(shown.columns, values, numeric)]
-             for values, row in zip(data, rows)]
+    texts = [_row_texts(list(shown.columns), values, numeric, row, link) for values, row in zip(data, rows)]
     markdown = {position for position, column in enumerate(shown.columns)
                 if column == "flags" or (numeric[position] and any(text.startswith("[") for text in
                                                                    (line[position] for line in texts)))}
@@ -244,15 +244,23 @@ def _plain(cell: Any) -> Any:
     return cell.item() if isinstance(cell, np.generic) else cell
 
 
-def _cell_text(column: str, cell: Any, number: bool, row: Mapping[str, Any], link: CellLink | None) -> str:
-    """How one cell reads: the flags as badges, a number as the grid writes it (linked where `link` says), text
-    as it is."""
+def _row_texts(columns: list[str], values: list[Any], numeric: list[bool], row: Mapping[str, Any],
+               link: CellLink | None) -> list[str]:
+    """How one row's cells read: the flags as badges, a number as the grid writes it (linked where `link` says,
+    the row's address carried once: `cell_links.row_links`), text as it is."""
+    texts = [_cell_text(column, cell, number) for column, cell, number in zip(columns, values, numeric)]
+    if link is None:
+        return texts
+    addresses = [link(row, column) if number and text else None for column, text, number in zip(columns, texts, numeric)]
+    return [linked_markdown(text, address) if address else text for text, address in zip(texts, row_links(addresses))]
+
+
+def _cell_text(column: str, cell: Any, number: bool) -> str:
+    """How one cell reads, unlinked: the flags as badges, a number as the grid writes it, text as it is."""
     if column == "flags":
         return badges_markdown(cell)
     if cell is None:
         return ""
     if not number:
         return str(cell)
-    text = str(int(cell)) if float(cell).is_integer() else repr(float(cell))  # as the grid writes it: 50, 57.1
-    address = link(row, column) if link is not None else None
-    return linked_markdown(text, address) if address else text
+    return str(int(cell)) if float(cell).is_integer() else repr(float(cell))  # as the grid writes it: 50, 57.1

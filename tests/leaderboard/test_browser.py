@@ -17,7 +17,7 @@ from typing import Iterator
 import httpx
 import pandas as pd
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from eval_backend.consistency import ConsistencyReport, ScoredPair, write_report
 from eval_backend.details import read_details
@@ -87,6 +87,13 @@ def cells(rows) -> list[list[str]]:
 
 def headers(page: Page, elem_id: str) -> list[str]:
     return page.locator(f"#{elem_id} [role=columnheader]").evaluate_all("hs => hs.map(h => h.innerText.trim())")
+
+
+def linked_href(link: Locator) -> str:
+    """Where a grid cell's link leads once pointed at: a score link written against its row's first
+    (`cell_links.row_links`) is made whole by the page's script then."""
+    link.hover()
+    return str(link.get_attribute("href"))
 
 
 def shot(page: Page, name: str) -> None:

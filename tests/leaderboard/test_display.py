@@ -6,6 +6,7 @@ import pandas as pd
 
 import re
 
+from leaderboard.cell_links import ROW_LINK
 from leaderboard.display import (
     LEAD_COLUMNS,
     OUTDATED_FLAG,
@@ -89,6 +90,15 @@ def test_license_and_open_weights_read_unknown_when_not_recorded(table: pd.DataF
     assert shown.frame.columns[-1] == column_label("open_weights") == "Open weights"
 
 
+def whole_link(row: list[str], position: int) -> str:
+    """The address the cell at `position` of `row` opens, a `#+<column>` link made whole as the page's script does."""
+    address = row[position].rsplit("](", 1)[1][:-1]
+    if not address.startswith(ROW_LINK):
+        return address
+    column, _, rest = address[len(ROW_LINK):].partition("&")
+    return whole_link(row, int(column)) + ("&" + rest if rest else "")
+
+
 def test_each_score_cell_is_a_bare_link_to_its_items_and_counts_are_plain(table: pd.DataFrame) -> None:
     # a title on every score cell of every row once made up 330 KB of a 500-model page
     view = leaderboard_view(table, ["languages", "details"]).assign(run_id=table["run_id"])
@@ -99,6 +109,9 @@ def test_each_score_cell_is_a_bare_link_to_its_items_and_counts_are_plain(table:
         for position, column in ((indic, "indic_average"), (hindi, "config.Hindi")):
             if row[position]:
                 address = score_link("judgments", {"config": "language"}, ("indic_average",))(run_id, column)
-                assert re.fullmatch(rf"\[\d+\\\.\d\d\]\({re.escape(address)}\)", row[position]), row[position]
+                assert re.fullmatch(r"\[\d+\\\.\d\d\]\([^ )]+\)", row[position]), row[position]
+                assert whole_link(row, position) == address
         assert "](" not in str(row[failed])
+    # the run's address travels once a row: the Indic average's link in full, Hindi's against it
+    assert shown.texts[0][hindi] == f"[{shown.texts[0][hindi][1:].split(']')[0]}](#+{indic}&language=Hindi)"
     assert shown.datatypes[indic] == shown.datatypes[hindi] == "markdown" and shown.datatypes[failed] != "markdown"

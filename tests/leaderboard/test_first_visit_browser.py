@@ -16,6 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from leaderboard.app_factory import DOCUMENTED_ENDPOINTS
 from leaderboard.tabs.submit_tab import QUEUE_REFRESH_S
 from tests.leaderboard.test_board_browser import LAPTOP, PHONE, SCORE
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells
@@ -105,3 +106,11 @@ def test_the_page_carries_the_board_the_api_serves(app: AppServer) -> None:
     assert in_page["headers"] == from_api["value"]["headers"]
     assert in_page["data"] == from_api["value"]["data"]
     assert len(in_page["data"]) == 3
+
+
+def test_the_page_documents_only_the_board_s_own_api(app: AppServer) -> None:
+    html = httpx.get(app.url, timeout=60).text
+    marker = "window.gradio_api_info = "
+    info, _ = json.JSONDecoder().raw_decode(html, html.index(marker) + len(marker))
+    # the page's own wiring stays callable (every browser test runs on it) but is not described in every page
+    assert sorted(info["named_endpoints"]) == sorted(f"/{name}" for name in DOCUMENTED_ENDPOINTS)

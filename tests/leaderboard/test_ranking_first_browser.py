@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from leaderboard.row_flags import CUT_OFF, FEW_ITEMS_INTERVAL, OTHER_JUDGE
 from leaderboard.short_labels import MAX_LABEL_CHARS
 from tests.leaderboard.test_board_browser import LAPTOP, PHONE, column, open_tab, shot
-from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, headers
+from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, headers, linked_href
 from tests.support.app_server import AppServer, running_app
 from tests.support.flagged_runs import CUT_OFF_ID, FEW_ITEMS_ID, OTHER_JUDGE_ID, build_flagged_board
 from tests.support.readable_runs import LONG_IDS
@@ -67,14 +67,16 @@ def test_every_score_links_to_its_items_and_the_address_says_so(page: Page) -> N
     hindi = page.locator('#leaderboard-table [role=columnheader]', has_text="Hindi").first
     position = headers(page, "leaderboard-table").index("Hindi")
     assert hindi.is_visible()
-    href = page.locator(f'#leaderboard-table [data-row="0"][data-col="{position}"] a').get_attribute("href")
+    hindi_link = page.locator(f'#leaderboard-table [data-row="0"][data-col="{position}"] a')
+    assert hindi_link.get_attribute("href").startswith("#+")  # the row's address travels once (page size)
+    href = linked_href(hindi_link)
     asked = parse_qs(urlparse(href).query)
     assert asked["tab"] == ["judgments"] and asked["language"] == ["Hindi"] and asked["model"][0].endswith("/main")
     with page.context.expect_page() as opened:  # Gradio opens a cell's link in a new tab: the board stays
-        page.locator('#leaderboard-table [data-row="0"][data-col="2"] a').first.click()  # the Indic average
+        hindi_link.click()  # a link written against its row's first opens the whole address
     items = opened.value
     items.wait_for_load_state()
-    assert parse_qs(urlparse(items.url).query)["tab"] == ["judgments"]
+    assert parse_qs(urlparse(items.url).query) == asked
     expect(items.locator("#judgments-model input")).to_have_value(LONG_IDS[0], timeout=LINK_TIMEOUT_MS)
     expect(items.locator("#judgment-items [role=gridcell]").first).to_be_visible(timeout=LINK_TIMEOUT_MS)
     shot(items, "score-link-judgments")
