@@ -68,6 +68,7 @@ UNKNOWN_WHEN_MISSING = {"open_weights"}
 REVISION_CHARS = 7
 _COMMIT = re.compile(r"^[0-9a-f]{8,64}$")
 _ASCII_PUNCTUATION = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
+_PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?")
 OUTDATED_FLAG = " (older dataset)"
 ScoreLink = Callable[[str, str], "str | None"]
 """(run id, canonical column) -> the address of the items behind that cell, or None for a cell that is no score."""
@@ -108,8 +109,12 @@ def hub_url(model_id: str, revision: str = "main") -> str:
 
 
 def literal_markdown(text: str) -> str:
-    """`text` as markdown that renders exactly as the characters of `text` (no markup, no HTML)."""
-    return _ASCII_PUNCTUATION.sub(r"\\\1", " ".join(str(text).split()))
+    """`text` as markdown that renders exactly as the characters of `text` (no markup, no HTML).
+
+    A decimal number (`7.48`, `-46.8`) means nothing in markdown and stays as it is: escaped, its point
+    was 40 KB of a 500-model board's page, one backslash in each of its 10,000 score cells."""
+    text = " ".join(str(text).split())
+    return text if _PLAIN_NUMBER.fullmatch(text) else _ASCII_PUNCTUATION.sub(r"\\\1", text)
 
 
 def model_cell(model_id: str, revision: str = "main") -> str:

@@ -41,6 +41,11 @@ def test_every_punctuation_character_of_an_id_is_escaped_so_it_reads_literally()
     assert re.sub(r"\\(.)", r"\1", escaped) == SCRIPT_MODEL_ID
 
 
+def test_a_decimal_number_needs_no_escape_and_anything_else_numeric_keeps_it() -> None:
+    assert [literal_markdown(text) for text in ("7.48", "-46.8", "50")] == ["7.48", "-46.8", "50"]
+    assert [literal_markdown(text) for text in ("1.", "1,234", "-", "7.48*")] == ["1\\.", "1\\,234", "\\-", "7\\.48\\*"]
+
+
 def test_commit_hashes_read_as_seven_characters_and_names_as_they_are() -> None:
     assert short_revision(SHA) == "0123456"
     assert short_revision("main") == "main" and short_revision("v2.1") == "v2.1"
@@ -109,7 +114,7 @@ def test_each_score_cell_is_a_bare_link_to_its_items_and_counts_are_plain(table:
         for position, column in ((indic, "indic_average"), (hindi, "config.Hindi")):
             if row[position]:
                 address = score_link("judgments", {"config": "language"}, ("indic_average",))(run_id, column)
-                assert re.fullmatch(r"\[\d+\\\.\d\d\]\([^ )]+\)", row[position]), row[position]
+                assert re.fullmatch(r"\[\d+\.\d\d\]\([^ )]+\)", row[position]), row[position]
                 assert whole_link(row, position) == address
         assert "](" not in str(row[failed])
     # the run's address travels once a row: the Indic average's link in full, Hindi's against it

@@ -109,7 +109,7 @@ def test_every_metric_cell_links_to_the_run_s_items_and_stays_a_number(store: Re
     first = rendered.table["value"]["metadata"]["display_value"][0][headers.index(INDIC_QA.headline_metric().label + " %")]
     assert first.endswith(f"](?tab=qa&model={run_id.replace('/', '%2F')})")  # a bare link: no per-cell title (page size)
     # the row's address travels once, in its first score; the others open the same items through it
-    assert exact == f"[55\\.6](#+{headers.index(INDIC_QA.headline_metric().label + ' %')})"
+    assert exact == f"[55.6](#+{headers.index(INDIC_QA.headline_metric().label + ' %')})"
     assert column_of(rendered.table, "Exact substring %")[0] == 55.6  # sorted as a number
     assert column_of(rendered.table, "Items", "display_value") == ["9"]  # a count links nowhere
     badges = column_of(rendered.table, "Flags", "display_value")[0]
