@@ -15,7 +15,7 @@ from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark, ScoredBenchmark
 from leaderboard.context import AppContext
 from leaderboard.results import RunResult
 from leaderboard.scored_tables import ranking_frame, ranking_of
-from leaderboard.tables import table_for_runs
+from leaderboard.writing_bench_tables import table_for_runs
 
 RANK_FRAME_COLUMNS = ["run_id", "model", "revision", "headline", "ci_low", "ci_high", "rank", "rank_best",
                       "rank_worst", "standing", "standing_note", "flags"]

@@ -13,7 +13,7 @@ import pandas as pd
 
 from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
 from leaderboard.results import RunResult
-from leaderboard.tables import RANKED, standing_frame
+from leaderboard.writing_bench_tables import RANKED, standing_frame
 
 
 def headline_column(benchmark: AnyBenchmark) -> str:
