@@ -42,6 +42,7 @@ from leaderboard.tables import (
     license_choices,
     ranked_rows,
     sort_choices,
+    table_for_runs,
     unranked_rows,
 )
 
@@ -165,12 +166,14 @@ def build(context: AppContext) -> list[gr.components.Component]:
         filters_active = gr.Markdown(visible=False, elem_id="filters-active")
         reset = gr.Button("Reset filters", visible=False, size="sm", scale=0, elem_id="reset-filters")
     no_match = gr.Markdown(NO_MATCH, visible=False, elem_id="no-match")
+    ranked_empty, unranked_empty = empty_board()
     table = gr.Dataframe(
-        label="Rankings (sort with “Sort by” above)", interactive=False,
+        ranked_empty.value, label="Rankings (sort with “Sort by” above)", interactive=False,
         elem_id="leaderboard-table", max_height=700,
     )
     unranked = gr.Dataframe(
-        label=UNRANKED_LABEL, interactive=False, elem_id="unranked-table", max_height=400, visible=False,
+        unranked_empty.value, label=UNRANKED_LABEL, interactive=False, elem_id="unranked-table", max_height=400,
+        visible=False,
     )
     gr.Markdown(RANKING_RULE, elem_id="ranking-rule")
     components = {"table": table, "unranked": unranked, "download": download, "empty_state": empty_state,
@@ -307,10 +310,7 @@ def _render_view(
     except ValueError:  # languages (or variants) no run has: the standard ranking instead
         view = leaderboard_view(table, groups, query=dataclasses.replace(query, languages=(), variants=()),
                                 with_run_id=True)
-    shown = display_table(ranked_rows(view).drop(columns="standing_note"), SCORE_LINKS)
-    apart = unranked_rows(view).drop(columns=_RANK_COLUMNS, errors="ignore")
-    apart_shown = display_table(apart[["standing_note", *(c for c in apart.columns if c != "standing_note")]],
-                                SCORE_LINKS)
+    shown, apart_shown = display_tables(view)
     version = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
     return _Rendered(
         ranked=shown, apart=apart_shown, csv=str(export_view_csv(view.drop(columns="run_id"), downloads_dir, version)),
@@ -319,6 +319,19 @@ def _render_view(
         license_choices=license_choices(table),
         empty=view.empty,
     )
+
+
+def display_tables(view: pd.DataFrame) -> tuple[DisplayTable, DisplayTable]:
+    """A view's ranked rows and its unranked ones (their standing first, no rank), as the two tables show them."""
+    shown = display_table(ranked_rows(view).drop(columns="standing_note"), SCORE_LINKS)
+    apart = unranked_rows(view).drop(columns=_RANK_COLUMNS, errors="ignore")
+    return shown, display_table(apart[["standing_note", *(c for c in apart.columns if c != "standing_note")]],
+                                SCORE_LINKS)
+
+
+def empty_board() -> tuple[DisplayTable, DisplayTable]:
+    """Both tables with no runs, under the default column groups' real headers (an empty grid shows "1 2 3")."""
+    return display_tables(leaderboard_view(table_for_runs([]), DEFAULT_GROUPS, with_run_id=True))
 
 
 def last_updated(table: pd.DataFrame) -> str:
