@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.settings import DataSettings, Settings
 from leaderboard.app_factory import build_app
 
@@ -36,3 +38,13 @@ def test_every_grid_starts_with_its_real_headers(page_config: dict[str, Any]) ->
     assert grids["overview-table"][:2] == ["Model", "Revision"]
     assert grids["queue-pending"][:2] == ["id", "model"]
 
+
+def test_a_benchmark_without_a_dataset_says_what_to_set_and_is_not_offered(page_config: dict[str, Any]) -> None:
+    intro = next(c["props"]["value"] for c in components(page_config, "markdown")
+                 if c["props"].get("elem_id") == "qa-intro")
+    assert "No dataset is configured" in intro and "`QA_DATASET`" in intro and "Submit tab does not offer it" in intro
+    offered = next(c["props"] for c in components(page_config, "checkboxgroup")
+                   if c["props"].get("elem_id") == "submit-benchmarks")
+    names = [value for _, value in offered["choices"]]
+    assert INDIC_QA.name not in names and INDIC_QA.name not in offered["value"]
+    assert sorted(names) == sorted(name for name in BENCHMARKS if name != INDIC_QA.name)

@@ -241,7 +241,7 @@ GRID_HEADERS_JS = """() => {
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1440", "390"])
-def test_every_empty_grid_shows_its_real_headers(browser: Browser, tmp_path: Path, viewport: dict) -> None:
+def test_every_empty_grid_shows_its_real_headers_and_a_benchmark_without_data_says_what_to_set(browser: Browser, tmp_path: Path, viewport: dict) -> None:
     with running_app(tmp_path / "empty-data", tmp_path / "app.log") as empty:
         context = browser.new_context(viewport=viewport)
         opened = context.new_page()
@@ -260,4 +260,9 @@ def test_every_empty_grid_shows_its_real_headers(browser: Browser, tmp_path: Pat
         assert seen["overview-table"][:2] == ["Model", "Revision"]
         assert {"overview-table", "judgment-items", "qa-table", "qa-items", "queue-pending"} <= set(seen), sorted(seen)
         shot(opened, "empty-grids")
+        open_tab(opened, "Indic QA")  # no QA_DATASET: the tab says what to set, Submit does not offer it
+        expect(opened.locator("#qa-intro")).to_contain_text("set QA_DATASET")
+        open_tab(opened, "Submit")
+        expect(opened.locator("#submit-benchmarks")).to_contain_text("Saraiki")
+        expect(opened.locator("#submit-benchmarks")).not_to_contain_text("Indic QA")
         context.close()
