@@ -47,13 +47,21 @@ from leaderboard.tables import (
 )
 
 EMPTY_STATE = """### No results yet
-Nothing has been evaluated in this data folder. Submit a model in the **Submit** tab, or
-judge a file of responses from the command line; the row appears here without a restart:
+Nothing has been evaluated in this data folder. Submit a model in the **Submit** tab, or judge a file of a
+model's answers from the command line; the row appears here without a restart. Offline it needs two things on
+this machine, and nothing then reaches the Hub or a hosted judge: the dataset as a folder in the Hub layout
+(`--dataset`: a README.md with `configs:` and a parquet file per config), and a judge model served at a local
+OpenAI-compatible address (`OPENAI_BASE_URL`: vLLM, llama.cpp or Ollama, for example). Each line of the answers
+file is `{"config": "Hindi", "index": 0, "response": "…"}`.
 
 ```
-python -m eval_backend judge --responses responses.jsonl --out-dir data/runs/indic_writing_bench/<org>__<model>/main
+OPENAI_BASE_URL=http://127.0.0.1:<port>/v1 OPENAI_API_KEY=local JUDGE_MODEL=<judge-model> \\
+  python -m eval_backend judge --dataset <dataset-folder> --responses <responses.jsonl> \\
+  --model <org>/<model> --out-dir data/runs/indic_writing_bench/<org>__<model>/main
 ```
 """
+"""What the board says with no run: how to put the first row on it, from this machine alone (the command is run
+as written by `tests/leaderboard/test_empty_state_command.py`)."""
 NO_MATCH = "**No models match** the search and filters. Clear the search box or widen the filters."
 FILTERS_TITLE = "Column groups, filters and ranking on chosen languages and variants"
 SEARCH_HELP = "Search models (separate several with ;)"
