@@ -213,8 +213,10 @@ def _intro(context: AppContext, benchmark: ScoredBenchmark) -> str:
     intro = benchmark.board.intro or benchmark.description
     if benchmark.name in configured_benchmarks(context.settings.data):
         return intro
-    return (f"{intro}\n\n**No dataset is configured for this benchmark**: set `{benchmark.dataset_setting}` "
-            "to its Hub id or a local folder to evaluate models on it.")
+    return (f"{intro}\n\n**No dataset is configured for this benchmark**, so no model can be evaluated on it yet "
+            "and the Submit tab does not offer it. To evaluate models on it, set "
+            f"`{benchmark.dataset_setting}` (an environment variable; on a Space, a variable in its settings) to "
+            "the dataset's Hub id (`org/name`) or to a local folder holding it, then restart the app.")
 
 
 def _ranking_headers(benchmark: ScoredBenchmark) -> list[str]:

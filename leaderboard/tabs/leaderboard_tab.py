@@ -42,17 +42,26 @@ from leaderboard.writing_bench_tables import (
     license_choices,
     ranked_rows,
     sort_choices,
+    table_for_runs,
     unranked_rows,
 )
 
 EMPTY_STATE = """### No results yet
-Nothing has been evaluated in this data folder. Submit a model in the **Submit** tab, or
-judge a file of responses from the command line; the row appears here without a restart:
+Nothing has been evaluated in this data folder. Submit a model in the **Submit** tab, or judge a file of a
+model's answers from the command line; the row appears here without a restart. Offline it needs two things on
+this machine, and nothing then reaches the Hub or a hosted judge: the dataset as a folder in the Hub layout
+(`--dataset`: a README.md with `configs:` and a parquet file per config), and a judge model served at a local
+OpenAI-compatible address (`OPENAI_BASE_URL`: vLLM, llama.cpp or Ollama, for example). Each line of the answers
+file is `{"config": "Hindi", "index": 0, "response": "…"}`.
 
 ```
-python -m eval_backend judge --responses responses.jsonl --out-dir data/runs/indic_writing_bench/<org>__<model>/main
+OPENAI_BASE_URL=http://127.0.0.1:<port>/v1 OPENAI_API_KEY=local JUDGE_MODEL=<judge-model> \\
+  python -m eval_backend judge --dataset <dataset-folder> --responses <responses.jsonl> \\
+  --model <org>/<model> --out-dir data/runs/indic_writing_bench/<org>__<model>/main
 ```
 """
+"""What the board says with no run: how to put the first row on it, from this machine alone (the command is run
+as written by `tests/leaderboard/test_empty_state_command.py`)."""
 NO_MATCH = "**No models match** the search and filters. Clear the search box or widen the filters."
 FILTERS_TITLE = "Column groups, filters and ranking on chosen languages and variants"
 SEARCH_HELP = "Search models (separate several with ;)"
@@ -165,12 +174,14 @@ def build(context: AppContext) -> list[gr.components.Component]:
         filters_active = gr.Markdown(visible=False, elem_id="filters-active")
         reset = gr.Button("Reset filters", visible=False, size="sm", scale=0, elem_id="reset-filters")
     no_match = gr.Markdown(NO_MATCH, visible=False, elem_id="no-match")
+    ranked_empty, unranked_empty = empty_board()
     table = gr.Dataframe(
-        label="Rankings (sort with “Sort by” above)", interactive=False,
+        ranked_empty.value, label="Rankings (sort with “Sort by” above)", interactive=False,
         elem_id="leaderboard-table", max_height=700,
     )
     unranked = gr.Dataframe(
-        label=UNRANKED_LABEL, interactive=False, elem_id="unranked-table", max_height=400, visible=False,
+        unranked_empty.value, label=UNRANKED_LABEL, interactive=False, elem_id="unranked-table", max_height=400,
+        visible=False,
     )
     gr.Markdown(RANKING_RULE, elem_id="ranking-rule")
     components = {"table": table, "unranked": unranked, "download": download, "empty_state": empty_state,
@@ -307,10 +318,7 @@ def _render_view(
     except ValueError:  # languages (or variants) no run has: the standard ranking instead
         view = leaderboard_view(table, groups, query=dataclasses.replace(query, languages=(), variants=()),
                                 with_run_id=True)
-    shown = display_table(ranked_rows(view).drop(columns="standing_note"), SCORE_LINKS)
-    apart = unranked_rows(view).drop(columns=_RANK_COLUMNS, errors="ignore")
-    apart_shown = display_table(apart[["standing_note", *(c for c in apart.columns if c != "standing_note")]],
-                                SCORE_LINKS)
+    shown, apart_shown = display_tables(view)
     version = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
     return _Rendered(
         ranked=shown, apart=apart_shown, csv=str(export_view_csv(view.drop(columns="run_id"), downloads_dir, version)),
@@ -319,6 +327,19 @@ def _render_view(
         license_choices=license_choices(table),
         empty=view.empty,
     )
+
+
+def display_tables(view: pd.DataFrame) -> tuple[DisplayTable, DisplayTable]:
+    """A view's ranked rows and its unranked ones (their standing first, no rank), as the two tables show them."""
+    shown = display_table(ranked_rows(view).drop(columns="standing_note"), SCORE_LINKS)
+    apart = unranked_rows(view).drop(columns=_RANK_COLUMNS, errors="ignore")
+    return shown, display_table(apart[["standing_note", *(c for c in apart.columns if c != "standing_note")]],
+                                SCORE_LINKS)
+
+
+def empty_board() -> tuple[DisplayTable, DisplayTable]:
+    """Both tables with no runs, under the default column groups' real headers (an empty grid shows "1 2 3")."""
+    return display_tables(leaderboard_view(table_for_runs([]), DEFAULT_GROUPS, with_run_id=True))
 
 
 def last_updated(table: pd.DataFrame) -> str:

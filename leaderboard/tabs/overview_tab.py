@@ -13,6 +13,7 @@ from leaderboard.context import AppContext
 from leaderboard.display import DECIMALS, PERCENT_DECIMALS, format_rank_range, linked_markdown, short_revision
 from leaderboard.model_links import model_address
 from leaderboard.overview import headline_column, overview_frame, rank_column
+from leaderboard.tabs.scored_tab_parts import empty_table
 
 OTHER_REVISION = "↳ same model, revision"
 """The model cell of a model's second and later revisions (listed under its first)."""
@@ -37,9 +38,17 @@ def benchmark_units() -> dict[str, str]:
 def build(context: AppContext) -> None:
     """The side-by-side table, refreshed with the results."""
     gr.Markdown(note())
-    table = gr.Dataframe(interactive=False, elem_id="overview-table", max_height=640, wrap=True)
+    # Its real headers from the start (an empty grid would show "1 2 3"), as a render with no runs shows them.
+    table = gr.Dataframe(empty_table(overview_columns(), {}), interactive=False, elem_id="overview-table",
+                         max_height=640, wrap=True)
     context.results_version.change(lambda: render_overview(context), None, table, show_progress="hidden",
                                    concurrency_limit=None)
+
+
+def overview_columns() -> list[str]:
+    """The table's headers, in order: model, revision, every benchmark's headline, then every benchmark's rank."""
+    return ["Model", "Revision", *(headline_column(b) for b in BENCHMARKS.values()),
+            *(rank_column(b) for b in BENCHMARKS.values())]
 
 
 def render_overview(context: AppContext) -> Any:

@@ -66,7 +66,9 @@ def build(context: AppContext) -> None:
     cost = gr.Markdown(elem_id="submit-cost")
     button = gr.Button("Submit for evaluation", variant="primary", elem_id="submit-button")
     message = gr.Textbox(label="Result", interactive=False, elem_id="submit-message")
-    tables = {name: gr.Dataframe(label=label, interactive=False, datatype="str", elem_id=f"queue-{name}")
+    empty_queue = queue_tables(())  # each table's real headers before the first refresh (never "1 2 3")
+    tables = {name: gr.Dataframe(getattr(empty_queue, name), label=label, interactive=False, datatype="str",
+                                 elem_id=f"queue-{name}")
               for name, label in (("running", "Running"), ("pending", "Pending"),
                                   ("finished", "Finished"), ("failed", "Failed (with the reason)"))}
 

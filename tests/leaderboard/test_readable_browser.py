@@ -224,17 +224,45 @@ def test_keyboard_focus_moves_through_every_control_in_order(page: Page) -> None
     assert reached.index("sort-by") < reached.index("column-groups"), reached
 
 
+EMPTY_BOARD_TABS = ("Leaderboard", "All benchmarks", "Plots", "Judgments", "Indic QA", "Saraiki", "Compare", "Model",
+                    "Submit", "About")
+"""Every tab of the app as a fresh data folder shows it (benchmark tabs by their titles)."""
+GRID_HEADERS_JS = """() => {
+  const grids = {};
+  for (const head of document.querySelectorAll('[role=columnheader]')) {
+    if (head.offsetParent === null) continue;
+    const block = head.closest('.block');
+    const id = block ? block.id : '?';
+    (grids[id] = grids[id] || []).push(head.title || head.innerText.trim());
+  }
+  return grids;
+}"""
+"""The headers of every grid on screen, by the id of its block."""
+
+
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1440", "390"])
-def test_an_empty_grid_shows_its_real_headers(browser: Browser, tmp_path: Path, viewport: dict) -> None:
+def test_every_empty_grid_shows_its_real_headers_and_a_benchmark_without_data_says_what_to_set(browser: Browser, tmp_path: Path, viewport: dict) -> None:
     with running_app(tmp_path / "empty-data", tmp_path / "app.log") as empty:
         context = browser.new_context(viewport=viewport)
         opened = context.new_page()
         opened.set_default_timeout(UI_TIMEOUT_MS)
         opened.goto(empty.url)
         expect(opened.locator("#empty-state")).to_be_visible()
-        open_tab(opened, "Judgments")
-        headers = opened.locator("#judgment-items [role=columnheader]")
-        expect(headers.first).to_have_attribute("title", "Config")
-        assert headers.evaluate_all("hs => hs.map(h => h.title)") == ITEM_HEADERS
-        shot(opened, "empty-judgments")
+        seen: dict[str, list[str]] = {}
+        for tab in EMPTY_BOARD_TABS:
+            open_tab(opened, tab)
+            opened.wait_for_timeout(300)  # the tab's grids mount
+            seen.update(opened.evaluate(GRID_HEADERS_JS))
+        placeholders = {grid: heads for grid, heads in seen.items()
+                        if not heads or all(re.fullmatch(r"\d+", head) for head in heads)}
+        assert placeholders == {}, f"grids with Gradio's placeholder headers: {placeholders}"
+        assert seen["judgment-items"] == ITEM_HEADERS
+        assert seen["overview-table"][:2] == ["Model", "Revision"]
+        assert {"overview-table", "judgment-items", "qa-table", "qa-items", "queue-pending"} <= set(seen), sorted(seen)
+        shot(opened, "empty-grids")
+        open_tab(opened, "Indic QA")  # no QA_DATASET: the tab says what to set, Submit does not offer it
+        expect(opened.locator("#qa-intro")).to_contain_text("set QA_DATASET")
+        open_tab(opened, "Submit")
+        expect(opened.locator("#submit-benchmarks")).to_contain_text("Saraiki")
+        expect(opened.locator("#submit-benchmarks")).not_to_contain_text("Indic QA")
         context.close()
