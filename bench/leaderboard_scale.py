@@ -30,10 +30,10 @@ from eval_backend.reporting import summary_to_dict  # noqa: E402
 from eval_backend.run_folder import RunFolder  # noqa: E402
 from eval_backend.scoring import SCORED, Counts, Coverage, ItemResult, Summary  # noqa: E402
 from leaderboard.display import display_table  # noqa: E402
-from leaderboard.figures import domain_radar, language_heatmap, overall_figure, variant_bars  # noqa: E402
+from leaderboard.writing_bench_figures import domain_radar, language_heatmap, overall_figure, variant_bars  # noqa: E402
 from leaderboard.judgments import ItemFilter, filter_items, judgment_items  # noqa: E402
 from leaderboard.results import ResultsStore  # noqa: E402
-from leaderboard.tables import DEFAULT_GROUPS, leaderboard_view, table_for_runs, top_n  # noqa: E402
+from leaderboard.writing_bench_tables import DEFAULT_GROUPS, leaderboard_view, table_for_runs, top_n  # noqa: E402
 from tests.support.hub_dataset import full_size_shape  # noqa: E402
 
 BENCHMARK = BENCHMARKS["indic_writing_bench"]

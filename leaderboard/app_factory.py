@@ -22,7 +22,7 @@ from leaderboard.page_cache import PageCache
 from leaderboard.results import ResultsStore
 from leaderboard.scored_tables import tab_id
 from leaderboard.tab_links import MODEL_PAGE_TAB, link_tabs
-from leaderboard.tables import TableCache
+from leaderboard.writing_bench_tables import TableCache
 from leaderboard.tabs import (
     about_tab,
     benchmark_tab,

@@ -17,7 +17,7 @@ from leaderboard.context import AppContext
 from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.results import RunResult, Snapshot
 from leaderboard.scored_tables import ranking_frame, ranking_of, tab_id
-from leaderboard.tables import RANKED, standing_frame, table_for_runs
+from leaderboard.writing_bench_tables import RANKED, standing_frame, table_for_runs
 
 Row = tuple[str, str, str, Any, Any, str]  # breakdown: items filter field (or ""), value, label, score, interval, unit
 

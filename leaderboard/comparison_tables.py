@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 
 from eval_backend.cli.compare_cmd import comparison_dict, comparison_document
 from eval_backend.run_comparison import ALL_CONFIGS, FigureComparison
-from leaderboard.figures import _layout, _text, error_figure
+from leaderboard.writing_bench_figures import _layout, _text, error_figure
 from leaderboard.run_pair import BenchmarkComparison
 
 ALL_ITEMS, ALL_LANGUAGES = "all items", "all languages"

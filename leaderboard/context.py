@@ -11,7 +11,7 @@ import gradio as gr
 from eval_backend.settings import Settings
 from leaderboard.first_view import FirstView
 from leaderboard.results import ResultsStore
-from leaderboard.tables import TableCache
+from leaderboard.writing_bench_tables import TableCache
 
 
 @dataclass(frozen=True)

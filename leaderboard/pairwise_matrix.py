@@ -33,7 +33,7 @@ from leaderboard.display import short_revision
 from leaderboard.joint_ranks import RUN_READS
 from leaderboard.results import ResultsStore, RunResult
 from leaderboard.serial_cache import SerialCache
-from leaderboard.tables import RANKED, coverage_standing, run_label
+from leaderboard.writing_bench_tables import RANKED, coverage_standing, run_label
 
 DEFAULT_MODELS, MAX_MODELS = 15, 30
 ALPHA = 0.05

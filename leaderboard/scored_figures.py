@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from eval_backend.benchmarks import ScoredBenchmark
-from leaderboard.figures import error_figure
+from leaderboard.writing_bench_figures import error_figure
 
 
 def metric_bars(ranking: pd.DataFrame, benchmark: ScoredBenchmark) -> go.Figure:

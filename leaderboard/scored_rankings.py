@@ -17,7 +17,7 @@ import pandas as pd
 from eval_backend.benchmarks import ScoredBenchmark
 from leaderboard.joint_ranks import with_joint_rank_ranges
 from leaderboard.results import RunResult
-from leaderboard.tables import INCOMPLETE, RANKED, coverage_standing, rank_ranges
+from leaderboard.writing_bench_tables import INCOMPLETE, RANKED, coverage_standing, rank_ranges
 
 RANK_COLUMNS = ("rank", "rank_best", "rank_worst", "rank_rule")
 STANDING_COLUMNS = ("standing", "standing_note")

@@ -15,7 +15,7 @@ from leaderboard.model_page import DEFAULT_REVISION_RULE
 from leaderboard.precision import PRECISION_COLUMNS, board_precision
 from leaderboard.pairwise_matrix import ALPHA, MAX_MODELS
 from leaderboard.row_flags import about_markdown
-from leaderboard.tables import RANKING_RULE
+from leaderboard.writing_bench_tables import RANKING_RULE
 from leaderboard.tabs import consistency_section
 
 _SAMPLING = INDIC_WRITING_BENCH.sampling

@@ -33,7 +33,7 @@ from leaderboard.pairwise_matrix import (
     matrix_view,
 )
 from leaderboard.run_pair import BenchmarkComparison, compare_pair
-from leaderboard.tables import run_label
+from leaderboard.writing_bench_tables import run_label
 from leaderboard.tabs.plots_tab import failsafe
 
 logger = logging.getLogger(__name__)

@@ -34,7 +34,7 @@ from leaderboard.judgments import (
 )
 from leaderboard.results import LruCache, QueryUnavailableError, ResultsStore, UnknownRunError
 from leaderboard.run_pair import compare_filtered
-from leaderboard.tables import run_label
+from leaderboard.writing_bench_tables import run_label
 from leaderboard.tabs.judgment_panel import build_panel, hidden_panel, panel_values
 
 PROMPT_CHARS = 80

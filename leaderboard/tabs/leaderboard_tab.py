@@ -30,7 +30,7 @@ from leaderboard.results import LruCache, ResultsStore
 from leaderboard.page_link import PageLink, read_link
 from leaderboard.row_flags import FLAGS
 from leaderboard.score_links import score_link
-from leaderboard.tables import (
+from leaderboard.writing_bench_tables import (
     COLUMN_GROUPS,
     DEFAULT_GROUPS,
     MODEL_TYPES,

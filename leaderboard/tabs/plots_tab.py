@@ -14,7 +14,7 @@ import gradio as gr
 import plotly.graph_objects as go
 
 from leaderboard.context import AppContext, as_updates
-from leaderboard.figures import (
+from leaderboard.writing_bench_figures import (
     MAX_RADAR_MODELS,
     domain_radar,
     error_figure,
@@ -24,7 +24,7 @@ from leaderboard.figures import (
     subdomain_heatmap,
     variant_bars,
 )
-from leaderboard.tables import BoardQuery, language_variant_frame, query_rows, ranked_rows, subdomain_frame, top_n
+from leaderboard.writing_bench_tables import BoardQuery, language_variant_frame, query_rows, ranked_rows, subdomain_frame, top_n
 from leaderboard.tabs.leaderboard_tab import board_query
 
 logger = logging.getLogger(__name__)

@@ -27,7 +27,7 @@ from leaderboard.results import Snapshot
 from leaderboard.page_link import LIST_SEPARATOR, read_link
 from leaderboard.row_flags import FLAGS, badges_markdown, is_hidden
 from leaderboard.scored_rankings import split_standing
-from leaderboard.tables import model_matches
+from leaderboard.writing_bench_tables import model_matches
 from leaderboard.tabs.leaderboard_tab import FLAGS_LABEL, SEARCH_HELP
 
 NO_MATCH = ("**No models match** the search and the flags hidden. Clear the search box, untick a flag, or "

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
 from leaderboard.results import ResultsStore
-from leaderboard.tables import table_for_runs
+from leaderboard.writing_bench_tables import table_for_runs
 from tests.support.built_once import built_once
 from tests.support.run_folders import EvaluatedData, build_evaluated_data
 

@@ -20,7 +20,7 @@ from eval_backend.run_folder import RunFolder
 from leaderboard.exports import export_judgments, export_view_csv
 from leaderboard.results import ResultsStore, UnknownRunError, breakdown_frame, runs_frame
 from leaderboard.scored_tables import ranking_frame
-from leaderboard.tables import table_for_runs
+from leaderboard.writing_bench_tables import table_for_runs
 from tests.support.qa_runs import build_qa_runs
 from tests.support.run_folders import EvaluatedData
 from tests.support.saraiki_runs import build_saraiki_runs

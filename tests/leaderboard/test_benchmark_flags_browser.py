@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from leaderboard.row_flags import CUT_OFF, FEW_ITEMS, FEW_ITEMS_INTERVAL, FLAGS, OLD_DATASET, OTHER_JUDGE
 from tests.leaderboard.test_board_browser import LAPTOP, PHONE, open_tab, shot
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, headers, linked_href
+from tests.leaderboard.test_benchmark_tab_browser import opened
 from tests.leaderboard.test_readable_browser import misaligned
 from tests.support.app_server import AppServer, running_app
 from tests.support.flagged_toy_runs import (
@@ -49,14 +50,6 @@ def app(board: FlaggedToy) -> Iterator[AppServer]:
     with running_app(board.data_dir, log, script=TOY_APP, TOY_DATASET=str(board.dataset_dir)) as server:
         yield server
     assert "Traceback" not in log.read_text(), log.read_text()[-4000:]  # no link or filter raised on the server
-
-
-def opened(browser: Browser, url: str, viewport: dict) -> Page:
-    page = browser.new_context(viewport=viewport).new_page()
-    page.set_default_timeout(UI_TIMEOUT_MS)
-    page.goto(url)
-    expect(page.get_by_role("tab").first).to_be_visible(timeout=UI_TIMEOUT_MS)  # drawn: a tab may be opened
-    return page
 
 
 @pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])

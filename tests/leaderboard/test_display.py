@@ -21,7 +21,7 @@ from leaderboard.display import (
     short_revision,
 )
 from leaderboard.score_links import score_link
-from leaderboard.tables import leaderboard_view
+from leaderboard.writing_bench_tables import leaderboard_view
 from tests.support.run_folders import SCRIPT_MODEL_ID
 
 SHA = "0123456789abcdef0123456789abcdef01234567"

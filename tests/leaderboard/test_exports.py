@@ -10,7 +10,7 @@ import pytest
 
 from eval_backend.details import read_details
 from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
-from leaderboard.tables import leaderboard_view
+from leaderboard.writing_bench_tables import leaderboard_view
 from tests.support.run_folders import EvaluatedData
 
 RUN_ID = "flaky__judge-fails-2b/main"

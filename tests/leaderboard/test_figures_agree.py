@@ -20,7 +20,7 @@ from eval_backend.cli import main
 from eval_backend.statistics import Weighting, cluster_bootstrap_interval, compare_paired, headline, item_design
 from leaderboard.exports import export_judgments
 from leaderboard.results import ResultsStore
-from leaderboard.tables import RANKED, table_for_runs
+from leaderboard.writing_bench_tables import RANKED, table_for_runs
 from tests.support.run_folders import EvaluatedData
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from leaderboard.filter_summary import active_filters_line
-from leaderboard.tables import DEFAULT_GROUPS, BoardQuery
+from leaderboard.writing_bench_tables import DEFAULT_GROUPS, BoardQuery
 from leaderboard.tabs.leaderboard_tab import active_filters
 
 

@@ -12,7 +12,7 @@ from eval_backend.joint_ranking import joint_ranking
 from eval_backend.run_folder import RunFolder
 from leaderboard.joint_ranks import JOINT_RULE, OVERLAP_RULE
 from leaderboard.results import ResultsStore
-from leaderboard.tables import RANKED, rank_ranges, table_for_runs
+from leaderboard.writing_bench_tables import RANKED, rank_ranges, table_for_runs
 from tests.support.run_folders import EvaluatedData
 
 

@@ -9,7 +9,7 @@ from eval_backend.benchmarks.indic_writing_bench import INDIC_WRITING_BENCH
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from leaderboard.overview import headline_column, overview_frame
 from leaderboard.results import ResultsStore
-from leaderboard.tables import ranked_rows, table_for_runs, unranked_rows
+from leaderboard.writing_bench_tables import ranked_rows, table_for_runs, unranked_rows
 from tests.support.qa_runs import QA_PROFILES, QaData, build_qa_runs
 from tests.support.run_folders import EvaluatedData
 

@@ -7,7 +7,7 @@ from eval_backend.benchmarks.saraiki.refusal import classify
 from eval_backend.benchmarks.saraiki.refusal_accuracy import classifier_figures
 from eval_backend.settings import JudgeSettings
 from leaderboard.display import LABELS
-from leaderboard.tables import RANKING_RULE
+from leaderboard.writing_bench_tables import RANKING_RULE
 from leaderboard.tabs.about_tab import about_text
 from tests.eval_backend.benchmarks.saraiki.refusal_set import labelled_replies
 

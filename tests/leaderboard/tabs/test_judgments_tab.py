@@ -10,7 +10,7 @@ from eval_backend.settings import Settings
 from leaderboard.context import AppContext
 from leaderboard.judgments import ItemFilter
 from leaderboard.results import ResultsStore
-from leaderboard.tables import TableCache
+from leaderboard.writing_bench_tables import TableCache
 from leaderboard.tabs import judgments_tab
 from leaderboard.tabs.judgments_tab import ITEMS_LABEL, items_table, model_choices
 from tests.support.run_folders import EvaluatedData

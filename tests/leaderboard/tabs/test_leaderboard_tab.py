@@ -12,7 +12,7 @@ import re
 
 from leaderboard.page_link import PageLink
 from leaderboard.results import LruCache, ResultsStore
-from leaderboard.tables import RANKING_RULE, BoardQuery, TableCache
+from leaderboard.writing_bench_tables import RANKING_RULE, BoardQuery, TableCache
 from leaderboard.tabs.leaderboard_tab import EMPTY_STATE, last_updated, link_query, render_board, restore_from_link
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pandas as pd
 
 from leaderboard.results import ResultsStore
-from leaderboard.tables import TableCache
+from leaderboard.writing_bench_tables import TableCache
 from leaderboard.tabs.plots_tab import failsafe, render_plots
 from tests.support.run_folders import EvaluatedData
 

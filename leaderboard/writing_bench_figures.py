@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
 from leaderboard.display import format_interval, format_rank_range
 from leaderboard.short_labels import full_label, short_labels
-from leaderboard.tables import group_members
+from leaderboard.writing_bench_tables import group_members
 
 MAX_RADAR_MODELS = 5
 SCORE_RANGE = (0, 10)

@@ -12,7 +12,7 @@ import pytest
 
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
 from leaderboard.results import ResultsStore
-from leaderboard.tables import (
+from leaderboard.writing_bench_tables import (
     BASE_COLUMNS,
     DEFAULT_GROUPS,
     ENGLISH_COLUMNS,

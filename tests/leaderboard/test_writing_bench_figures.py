@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from leaderboard.display import format_interval, format_rank_range
-from leaderboard.figures import (
+from leaderboard.writing_bench_figures import (
     MAX_RADAR_MODELS,
     domain_radar,
     error_figure,
@@ -19,7 +19,7 @@ from leaderboard.figures import (
     variant_bars,
 )
 from leaderboard.results import ResultsStore
-from leaderboard.tables import group_members, language_variant_frame, subdomain_frame, top_n
+from leaderboard.writing_bench_tables import group_members, language_variant_frame, subdomain_frame, top_n
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
 ESCAPED_SCRIPT = "evil-org/&lt;script&gt;alert(1)&lt;/script&gt;"
