@@ -32,7 +32,7 @@ def benchmark_ranks(benchmark: AnyBenchmark, runs: Sequence[RunResult], configur
 
 
 def board_ranks(context: AppContext, name: str) -> pd.DataFrame:
-    """The rank frame of benchmark `name` on the app's current results (from the board the app keeps, if any)."""
+    """The rank frame of benchmark `name` on the app's current results (from the board the app keeps)."""
     snapshot, benchmark = context.stores[name].snapshot(), BENCHMARKS[name]
     board = board_kind(benchmark).kept_board(benchmark, context, snapshot)
     return benchmark_ranks(benchmark, snapshot.runs, context.settings.judge.model, board)

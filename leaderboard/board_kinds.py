@@ -32,8 +32,8 @@ class BoardKind:
     """The tab whose `model=<run id>` link lists a run's items."""
     ranks: Callable[[Any, Sequence[RunResult], str, pd.DataFrame | None], pd.DataFrame]
     """(benchmark, runs, configured judge, its kept board or None): the board with `headline`, `ci_low`, `ci_high`."""
-    kept_board: Callable[[Any, AppContext, Snapshot], pd.DataFrame | None]
-    """The benchmark's board of `snapshot` as the app already keeps it (None: none kept, drawn anew)."""
+    kept_board: Callable[[Any, AppContext, Snapshot], pd.DataFrame]
+    """The benchmark's board of `snapshot` as the app keeps it, its joint bootstrap drawn once per results."""
     shown_runs: Callable[[Any, Sequence[RunResult]], Sequence[RunResult]]
     """The runs whose headline the overview shows beside other benchmarks'."""
     breakdown: Callable[[Any, Mapping[str, Any]], list[Row]]
@@ -73,9 +73,7 @@ RUBRIC = BoardKind(
     items_tab=lambda benchmark: JUDGMENTS_TAB,
     ranks=lambda benchmark, runs, judge, board: (table_for_runs(runs, judge) if board is None else board).rename(
         columns={"indic_average": "headline", "indic_ci_low": "ci_low", "indic_ci_high": "ci_high"}),
-    # `TableCache` keeps the table of `context.store`'s runs only.
-    kept_board=lambda benchmark, context, snapshot:
-        context.tables.table(snapshot) if context.store is context.stores[benchmark.name] else None,
+    kept_board=lambda benchmark, context, snapshot: context.tables.table(snapshot),
     shown_runs=_ranked_runs,
     breakdown=_rubric_breakdown,
 )
