@@ -11,8 +11,9 @@ from typing import Any, Collection
 import gradio as gr
 from starlette.middleware import Middleware
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, ScoredBenchmark
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.settings import Settings
+from leaderboard.board_kinds import board_kind
 from leaderboard.compare_links import COMPARE_TAB
 from leaderboard.context import AppContext
 from leaderboard.first_view import FirstView
@@ -98,13 +99,13 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
                 plots_tab.build(context, board_controls)
             with gr.Tab("Judgments", id=JUDGMENTS_TAB):
                 judgments_tab.build(context)
-            for benchmark in scored_benchmarks():
+            for benchmark in [benchmark for benchmark in BENCHMARKS.values() if board_kind(benchmark).own_tab]:
                 with gr.Tab(benchmark.title, id=tab_id(benchmark)):
                     benchmark_tab.build(context, benchmark)
             with gr.Tab("Compare", id=COMPARE_TAB) as compare:
                 compare_tab.build(context, compare)
             with gr.Tab("Model", id=MODEL_PAGE_TAB):
-                model_tab.build(context, items_tabs())
+                model_tab.build(context)
             with gr.Tab("Submit", id="submit"):
                 submit_tab.build(context)
             with gr.Tab("About", id="about"):
@@ -128,16 +129,6 @@ def document_only(demo: gr.Blocks, names: Collection[str]) -> None:
     for function in demo.fns.values():
         if function.api_visibility == "public" and function.api_name not in names:
             function.api_visibility = "undocumented"
-
-
-def items_tabs() -> dict[str, str]:
-    """Each benchmark's tab listing a run's items (what a model page's `model=<run id>` links open)."""
-    return {DEFAULT_BENCHMARK: JUDGMENTS_TAB, **{benchmark.name: tab_id(benchmark) for benchmark in scored_benchmarks()}}
-
-
-def scored_benchmarks() -> list[ScoredBenchmark]:
-    """Every registered benchmark of the scored kind, in the registry's order: each gets its tab."""
-    return [benchmark for benchmark in BENCHMARKS.values() if isinstance(benchmark, ScoredBenchmark)]
 
 
 def benchmark_stores(settings: Settings, writing_bench: ResultsStore | None = None) -> dict[str, ResultsStore]:

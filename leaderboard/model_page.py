@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
+from leaderboard.board_kinds import board_kind
 from leaderboard.display import (
     DECIMALS,
     PERCENT_DECIMALS,
@@ -41,13 +42,11 @@ CHOOSE = "### A model's page\nOpen a model from the **All benchmarks** tab: its 
 
 @dataclass(frozen=True)
 class BenchmarkStanding:
-    """One benchmark's board as the page reads it: its runs, their rank frame (`benchmark_ranks`), the tab of
-    its items (`items_tab`: the tab whose `model=<run id>` link lists a run's items)."""
+    """One benchmark's board as the page reads it: its runs and their rank frame (`benchmark_ranks`)."""
 
     benchmark: AnyBenchmark
     runs: Sequence[RunResult]
     ranks: pd.DataFrame
-    items_tab: str
 
 
 def model_page(model: str, revision: str, boards: Sequence[BenchmarkStanding]) -> str:
@@ -103,7 +102,8 @@ def _benchmark_section(board: BenchmarkStanding, run: RunResult) -> str:
     facts = row.iloc[0].to_dict() if not row.empty else {}
     flags = parse_codes(facts.get("flags"))
     ranked = len(board.ranks[board.ranks["rank"].notna()])
-    items = items_address(board.items_tab, run.run_id)
+    items_tab = board_kind(benchmark).items_tab(benchmark)
+    items = items_address(items_tab, run.run_id)
     lines = [
         f"### {literal_markdown(benchmark.title)}",
         f"- **{literal_markdown(metric.label)}:** {_value(facts.get('headline'), metric.unit)} "
@@ -113,7 +113,7 @@ def _benchmark_section(board: BenchmarkStanding, run: RunResult) -> str:
         f"- **Items:** [its judgments and downloads]({items})",
         f"- **Provenance:** {_provenance(run)}",
     ]
-    breakdown = _breakdown(benchmark, run, board.items_tab)
+    breakdown = _breakdown(benchmark, run, items_tab)
     return "\n".join(lines) + ("\n\n" + breakdown if breakdown else "")
 
 
@@ -158,17 +158,7 @@ def _generation(settings: object) -> str:
 
 def _breakdown(benchmark: AnyBenchmark, run: RunResult, items_tab: str) -> str:
     """A table of the run's breakdowns, each score linking to its items where a filter selects them."""
-    summary = run.summary
-    if benchmark.kind == "rubric":
-        unit = benchmark.headline_metric().unit
-        rows = [("language", name, name, score, (summary.get("config_ci") or {}).get(name), unit)
-                for name, score in (summary.get("configs") or {}).items()]
-        rows += [("variant", name, name, score, None, unit) for name, score in (summary.get("variants") or {}).items()]
-    else:
-        metrics = {metric.name: metric for metric in benchmark.metrics}
-        rows = [("", name, metrics[name].label if name in metrics else name, value,
-                 (summary.get("intervals") or {}).get(name), metrics[name].unit if name in metrics else "")
-                for name, value in (summary.get("metrics") or {}).items()]
+    rows = board_kind(benchmark).breakdown(benchmark, run.summary)
     if not rows:
         return ""
     lines = ["| Breakdown | Score | 95 % interval |", "|---|---|---|"]
@@ -190,7 +180,6 @@ def _value(value: object, unit: str) -> str:
     return f"{value:.{PERCENT_DECIMALS if unit == '%' else DECIMALS}f}"
 
 
-def standings(runs: Mapping[str, Sequence[RunResult]], ranks: Mapping[str, pd.DataFrame],
-              items_tabs: Mapping[str, str]) -> list[BenchmarkStanding]:
+def standings(runs: Mapping[str, Sequence[RunResult]], ranks: Mapping[str, pd.DataFrame]) -> list[BenchmarkStanding]:
     """Every benchmark's standing, in the registry's order."""
-    return [BenchmarkStanding(BENCHMARKS[name], runs[name], ranks[name], items_tabs[name]) for name in runs]
+    return [BenchmarkStanding(BENCHMARKS[name], runs[name], ranks[name]) for name in runs]

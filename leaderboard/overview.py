@@ -12,8 +12,8 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
+from leaderboard.board_kinds import board_kind
 from leaderboard.results import RunResult
-from leaderboard.writing_bench_tables import RANKED, standing_frame
 
 
 def headline_column(benchmark: AnyBenchmark) -> str:
@@ -32,7 +32,7 @@ def overview_frame(runs_by_benchmark: Mapping[str, Sequence[RunResult]]) -> pd.D
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for name, runs in runs_by_benchmark.items():
         benchmark = BENCHMARKS[name]
-        for run in _shown_runs(benchmark, runs):
+        for run in board_kind(benchmark).shown_runs(benchmark, runs):
             row = rows.setdefault((run.model.lower(), run.revision), {"model": run.model, "revision": run.revision})
             row[headline_column(benchmark)] = benchmark.headline_value(run.summary)
     frame = pd.DataFrame(list(rows.values()), columns=["model", "revision", *columns])
@@ -51,15 +51,3 @@ def rank_column(benchmark: AnyBenchmark) -> str:
     """The column of a benchmark's rank on the landing view."""
     return f"{benchmark.title} rank"
 
-
-def _shown_runs(benchmark: AnyBenchmark, runs: Sequence[RunResult]) -> Sequence[RunResult]:
-    """A rubric benchmark's runs that its own board ranks (complete, every config); other kinds' runs as they are.
-
-    A partial or incomplete WritingBench run has a headline taken from part of the evidence;
-    its own tab lists it apart, and here it stays blank rather than sit beside ranked ones.
-    """
-    if benchmark.kind != "rubric":
-        return runs
-    standings = standing_frame(runs)
-    ranked = set(standings.loc[standings["standing"] == RANKED, "run_id"])
-    return [run for run in runs if run.run_id in ranked]

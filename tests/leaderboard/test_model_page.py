@@ -17,7 +17,7 @@ import pandas as pd
 def boards(evaluated: EvaluatedData) -> list[BenchmarkStanding]:
     runs = ResultsStore(evaluated.runs_dir).snapshot().runs
     benchmark = BENCHMARKS[DEFAULT_BENCHMARK]
-    return [BenchmarkStanding(benchmark, runs, benchmark_ranks(benchmark, runs), "judgments")]
+    return [BenchmarkStanding(benchmark, runs, benchmark_ranks(benchmark, runs))]
 
 
 def test_the_page_gives_rank_interval_breakdowns_provenance_and_links(evaluated: EvaluatedData) -> None:

@@ -1,0 +1,96 @@
+"""The one place the web app parts its two benchmark records, as `eval_backend.run_kinds` does for the engine.
+
+WritingBench fills in the rubric `Benchmark` (its Leaderboard, Plots and Judgments tabs), QA, Saraiki and any
+declared benchmark a `ScoredBenchmark` (a tab each); the tabs, the overview, the ranks and the model page work
+on `board_kind(benchmark)`, so moving WritingBench onto the declared record changes this table alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+import pandas as pd
+
+from eval_backend.benchmarks import AnyBenchmark
+from leaderboard.context import AppContext
+from leaderboard.judgment_links import JUDGMENTS_TAB
+from leaderboard.results import RunResult, Snapshot
+from leaderboard.scored_tables import ranking_frame, ranking_of, tab_id
+from leaderboard.writing_bench_tables import RANKED, standing_frame, table_for_runs
+
+Row = tuple[str, str, str, Any, Any, str]  # breakdown: items filter field (or ""), value, label, score, interval, unit
+
+
+@dataclass(frozen=True)
+class BoardKind:
+    """How the app shows the runs of one benchmark record; every callable takes the benchmark first."""
+
+    own_tab: bool
+    """It has one tab of its own (`benchmark_tab`); WritingBench's tabs are built by name in `app_factory`."""
+    items_tab: Callable[[Any], str]
+    """The tab whose `model=<run id>` link lists a run's items."""
+    ranks: Callable[[Any, Sequence[RunResult], str, pd.DataFrame | None], pd.DataFrame]
+    """(benchmark, runs, configured judge, its kept board or None): the board with `headline`, `ci_low`, `ci_high`."""
+    kept_board: Callable[[Any, AppContext, Snapshot], pd.DataFrame]
+    """The benchmark's board of `snapshot` as the app keeps it, its joint bootstrap drawn once per results."""
+    shown_runs: Callable[[Any, Sequence[RunResult]], Sequence[RunResult]]
+    """The runs whose headline the overview shows beside other benchmarks'."""
+    breakdown: Callable[[Any, Mapping[str, Any]], list[Row]]
+    """A run's breakdowns on its model page, from its summary."""
+
+
+def _ranked_runs(benchmark: AnyBenchmark, runs: Sequence[RunResult]) -> Sequence[RunResult]:
+    """The runs WritingBench's board ranks: a partial or incomplete run's headline is taken from part of the
+    evidence; its own tab lists it apart, and the overview leaves it blank rather than beside ranked ones."""
+    standings = standing_frame(runs)
+    ranked = set(standings.loc[standings["standing"] == RANKED, "run_id"])
+    return [run for run in runs if run.run_id in ranked]
+
+
+def _rubric_breakdown(benchmark: AnyBenchmark, summary: Mapping[str, Any]) -> list[Row]:
+    unit = benchmark.headline_metric().unit
+    rows = [("language", name, name, score, (summary.get("config_ci") or {}).get(name), unit)
+            for name, score in (summary.get("configs") or {}).items()]
+    variants = (summary.get("variants") or {}).items()
+    return rows + [("variant", name, name, score, None, unit) for name, score in variants]
+
+
+def _scored_ranks(benchmark: Any, runs: Sequence[RunResult], judge: str, board: pd.DataFrame | None) -> pd.DataFrame:
+    table = ranking_frame(runs, benchmark, judge) if board is None else board  # ranks, intervals, flags
+    return table.assign(headline=table[benchmark.headline_metric().name])
+
+
+def _scored_breakdown(benchmark: Any, summary: Mapping[str, Any]) -> list[Row]:
+    metrics = {metric.name: metric for metric in benchmark.metrics}
+    return [("", name, metrics[name].label if name in metrics else name, value,
+             (summary.get("intervals") or {}).get(name), metrics[name].unit if name in metrics else "")
+            for name, value in (summary.get("metrics") or {}).items()]
+
+
+RUBRIC = BoardKind(
+    own_tab=False,
+    items_tab=lambda benchmark: JUDGMENTS_TAB,
+    ranks=lambda benchmark, runs, judge, board: (table_for_runs(runs, judge) if board is None else board).rename(
+        columns={"indic_average": "headline", "indic_ci_low": "ci_low", "indic_ci_high": "ci_high"}),
+    kept_board=lambda benchmark, context, snapshot: context.tables.table(snapshot),
+    shown_runs=_ranked_runs,
+    breakdown=_rubric_breakdown,
+)
+SCORED = BoardKind(
+    own_tab=True,
+    items_tab=tab_id,
+    ranks=_scored_ranks,
+    kept_board=lambda benchmark, context, snapshot: ranking_of(snapshot, benchmark, context.settings.judge.model),
+    shown_runs=lambda benchmark, runs: runs,
+    breakdown=_scored_breakdown,
+)
+BOARD_KINDS = {"rubric": RUBRIC, "scored": SCORED}
+
+
+def board_kind(benchmark: AnyBenchmark) -> BoardKind:
+    """The app's path for `benchmark`, by the record it fills in (its `kind`)."""
+    if benchmark.kind not in BOARD_KINDS:
+        raise ValueError(f"benchmark {benchmark.name!r} is of kind {benchmark.kind!r}, which the board cannot show: "
+                         f"add a `BoardKind` for it to leaderboard/board_kinds.py (known: {', '.join(BOARD_KINDS)})")
+    return BOARD_KINDS[benchmark.kind]
