@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from eval_backend.benchmarks import AnyBenchmark
 from eval_backend.cost import CostEstimate, estimate_for_items, estimate_for_scored_items
@@ -21,6 +21,7 @@ from eval_backend.run_folder import RunFolder
 from eval_backend.scorer_runs import ScorerVerdicts, read_suite_items, score_scored_run
 from eval_backend.settings import CostSettings
 
+T = TypeVar("T")
 BookFactory = Callable[[Any, RunFolder, Sequence[str], Callable[[str], Sequence[Any]], Path | None], VerdictBook]
 
 
@@ -63,4 +64,12 @@ RUN_KINDS = {"rubric": RUBRIC, "scored": SCORED}
 
 def run_kind(benchmark: AnyBenchmark) -> RunKind:
     """The engine's path for `benchmark`, by the record it fills in (its `kind`)."""
-    return RUN_KINDS[benchmark.kind]
+    return of_kind(RUN_KINDS, benchmark, "eval_backend/run_kinds.py", "the engine cannot run")
+
+
+def of_kind(kinds: Mapping[str, T], benchmark: AnyBenchmark, table: str, unknown: str) -> T:
+    """`kinds`' entry for `benchmark`'s kind; a kind it lacks is a clear error naming the benchmark and `table`."""
+    if benchmark.kind not in kinds:
+        raise ValueError(f"benchmark {benchmark.name!r} is of kind {benchmark.kind!r}, which {unknown}: add an entry "
+                         f"for it to {table} (known: {', '.join(kinds)})")
+    return kinds[benchmark.kind]

@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 import pandas as pd
 
 from eval_backend.benchmarks import AnyBenchmark
+from eval_backend.run_kinds import of_kind
 from leaderboard.context import AppContext
 from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.results import RunResult, Snapshot
@@ -90,7 +91,4 @@ BOARD_KINDS = {"rubric": RUBRIC, "scored": SCORED}
 
 def board_kind(benchmark: AnyBenchmark) -> BoardKind:
     """The app's path for `benchmark`, by the record it fills in (its `kind`)."""
-    if benchmark.kind not in BOARD_KINDS:
-        raise ValueError(f"benchmark {benchmark.name!r} is of kind {benchmark.kind!r}, which the board cannot show: "
-                         f"add a `BoardKind` for it to leaderboard/board_kinds.py (known: {', '.join(BOARD_KINDS)})")
-    return BOARD_KINDS[benchmark.kind]
+    return of_kind(BOARD_KINDS, benchmark, "leaderboard/board_kinds.py", "the board cannot show")

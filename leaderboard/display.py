@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from leaderboard.cell_links import row_links
-from leaderboard.row_flags import FEW_ITEMS, FEW_ITEMS_INTERVAL, badges_markdown, parse_codes
+from leaderboard.row_flags import FEW_ITEMS_INTERVAL, badges_markdown, too_few_items
 
 HUB_URL = "https://huggingface.co"
 DECIMALS = 2
@@ -161,7 +161,7 @@ def display_table(view: pd.DataFrame, score_link: ScoreLink | None = None) -> Di
     _merge(frame, "covered_items", "expected_items", "coverage", format_coverage)
     _merge(frame, "dataset_revision", "dataset_outdated", "dataset_revision", format_revision)
     if "flags" in frame:
-        few = [FEW_ITEMS in parse_codes(codes) for codes in frame["flags"]]
+        few = [too_few_items(codes) for codes in frame["flags"]]
         for column in ("indic_ci", "overall_ci"):
             if column in frame:
                 frame[column] = [FEW_ITEMS_INTERVAL if too_few and cell else cell

@@ -27,7 +27,7 @@ from leaderboard.display import (
 )
 from leaderboard.model_links import model_address
 from leaderboard.results import RunResult
-from leaderboard.row_flags import FEW_ITEMS, FEW_ITEMS_INTERVAL, badges_markdown, parse_codes
+from leaderboard.row_flags import FEW_ITEMS_INTERVAL, badges_markdown, too_few_items
 from leaderboard.score_links import items_address
 
 NOT_FOUND = ("### No such model on the board\nNo benchmark has a run of {model}{at}. Open a model from the "
@@ -100,14 +100,13 @@ def _benchmark_section(board: BenchmarkStanding, run: RunResult) -> str:
     benchmark, metric = board.benchmark, board.benchmark.headline_metric()
     row = board.ranks[board.ranks["run_id"] == run.run_id]
     facts = row.iloc[0].to_dict() if not row.empty else {}
-    flags = parse_codes(facts.get("flags"))
     ranked = len(board.ranks[board.ranks["rank"].notna()])
     items_tab = board_kind(benchmark).items_tab(benchmark)
     items = items_address(items_tab, run.run_id)
     lines = [
         f"### {literal_markdown(benchmark.title)}",
         f"- **{literal_markdown(metric.label)}:** {_value(facts.get('headline'), metric.unit)} "
-        f"({literal_markdown(metric.unit)}), 95 % interval {_interval(facts, FEW_ITEMS in flags, metric.unit)}",
+        f"({literal_markdown(metric.unit)}), 95 % interval {_interval(facts, too_few_items(facts.get('flags')), metric.unit)}",
         f"- **Rank:** {_rank(facts, ranked)}",
         f"- **Flags:** {badges_markdown(facts.get('flags')) or 'none'}",
         f"- **Items:** [its judgments and downloads]({items})",

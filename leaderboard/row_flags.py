@@ -141,6 +141,12 @@ def parse_codes(codes: object) -> tuple[Flag, ...]:
     return tuple(FLAGS[code] for code in codes.split(",") if code in FLAGS)
 
 
+def too_few_items(codes: object) -> bool:
+    """Whether a `flag_codes` cell says the run has too few items for an interval to mean anything: every board
+    then reads FEW_ITEMS_INTERVAL in place of the interval's numbers."""
+    return FEW_ITEMS in parse_codes(codes)
+
+
 def is_hidden(codes: object, hide: Collection[str]) -> bool:
     """Whether a row whose flags are `codes` (a `flag_codes` cell) is left out when the flags `hide` are hidden."""
     return any(flag.code in hide for flag in parse_codes(codes))

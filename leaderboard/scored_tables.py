@@ -22,7 +22,7 @@ from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.display import PERCENT_DECIMALS, format_rank_range
 from leaderboard.judgment_links import item_key
 from leaderboard.results import LruCache, RunResult, Snapshot
-from leaderboard.row_flags import FEW_ITEMS, FEW_ITEMS_INTERVAL, board_flags, dataset_pin, outdated, parse_codes, run_facts
+from leaderboard.row_flags import FEW_ITEMS_INTERVAL, board_flags, dataset_pin, outdated, run_facts, too_few_items
 from leaderboard.scored_rankings import ranked_table
 
 ALL = "all"
@@ -107,11 +107,6 @@ def run_flags(runs: Sequence[RunResult], configured_judge: str = "") -> list[str
     """Each run's flags as codes, in the order of `runs`, by the rules every board follows (`row_flags`)."""
     old = outdated([dataset_pin(run.request) for run in runs])
     return board_flags([run_facts(run.summary, stale) for run, stale in zip(runs, old)], configured_judge)
-
-
-def too_few_items(codes: object) -> bool:
-    """Whether a `flags` cell says the run has too few items for an interval to mean anything."""
-    return FEW_ITEMS in parse_codes(codes)
 
 
 def _number(value: Any) -> float | None:

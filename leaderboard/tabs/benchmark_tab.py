@@ -29,6 +29,7 @@ from leaderboard.context import AppContext, as_updates
 from leaderboard.judgment_links import known_run, parse_item_key
 from leaderboard.page_link import read_link
 from leaderboard.results import ResultsStore, Snapshot, UnknownRunError
+from leaderboard.row_flags import too_few_items
 from leaderboard.score_links import items_address, score_link
 from leaderboard.scored_figures import group_heatmap, metric_bars
 from leaderboard.scored_tables import (
@@ -47,7 +48,6 @@ from leaderboard.scored_tables import (
     ranking_of,
     shown_ranking,
     tab_id,
-    too_few_items,
 )
 from leaderboard.tabs.plots_tab import failsafe
 from leaderboard.tabs.scored_tab_parts import (

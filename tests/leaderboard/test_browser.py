@@ -102,8 +102,9 @@ def shot(page: Page, name: str) -> None:
 
 
 def choose(page: Page, elem_id: str, option: str) -> None:
+    """Pick `option` in the dropdown `elem_id`: its own list, as another dropdown's may still be open."""
     page.locator(f"#{elem_id} input").click()
-    page.get_by_role("option", name=option, exact=True).click()
+    page.locator(f"#{elem_id}").get_by_role("option", name=option, exact=True).click()
 
 
 def download(page: Page, elem_id: str, target: Path, name_contains: str = "") -> Path:

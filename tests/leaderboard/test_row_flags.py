@@ -21,6 +21,7 @@ from leaderboard.row_flags import (
     parse_codes,
     row_flags,
     run_facts,
+    too_few_items,
 )
 
 SUMMARY = {"coverage": {"scored": 50, "no_response": 2, "configs": 4}, "counts": {"unclosed_thinking": 18},
@@ -92,3 +93,8 @@ def test_a_row_is_hidden_when_it_has_any_flag_chosen() -> None:
 def test_about_names_every_board_the_flags_apply_to() -> None:
     about = about_markdown(["Indic QA", "Saraiki"])
     assert "Every benchmark's ranking (Indic QA, Saraiki) flags its rows by the same rules" in about
+
+
+def test_only_the_few_items_flag_hides_an_interval() -> None:
+    assert too_few_items("cut_off,few_items") and not too_few_items("cut_off,other_judge")
+    assert not too_few_items(None) and not too_few_items("")

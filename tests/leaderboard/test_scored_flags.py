@@ -15,14 +15,13 @@ from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.results import ResultsStore, RunResult
-from leaderboard.row_flags import FEW_ITEMS_INTERVAL
+from leaderboard.row_flags import FEW_ITEMS_INTERVAL, too_few_items
 from leaderboard.scored_tables import (
     breakdown_frame,
     item_groupings,
     items_frame,
     ranking_frame,
     shown_ranking,
-    too_few_items,
 )
 from leaderboard.tabs.benchmark_tab import breakdown_links, ranking_links
 from tests.support.flagged_toy_runs import (
