@@ -164,8 +164,8 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
     detail = {"title": title, "shots_panel": shots_panel, "shots": shots, "question": question, "response": response,
               "verdict": verdict}
 
-    def render(chosen: str, terms: str, hidden: list[str]) -> dict[Any, Any]:
-        return as_updates(render_board(context, benchmark, breakdowns[chosen], terms, hidden), board)
+    def render(chosen: str, terms: str, hidden: list[str], current: str | None = None, query: str = "") -> dict[Any, Any]:
+        return as_updates(render_board(context, benchmark, breakdowns[chosen], terms, hidden, current, query), board)
 
     def browse(run_id: str | None, chosen_show: str, *chosen: str) -> list[Any]:
         return item_updates(render_items(context, benchmark, run_id, chosen_show, chosen))
@@ -180,7 +180,9 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
     def open_link(query: str, current: str | None) -> list[Any]:
         return linked_view(context, benchmark, query, current)
 
-    board_inputs = [group_by, *filters.inputs]
+    # The board's render reads the model shown and the page's address: a render begun before a link's model was
+    # set (the page's first) must not put the first ranked run back over it.
+    board_inputs = [group_by, *filters.inputs, model, *([context.page_link] if context.page_link is not None else [])]
     context.results_version.change(render, board_inputs, list(board.values()), show_progress="hidden")
     group_by.change(render, board_inputs, list(board.values()))
     item_inputs = [model, show, *groupings]
@@ -247,9 +249,10 @@ def breakdown_links(benchmark: ScoredBenchmark, breakdown: Breakdown) -> CellLin
 
 
 def render_board(context: AppContext, benchmark: ScoredBenchmark, breakdown: Breakdown, search: str = "",
-                 hidden_flags: Sequence[str] = ()) -> Board:
+                 hidden_flags: Sequence[str] = (), current: str | None = None, query: str = "") -> Board:
     """Every run's rankings (those the search and flag filter keep, and their CSV), the chosen breakdown, the
-    figures, the models."""
+    figures, the models: the one `current` shows while it is on the board, else the one the address `query` links
+    this tab to, else the first ranked."""
     snapshot = store_of(context, benchmark).snapshot()
     ranking = _ranking(context, benchmark, snapshot)
     choices = model_choices(ranking)
@@ -267,7 +270,7 @@ def render_board(context: AppContext, benchmark: ScoredBenchmark, breakdown: Bre
         breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown)),
         bars=failsafe(metric_bars)(ranking, benchmark),
         heatmap=failsafe(group_heatmap)(matrix, headline, breakdown.label),
-        model=gr.update(choices=choices, value=choices[0][1] if choices else None),
+        model=gr.update(choices=choices, value=_shown_model(context, benchmark, choices, current, query)),
     )
 
 
@@ -311,6 +314,23 @@ def render_items(context: AppContext, benchmark: ScoredBenchmark, run_id: str | 
                  **exports)
 
 
+def _shown_model(context: AppContext, benchmark: ScoredBenchmark, choices: Sequence[tuple[str, str]],
+                 current: str | None, query: str) -> str | None:
+    runs = [run_id for _, run_id in choices]
+    if current in runs:
+        return current
+    return linked_run(context, benchmark, query) or (runs[0] if runs else None)
+
+
+def linked_run(context: AppContext, benchmark: ScoredBenchmark, query: str | None) -> str | None:
+    """The run of this benchmark's board that the address `query` links this tab to (`<tab>_model` or a score
+    link's `model`), or None."""
+    link = read_link(query)
+    if link.text("tab") != tab_id(benchmark):
+        return None
+    return known_run(store_of(context, benchmark), link.text(f"{tab_id(benchmark)}_model") or link.text("model"))
+
+
 def item_updates(view: Items) -> list[Any]:
     """An `Items` as the browser's outputs, in order: the table, each filter, the downloads."""
     return [view.items, *view.groupings, view.jsonl, view.csv, view.parquet]
@@ -319,9 +339,8 @@ def item_updates(view: Items) -> list[Any]:
 def linked_view(context: AppContext, benchmark: ScoredBenchmark, query: str, current: str | None) -> list[Any]:
     """What a link (`?tab=<tab>&model=<run id>&<field>=<value>`) sets in the item browser: the model when the run
     is on the board (else the one shown), each filter it names (with the run's choices), Show back to all."""
-    link = read_link(query)
-    prefix, store = tab_id(benchmark), store_of(context, benchmark)
-    run_id = known_run(store, link.text(f"{prefix}_model") or link.text("model")) or current
+    link, store = read_link(query), store_of(context, benchmark)
+    run_id = linked_run(context, benchmark, query) or current
     ranking = _ranking(context, benchmark, store.snapshot())
     fields = item_groupings(benchmark)
     details = _details(store, benchmark, run_id) if run_id else pd.DataFrame()
