@@ -180,8 +180,8 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
     def open_link(query: str, current: str | None) -> list[Any]:
         return linked_view(context, benchmark, query, current)
 
-    # The board's render reads the model shown and the page's address: a render begun before a link's model was
-    # set (the page's first) must not put the first ranked run back over it.
+    # The board's render reads the model shown and the page's address, and sets the model only where the one shown
+    # is not on the board: a render asked for before a link chose its model never puts another back over it.
     board_inputs = [group_by, *filters.inputs, model, *([context.page_link] if context.page_link is not None else [])]
     context.results_version.change(render, board_inputs, list(board.values()), show_progress="hidden")
     group_by.change(render, board_inputs, list(board.values()))
@@ -251,8 +251,8 @@ def breakdown_links(benchmark: ScoredBenchmark, breakdown: Breakdown) -> CellLin
 def render_board(context: AppContext, benchmark: ScoredBenchmark, breakdown: Breakdown, search: str = "",
                  hidden_flags: Sequence[str] = (), current: str | None = None, query: str = "") -> Board:
     """Every run's rankings (those the search and flag filter keep, and their CSV), the chosen breakdown, the
-    figures, the models: the one `current` shows while it is on the board, else the one the address `query` links
-    this tab to, else the first ranked."""
+    figures, the models (and, where the one `current` shows is not on the board, the one the address `query` links
+    this tab to, else the first ranked)."""
     snapshot = store_of(context, benchmark).snapshot()
     ranking = _ranking(context, benchmark, snapshot)
     choices = model_choices(ranking)
@@ -270,7 +270,7 @@ def render_board(context: AppContext, benchmark: ScoredBenchmark, breakdown: Bre
         breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown)),
         bars=failsafe(metric_bars)(ranking, benchmark),
         heatmap=failsafe(group_heatmap)(matrix, headline, breakdown.label),
-        model=gr.update(choices=choices, value=_shown_model(context, benchmark, choices, current, query)),
+        model=_model_update(context, benchmark, choices, current, query),
     )
 
 
@@ -314,12 +314,17 @@ def render_items(context: AppContext, benchmark: ScoredBenchmark, run_id: str | 
                  **exports)
 
 
-def _shown_model(context: AppContext, benchmark: ScoredBenchmark, choices: Sequence[tuple[str, str]],
-                 current: str | None, query: str) -> str | None:
+def _model_update(context: AppContext, benchmark: ScoredBenchmark, choices: Sequence[tuple[str, str]],
+                  current: str | None, query: str) -> dict[str, Any]:
+    """The Model dropdown's new choices; its value only when the one it shows is no longer on the board.
+
+    `current` is the value when the render was asked for: a link (or a viewer) may have chosen another since,
+    which a value sent back with the choices would overwrite, and list another run's items under the link.
+    """
     runs = [run_id for _, run_id in choices]
     if current in runs:
-        return current
-    return linked_run(context, benchmark, query) or (runs[0] if runs else None)
+        return gr.update(choices=choices)
+    return gr.update(choices=choices, value=linked_run(context, benchmark, query) or (runs[0] if runs else None))
 
 
 def linked_run(context: AppContext, benchmark: ScoredBenchmark, query: str | None) -> str | None:

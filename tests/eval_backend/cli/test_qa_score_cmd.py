@@ -295,6 +295,9 @@ def test_a_fatal_judge_error_still_saves_the_deterministic_results_and_says_what
     def reply(body: dict) -> Reply:  # the key is revoked after 3 answers
         return qa_judge_reply()(body) if next(answered) < 3 else Reply(content="Incorrect API key provided", status=401)
 
+    # One call at a time: with two in flight, the third answer can still be on its way when the fourth's 401 stops
+    # the judge, and a call cut short has no verdict to save.
+
     rows = [[f"Capital? #{n}", "Delhi", "Geo", "It is Delhi."] for n in range(40)]
     responses = write_csv(tmp_path / "r.csv", rows)
     out, summary_out = tmp_path / "scored.csv", tmp_path / "s.json"
@@ -302,7 +305,7 @@ def test_a_fatal_judge_error_still_saves_the_deterministic_results_and_says_what
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-secret")
         monkeypatch.setenv("JUDGE_MODEL", "stand-in-judge")
-        status = main(["qa-score", "--responses", str(responses), "--judge", "--concurrency", "2",
+        status = main(["qa-score", "--responses", str(responses), "--judge", "--concurrency", "1",
                        "--out", str(out), "--summary-out", str(summary_out)])
     assert status == 2
     err = capsys.readouterr().err
