@@ -177,8 +177,11 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
         row = evt.row_value or []
         return str(row[0]) if row else ""
 
-    def open_link(query: str, current: str | None) -> list[Any]:
-        return linked_view(context, benchmark, query, current)
+    def open_filters(query: str, current: str | None) -> list[Any]:
+        return linked_filters(context, benchmark, query, current)
+
+    def open_model(query: str, current: str | None) -> dict[str, Any]:
+        return linked_model(context, benchmark, query, current)
 
     # The board's render reads the model shown and the page's address, and sets the model only where the one shown
     # is not on the board: a render asked for before a link chose its model never puts another back over it.
@@ -198,7 +201,10 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
     if context.page_link is not None:  # a link goes through a plain text box: only a valid run is chosen
         linked = gr.Textbox(visible=False, elem_id=f"{prefix}-linked-model")
         context.page_link.change(None, [context.page_link, linked, opened], [linked, opened], js=LINK_SCRIPT.format(tab=prefix))
-        linked.change(open_link, [linked, model], [model, *groupings, show], show_progress="hidden").then(
+        # The filters first, then the model: the model's change lists its items with the filters read as it
+        # fires, which (set in one update with the model) could still be the old ones, and arrive last.
+        linked.change(open_filters, [linked, model], [*groupings, show], show_progress="hidden").then(
+            open_model, [linked, model], model, show_progress="hidden").then(
             browse, item_inputs, browser).then(show_item, [model, opened], detail_outputs)
 
 
@@ -341,21 +347,25 @@ def item_updates(view: Items) -> list[Any]:
     return [view.items, *view.groupings, view.jsonl, view.csv, view.parquet]
 
 
-def linked_view(context: AppContext, benchmark: ScoredBenchmark, query: str, current: str | None) -> list[Any]:
-    """What a link (`?tab=<tab>&model=<run id>&<field>=<value>`) sets in the item browser: the model when the run
-    is on the board (else the one shown), each filter it names (with the run's choices), Show back to all."""
+def linked_filters(context: AppContext, benchmark: ScoredBenchmark, query: str, current: str | None) -> list[Any]:
+    """What a link (`?tab=<tab>&model=<run id>&<field>=<value>`) sets in the item browser's filters: each filter it
+    names (with the choices of its run, or of the one shown where the run is not on the board), Show back to all."""
     link, store = read_link(query), store_of(context, benchmark)
     run_id = linked_run(context, benchmark, query) or current
-    ranking = _ranking(context, benchmark, store.snapshot())
-    fields = item_groupings(benchmark)
     details = _details(store, benchmark, run_id) if run_id else pd.DataFrame()
     filters = []
-    for field in fields:
+    for field in item_groupings(benchmark):
         options = groups(details, benchmark, field.name) if run_id else [ALL]
         asked = link.text(field.name, ALL)
         filters.append(gr.update(choices=options, value=asked if asked in options else ALL))
+    return [*filters, ALL]
+
+
+def linked_model(context: AppContext, benchmark: ScoredBenchmark, query: str, current: str | None) -> dict[str, Any]:
+    """The model a link sets in the item browser: its run when on the board, else the one shown."""
+    ranking = _ranking(context, benchmark, store_of(context, benchmark).snapshot())
     # A dropdown's update must carry its choices: Gradio rebuilds the session's copy from the update.
-    return [gr.update(choices=model_choices(ranking), value=run_id), *filters, ALL]
+    return gr.update(choices=model_choices(ranking), value=linked_run(context, benchmark, query) or current)
 
 
 def render_item(context: AppContext, benchmark: ScoredBenchmark, run_id: str | None, key: str | None) -> Detail:
