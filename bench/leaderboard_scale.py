@@ -24,15 +24,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.record import publish  # noqa: E402
 from eval_backend.benchmarks import BENCHMARKS  # noqa: E402
 from eval_backend.benchmarks.indic_writing_bench import KNOWN_CONFIGS, VARIANTS  # noqa: E402
-from eval_backend.details import details_frame, write_details  # noqa: E402
+from eval_backend.coverage import Coverage  # noqa: E402
+from eval_backend.details import write_details  # noqa: E402
+from eval_backend.item_status import SCORED  # noqa: E402
 from eval_backend.records import ItemMeta, Judgment, ResponseRecord, Usage  # noqa: E402
-from eval_backend.reporting import summary_to_dict  # noqa: E402
 from eval_backend.run_folder import RunFolder  # noqa: E402
-from eval_backend.scoring import SCORED, Counts, Coverage, ItemResult, Summary  # noqa: E402
+from eval_backend.writing_bench_details import details_frame  # noqa: E402
+from eval_backend.writing_bench_reporting import summary_to_dict  # noqa: E402
+from eval_backend.writing_bench_scoring import Counts, ItemResult, Summary  # noqa: E402
 from leaderboard.display import display_table  # noqa: E402
-from leaderboard.writing_bench_figures import domain_radar, language_heatmap, overall_figure, variant_bars  # noqa: E402
 from leaderboard.judgments import ItemFilter, filter_items, judgment_items  # noqa: E402
 from leaderboard.results import ResultsStore  # noqa: E402
+from leaderboard.writing_bench_figures import domain_radar, language_heatmap, overall_figure, variant_bars  # noqa: E402
 from leaderboard.writing_bench_tables import DEFAULT_GROUPS, leaderboard_view, table_for_runs, top_n  # noqa: E402
 from tests.support.hub_dataset import full_size_shape  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 Synthetic, seeded scores at Indic WritingBench's full size (3,925 items, 13 configs, renderings
 in threes sharing their request's difficulty; `bench/joint_bootstrap.py`'s data). Times the
-intervals `eval_backend.scoring.summarize` computes for one run (all configs, each config, the
+intervals `eval_backend.writing_bench_scoring.summarize` computes for one run (all configs, each config, the
 Indic group: 15 cluster bootstraps) against the same intervals with every item its own cluster
 (the naive design, the reference in the same run), reports how much wider the clustered ones
 are, and times the precision table of `MAX_RUNS` runs (every figure and each Indic language).

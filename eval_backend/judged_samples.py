@@ -14,7 +14,7 @@ from eval_backend.records import Item, ItemKey, Judgment, ResponseRecord
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.scorer_runs import ScorerVerdicts, plan_scorer_calls, read_scores, read_suite_items, scores_path
 from eval_backend.scores import ScoreRecord, current_scores
-from eval_backend.scoring import current_judgments
+from eval_backend.writing_bench_scoring import current_judgments
 
 CallKey = tuple[str, int, int | str, str]
 """config, index, the part judged (a rubric criterion's index, a judge scorer's name), hash of the judged response."""

@@ -18,19 +18,27 @@ from typing import Any, Callable, ContextManager, Iterable, Iterator, Mapping, S
 
 from eval_backend.benchmarks import Benchmark
 from eval_backend.concurrency import run_workers
+from eval_backend.item_status import answered, response_is_current
+from eval_backend.jsonl import JsonlAppender
 from eval_backend.judge_calls import JudgeCall, VerdictBook, call_id_of, parse_call_id
 from eval_backend.judge_client import JudgeClients, JudgeOutcome
 from eval_backend.judge_transport import run_event_loop
-from eval_backend.jsonl import JsonlAppender
 from eval_backend.memory import trim_heap
 from eval_backend.records import (
-    Item, ItemKey, ItemMeta, Judgment, ResponseRecord, judgment_from_dict, sha256_text, to_json_dict,
+    Item,
+    ItemKey,
+    ItemMeta,
+    Judgment,
+    ResponseRecord,
+    judgment_from_dict,
+    sha256_text,
+    to_json_dict,
 )
 from eval_backend.run_folder import RunFolder, read_records
 from eval_backend.scores import ScoreRecord
-from eval_backend.scoring import answered, current_judgments, judged_response_sha, response_is_current
 from eval_backend.settings import JudgeSettings
 from eval_backend.verdict import Verdict, parse_verdict
+from eval_backend.writing_bench_scoring import current_judgments, judged_response_sha
 
 logger = logging.getLogger(__name__)
 

@@ -24,14 +24,14 @@ from eval_backend.dataset_loader import (
 from eval_backend.generation.generating import GenerationCallback, GenerationProgress, generate_items, owed_items
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.select import build_generator
-from eval_backend.memory import trim_heap
 from eval_backend.judge_calls import by_config
 from eval_backend.judging import JudgingProgress, ProgressCallback, judge_live
+from eval_backend.memory import trim_heap
 from eval_backend.records import Item, ResponseRecord, to_json_dict, utc_now
 from eval_backend.run_folder import RunFolder
 from eval_backend.run_kinds import run_kind
-from eval_backend.scoring import Summary
 from eval_backend.settings import JudgeSettings
+from eval_backend.writing_bench_scoring import Summary
 
 logger = logging.getLogger(__name__)
 

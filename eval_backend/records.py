@@ -225,11 +225,6 @@ class Judgment:
     def failed(self) -> bool:
         return self.score is None
 
-    @property
-    def resume_key(self) -> tuple[str, int, int, str, str]:
-        """Two judgments with this key are the same work: the second need not be sent."""
-        return (self.config, self.index, self.criterion_index, self.response_sha256, self.judge_model)
-
 
 def to_json_dict(record: Any) -> dict[str, Any]:
     """A record as a plain JSON-ready dict (nested dataclasses become dicts).

@@ -16,10 +16,10 @@ from eval_backend.cost import CostEstimate, estimate_for_items, estimate_for_sco
 from eval_backend.judge_calls import VerdictBook
 from eval_backend.judged_samples import JudgedSample, RubricSample, ScorerSample
 from eval_backend.judging import RubricVerdicts
-from eval_backend.reporting import score_run_folder
 from eval_backend.run_folder import RunFolder
 from eval_backend.scorer_runs import ScorerVerdicts, read_suite_items, score_scored_run
 from eval_backend.settings import CostSettings
+from eval_backend.writing_bench_reporting import score_run_folder
 
 T = TypeVar("T")
 BookFactory = Callable[[Any, RunFolder, Sequence[str], Callable[[str], Sequence[Any]], Path | None], VerdictBook]

@@ -16,24 +16,23 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections import Counter
-from pathlib import Path
 from functools import partial
+from pathlib import Path
 from typing import Any, Callable, ContextManager, Iterator, Mapping, Sequence
 
 from eval_backend.benchmarks.plugin import ScoredBenchmark, ScoredItem
+from eval_backend.coverage import coverage_of
 from eval_backend.details import write_details
+from eval_backend.figure_intervals import item_clusters, summary_intervals
+from eval_backend.generation.decoding_mode import recorded_mode
+from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED, answered, awaits_response
 from eval_backend.jsonl import JsonlAppender, read_jsonl
 from eval_backend.judge_calls import JudgeCall, call_id_of, parse_call_id
 from eval_backend.judge_client import JudgeOutcome
-from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
-from eval_backend.figure_intervals import item_clusters, summary_intervals
-from eval_backend.generation.decoding_mode import recorded_mode
 from eval_backend.records import ItemKey, ResponseRecord, Usage, sha256_text, to_json_dict
-# One provenance for every benchmark's summary (the rubric path's, kept in reporting.py).
-from eval_backend.reporting import run_provenance, scoring_judge
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.scores import ScoreRecord, current_scores, score_from_dict
-from eval_backend.scoring import answered, awaits_response, coverage_of
+from eval_backend.summary_provenance import run_provenance, scoring_judge
 
 logger = logging.getLogger(__name__)
 

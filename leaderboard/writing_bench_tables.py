@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
-from eval_backend.scoring import SUBDOMAIN_SEPARATOR
+from eval_backend.writing_bench_scoring import SUBDOMAIN_SEPARATOR
 from leaderboard.joint_ranks import with_joint_rank_ranges
 from leaderboard.results import UNKNOWN_LICENSE, RunResult, Snapshot, breakdown_frame, runs_frame
 from leaderboard.row_flags import DatasetPin, board_flags, is_hidden, outdated, run_facts

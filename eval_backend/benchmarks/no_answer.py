@@ -3,7 +3,7 @@
 The model that cannot answer an item (its prompt does not fit its context, its answer is
 empty) must never score higher for it, so every benchmark declares the verdicts such an
 item gets, and the engine applies them in one place (`eval_backend.scorer_runs`, and the
-rubric floor in `eval_backend.scoring`). The statement is what the About page says.
+rubric floor in `eval_backend.writing_bench_scoring`). The statement is what the About page says.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # each command imports what it uses: `qa-score` alone should 
     from eval_backend.generation.generating import GenerationCallback
     from eval_backend.judging import ProgressCallback
     from eval_backend.pipeline import PhaseProgress
-    from eval_backend.scoring import Summary
+    from eval_backend.writing_bench_scoring import Summary
 
 
 def positive_int(text: str) -> int:

@@ -22,9 +22,6 @@ class Interval:
     high: float
     level: float = LEVEL
 
-    def excludes(self, value: float) -> bool:
-        return not self.low <= value <= self.high
-
 
 def tail_probability(level: float = LEVEL) -> float:
     """(1 - level) / 2, exactly: 0.025, not 0.025000000000000022, which would move a rank percentile

@@ -19,13 +19,13 @@ from typing import Any, Callable, Collection, Mapping
 
 from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.chat_mode import ChatMode, in_mode
+from eval_backend.coverage import Coverage, unfinished_reason
 from eval_backend.dataset_loader import benchmark_dataset
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.hub_sync import mirror_request, push_run
 from eval_backend.pipeline import PhaseProgress, RunSpec, run_pipeline
 from eval_backend.redaction import redact
 from eval_backend.run_folder import RunFolder, RunFolderBusy
-from eval_backend.scoring import Coverage, Summary, unfinished_reason
 from eval_backend.settings import Settings
 from eval_backend.submissions.fence import ClaimLost
 from eval_backend.submissions.folder_wait import wait_for_folder
@@ -34,6 +34,7 @@ from eval_backend.submissions.monitor import RunMonitor
 from eval_backend.submissions.outage import patient
 from eval_backend.submissions.queue_store import QueueRequest, QueueStore, Status, timestamp
 from eval_backend.write_guard import guarded_writes
+from eval_backend.writing_bench_scoring import Summary
 
 logger = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Hashable, Mapping, Sequence
+from typing import Any, Hashable, Sequence
 
 import gradio as gr
 import pandas as pd

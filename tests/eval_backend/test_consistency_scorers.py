@@ -17,7 +17,7 @@ from eval_backend.run_folder import RunFolder
 from eval_backend.scorer_runs import read_scores, scores_path
 from tests.eval_backend.test_scorer_runs import QUESTIONS, run_qa, seed_answer
 from tests.eval_backend.test_toy_benchmark import translator
-from tests.support.chat_server import Reply, StandInChatServer
+from tests.support.chat_server import StandInChatServer
 from tests.support.qa_dataset import write_qa_dataset
 from tests.support.qa_judge import qa_judge_reply, toy_decision
 from tests.support.qa_runs import QA_JUDGE_MODEL, QaProfile, qa_model_reply

@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from eval_backend.benchmarks import BENCHMARKS
-from eval_backend.details import details_frame, read_details, write_details
-from eval_backend.records import ItemMeta, ResponseRecord
 from eval_backend.benchmarks.base import FLOOR_SCORE
-from eval_backend.scoring import NO_RESPONSE, PENDING, item_results
+from eval_backend.details import read_details, write_details
+from eval_backend.item_status import NO_RESPONSE, PENDING
+from eval_backend.records import ItemMeta, ResponseRecord
+from eval_backend.writing_bench_details import details_frame
+from eval_backend.writing_bench_scoring import item_results
 
 BENCHMARK = BENCHMARKS["indic_writing_bench"]
 CHECKLIST = tuple({"name": f"criterion {n}"} for n in range(5))

@@ -11,9 +11,16 @@ import pytest
 
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.details import read_details
-from eval_backend.reporting import score_run_folder
 from eval_backend.run_folder import RunFolder
-from leaderboard.results import LruCache, QueryUnavailableError, ResultsStore, UnknownRunError, breakdown_frame, runs_frame
+from eval_backend.writing_bench_reporting import score_run_folder
+from leaderboard.results import (
+    LruCache,
+    QueryUnavailableError,
+    ResultsStore,
+    UnknownRunError,
+    breakdown_frame,
+    runs_frame,
+)
 from tests.support.hub_dataset import read_rows
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 

@@ -46,13 +46,6 @@ def _punctuation() -> str:
     return "".join(char for char in map(chr, range(_LISTED_PLANES * 0x10000)) if _is_punctuation(char))
 
 
-def strip_punctuation(token: str) -> str:
-    """`token` without its leading and trailing punctuation (`delhi.` -> `delhi`, `।गंगा।` -> `गंगा`)."""
-    if _UNLISTED.search(token):
-        return _strip_each_character(token)
-    return token.strip(_punctuation())
-
-
 def _strip_each_character(token: str) -> str:
     start, end = 0, len(token)
     while start < end and _is_punctuation(token[start]):

@@ -75,16 +75,3 @@ TASKS: tuple[SaraikiTask, ...] = (
 TASKS_BY_NAME: dict[str, SaraikiTask] = {task.name: task for task in TASKS}
 CONFIGS: tuple[str, ...] = tuple(dict.fromkeys(task.config for task in TASKS))
 """The dataset's seven configs, in the script's order."""
-
-
-def tasks_of_configs(configs: list[str] | tuple[str, ...]) -> tuple[SaraikiTask, ...]:
-    """The tasks that read the given configs (`truthfulness_safety` gives two), in report order.
-
-    Raises ValueError naming a config the benchmark does not have.
-    """
-    unknown = [config for config in configs if config not in CONFIGS]
-    if unknown:
-        raise ValueError(
-            f"unknown Saraiki task {', '.join(map(repr, unknown))}; expected some of {', '.join(CONFIGS)}"
-        )
-    return tuple(task for task in TASKS if task.config in configs)

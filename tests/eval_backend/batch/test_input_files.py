@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 
 from eval_backend.batch.input_files import BatchRequest, request_line, write_input_files
 from eval_backend.batch.route import AZURE, OPENAI, BatchRoute, batch_route

@@ -18,24 +18,24 @@ import pytest
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.benchmarks.chat_mode import ChatMode
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.coverage import Coverage
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.pipeline import PhaseProgress, RunSpec, run_pipeline
 from eval_backend.records import ItemMeta, ResponseRecord, Usage
-from eval_backend.scoring import Counts, Coverage, item_results, summarize
 from eval_backend.run_folder import RunFolder, RunFolderBusy
 from eval_backend.settings import DataSettings, QueueSettings, Settings
 from eval_backend.submissions import NewRequest, Phase, QueueRequest, QueueStore, Status, SubmissionForm
 from eval_backend.submissions.service import submit
-from eval_backend.submissions.worker import Runner, poll_once
-from eval_backend.submissions.worker import worker_loop
+from eval_backend.submissions.worker import Runner, poll_once, worker_loop
+from eval_backend.writing_bench_scoring import Counts, item_results, summarize
 from tests.eval_backend.submissions.conftest import make_settings
-from tests.support.queue_backends import QueueBackend
-from tests.support.chat_server import StandInChatServer
 from tests.eval_backend.test_scorer_runs import CONTEXT, dataset_with, run_qa, strong_answer
 from tests.eval_backend.test_scorer_runs_saraiki import run_saraiki, silent_on_instructions_and_safety
+from tests.support.chat_server import StandInChatServer
 from tests.support.qa_judge import qa_judge_reply
 from tests.support.qa_runs import QaProfile, qa_judge_settings, qa_model_reply
+from tests.support.queue_backends import QueueBackend
 from tests.support.saraiki_dataset import saraiki_rows, write_saraiki_dataset, write_split
 from tests.support.tiny_model import build_tiny_chat_model
 

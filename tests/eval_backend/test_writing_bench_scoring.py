@@ -9,6 +9,8 @@ import pytest
 
 from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.base import FLOOR_SCORE
+from eval_backend.coverage import Coverage
+from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
 from eval_backend.records import (
     INVALID_ANSWER,
     SYSTEM_ERROR,
@@ -18,18 +20,8 @@ from eval_backend.records import (
     ResponseRecord,
     Usage,
 )
-from eval_backend.scoring import (
-    FAILED,
-    ItemResult,
-    NO_RESPONSE,
-    PENDING,
-    SCORED,
-    Coverage,
-    item_results,
-    judged_response_sha,
-    summarize,
-)
 from eval_backend.statistics import cluster_bootstrap_interval, item_design
+from eval_backend.writing_bench_scoring import ItemResult, item_results, judged_response_sha, summarize
 
 BENCHMARK = BENCHMARKS["indic_writing_bench"]
 JUDGE = "judge-a"

@@ -1,16 +1,16 @@
-"""Scoring a run folder: read what is on disk, write summary.json and details.parquet."""
+"""Scoring an Indic WritingBench run folder: read what is on disk, write summary.json and details.parquet."""
 
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from eval_backend.benchmarks import Benchmark
-from eval_backend.details import details_frame, write_details
-from eval_backend.records import utc_now
+from eval_backend.details import write_details
 from eval_backend.run_folder import RunFolder, RunFolderError
-from eval_backend.scoring import Summary, item_results, summarize, total_usage
+from eval_backend.summary_provenance import run_provenance, scoring_judge
+from eval_backend.writing_bench_details import details_frame
+from eval_backend.writing_bench_scoring import Summary, item_results, summarize, total_usage
 
 
 def score_run_folder(benchmark: Benchmark, folder: RunFolder, judge_model: str | None = None) -> Summary:
@@ -42,29 +42,6 @@ def score_run_folder(benchmark: Benchmark, folder: RunFolder, judge_model: str |
     return summary
 
 
-def scoring_judge(requested: str | None, judges: Sequence[str], judged_in: Path) -> str:
-    """The judge a summary scores: `requested`, else the one of the latest line in `judges` (file order).
-
-    A judge that judged nothing in a file holding other judges' lines is refused: its summary
-    would show a complete run as unscored.
-    """
-    if requested and judges and requested not in judges:
-        others = ", ".join(repr(judge) for judge in dict.fromkeys(judges))
-        raise RunFolderError(
-            f"{judged_in}: judge {requested!r} judged nothing in this run folder (its judges: {others}); "
-            f"score without --judge-model, or judge the run with {requested!r} first"
-        )
-    return requested or (judges[-1] if judges else "")
-
-
 def summary_to_dict(summary: Summary) -> dict[str, Any]:
     """summary.json's content."""
     return dataclasses.asdict(summary)
-
-
-def run_provenance(request: dict[str, Any], judge_model: str) -> dict[str, Any]:
-    """What a summary records of how its run was made: model, data, generation, judge and time."""
-    keys = ("model", "revision", "dataset", "dataset_revision", "generation", "backend", "configs", "limit", "judge_mode")
-    provenance = {key: request.get(key) for key in keys}
-    provenance.update(judge_model=judge_model, created_at=utc_now())
-    return provenance

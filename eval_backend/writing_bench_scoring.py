@@ -1,4 +1,5 @@
-"""Scoring as pure functions: items, responses and judgments in, per-item results and a summary out.
+"""Indic WritingBench's scoring as pure functions: items, responses and judgments in, per-item results
+and a summary out.
 
 The seed's Step C: item = mean of its criterion scores; config = mean of its item
 scores; overall = mean of the config scores. The headline is the mean over the
@@ -14,7 +15,8 @@ What counts, and how:
   system error, a response to an older query) is `PENDING`, as is one whose judgments
   are not all in: neither is scored;
 - an item with a judgment that failed for good is `FAILED`: counted, left out of the means.
-A run is complete when every item the dataset holds for its configs has a score.
+A run is complete when every item the dataset holds for its configs has a score (`eval_backend.coverage`,
+the rule every benchmark shares).
 
 Every interval (overall, per config, per config group) is the cluster bootstrap of the item
 scores with the configs as strata (`eval_backend.figure_intervals`), the items clustering by
@@ -29,9 +31,10 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from eval_backend.benchmarks import Benchmark
 from eval_backend.benchmarks.base import RUBRIC_SCORER
+from eval_backend.coverage import Coverage, coverage_of
 from eval_backend.figure_intervals import Bounds, figure_interval, item_clusters
 from eval_backend.generation.decoding_mode import recorded_mode
-from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
+from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED, answered, awaits_response
 from eval_backend.records import ItemKey, ItemMeta, Judgment, ResponseRecord, Usage, sha256_text
 from eval_backend.statistics import Weighting
 
@@ -64,33 +67,6 @@ class Counts:
     extra_attempts: int = 0
     unclosed_thinking: int = 0
     """Answers cut off inside thinking they opened and never closed."""
-
-
-@dataclass(frozen=True)
-class Coverage:
-    """How much of the benchmark a run covers: `expected` = scored + failed + no_response + pending.
-
-    `expected` counts the dataset's items in the run's configs (all of them, whatever a
-    `--limit`), `configs` the run's configs and `dataset_configs` the dataset's.
-    """
-
-    expected: int = 0
-    scored: int = 0
-    failed: int = 0
-    no_response: int = 0
-    pending: int = 0
-    configs: int = 0
-    dataset_configs: int = 0
-
-    @property
-    def complete(self) -> bool:
-        """Every expected item has a score (a judged one, or the floor for no answer)."""
-        return self.expected > 0 and self.scored + self.no_response == self.expected
-
-    @property
-    def partial(self) -> bool:
-        """The run covers only some of the dataset's configs."""
-        return self.configs < self.dataset_configs
 
 
 @dataclass(frozen=True)
@@ -143,24 +119,6 @@ def judgment_is_current(judgment: Judgment, meta: ItemMeta | None) -> bool:
     if meta is None or meta.item_sha256 is None or judgment.item_sha256 is None:
         return True
     return judgment.item_sha256 == meta.item_sha256
-
-
-def response_is_current(response: ResponseRecord, query_sha256: str | None) -> bool:
-    """Whether a response answered this revision of the query (unknown on either side: yes)."""
-    return query_sha256 is None or response.query_sha256 is None or response.query_sha256 == query_sha256
-
-
-def awaits_response(response: ResponseRecord | None, query_sha256: str | None) -> bool:
-    """Whether an item is owed a (current) response before it can be scored: none yet, a
-    system failure, or an answer to an older revision of its query."""
-    return response is None or response.system_error or not response_is_current(response, query_sha256)
-
-
-def answered(benchmark: Benchmark, response: ResponseRecord | None) -> bool:
-    """Whether the model gave text worth judging: not an error, not empty once its reasoning is removed."""
-    if response is None or response.response is None:
-        return False
-    return bool(benchmark.judged_text(response.response).strip())
 
 
 def subdomain_key(domain: str, subdomain: str) -> str:
@@ -285,34 +243,6 @@ def _interval_of(benchmark: Benchmark, scored: Sequence[ItemResult]) -> Callable
     return interval
 
 
-def coverage_of(
-    outcomes: Iterable[tuple[str, str]], expected: Mapping[str, int] | None, dataset_configs: Sequence[str] | None
-) -> Coverage:
-    """The coverage of a run from each of its items' (config, status), for every benchmark.
-
-    `expected` is the dataset's item count per config as recorded at prepare time and
-    `dataset_configs` every config of the dataset; without them (folders from before they
-    were recorded) the run's own items and configs stand in.
-    """
-    by_status: dict[str, int] = defaultdict(int)
-    run_configs: set[str] = set()
-    for config, status in outcomes:
-        by_status[status] += 1
-        run_configs.add(config)
-    configs = run_configs | set(expected or ())
-    total = sum(expected.values()) if expected else sum(by_status.values())
-    done = by_status[SCORED] + by_status[FAILED] + by_status[NO_RESPONSE]
-    return Coverage(
-        expected=total,
-        scored=by_status[SCORED],
-        failed=by_status[FAILED],
-        no_response=by_status[NO_RESPONSE],
-        pending=max(total - done, 0),
-        configs=len(configs),
-        dataset_configs=len(dataset_configs) if dataset_configs else len(configs),
-    )
-
-
 def _config_group_means(benchmark: Benchmark, config_means: Mapping[str, float]) -> dict[str, float]:
     """For each of the benchmark's config groups, the mean of the config means the run has."""
     groups = {}
@@ -391,20 +321,3 @@ def total_usage(judgments: Iterable[Judgment]) -> Usage:
     for judgment in judgments:
         total = total + judgment.usage
     return total
-
-
-def unfinished_reason(coverage: Coverage, run_pending: int, *, limited: bool = False) -> str | None:
-    """Why a run may not be published as finished, with its counts; None when it may (any benchmark).
-
-    A run is finished when it is complete. A run asked for only the first items of each
-    config (`limited`, a smoke deployment) can never be complete: it is finished when none
-    of its own items is failed or pending (`run_pending`), and is never ranked.
-    """
-    settled = coverage.failed == 0 and run_pending == 0
-    if settled and (coverage.complete or limited):
-        return None
-    return (
-        f"incomplete run: {coverage.scored + coverage.no_response} of {coverage.expected} items scored "
-        f"({coverage.failed} with a failed judgment, {coverage.pending} pending, "
-        f"{coverage.no_response} without an answer)"
-    )
