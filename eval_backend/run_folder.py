@@ -163,13 +163,14 @@ class RunFolder:
         return _read_json(self.summary_path)
 
 
-def read_records(path: Path, build: Any) -> Iterator[Any]:
-    """Each line of a JSONL file of the run folder built into a record; RunFolderError names the line at fault."""
+def read_records(path: Path, build: Any, what: str = "record") -> Iterator[Any]:
+    """Each line of a JSONL file of the run folder built into a record (`what` it is, for the error);
+    RunFolderError names the file and the line at fault."""
     for number, data in _records(path):
         try:
             yield build(data)
-        except (TypeError, ValueError) as exc:
-            raise RunFolderError(f"{path}:{number}: not a valid record ({exc})") from exc
+        except (TypeError, ValueError, KeyError) as exc:
+            raise RunFolderError(f"{path}:{number}: not a valid {what} ({exc})") from exc
 
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:

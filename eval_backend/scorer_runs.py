@@ -26,11 +26,11 @@ from eval_backend.details import write_details
 from eval_backend.figure_intervals import item_clusters, summary_intervals
 from eval_backend.generation.decoding_mode import recorded_mode
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED, answered, awaits_response
-from eval_backend.jsonl import JsonlAppender, read_jsonl
+from eval_backend.jsonl import JsonlAppender
 from eval_backend.judge_calls import JudgeCall, call_id_of, parse_call_id
 from eval_backend.judge_client import JudgeOutcome
 from eval_backend.records import ItemKey, ResponseRecord, Usage, sha256_text, to_json_dict
-from eval_backend.run_folder import RunFolder, RunFolderError
+from eval_backend.run_folder import RunFolder, RunFolderError, read_records
 from eval_backend.scores import ScoreRecord, current_scores, score_from_dict
 from eval_backend.summary_provenance import run_provenance, scoring_judge
 
@@ -45,27 +45,12 @@ def scores_path(folder: RunFolder) -> Path:
 
 def read_scores(folder: RunFolder) -> list[ScoreRecord]:
     """Every scores.jsonl line, in the order written."""
-    return _read_records(scores_path(folder), score_from_dict, "score record")
+    return list(read_records(scores_path(folder), score_from_dict, "score record"))
 
 
 def read_suite_items(benchmark: ScoredBenchmark, folder: RunFolder) -> list[Any]:
     """The run's items from items.jsonl, as the benchmark's own item type."""
-    return _read_records(folder.items_path, benchmark.item_from_meta, "item")
-
-
-def _read_records(path: Path, build: Callable[[Mapping[str, Any]], Any], what: str) -> list[Any]:
-    """Each line of a JSONL file built into a record; RunFolderError names the file and line at fault."""
-    try:
-        lines = list(read_jsonl(path))
-    except ValueError as exc:  # a line that is not JSON
-        raise RunFolderError(str(exc)) from exc
-    records = []
-    for number, data in lines:
-        try:
-            records.append(build(data))
-        except (TypeError, ValueError, KeyError) as exc:
-            raise RunFolderError(f"{path}:{number}: not a valid {what} ({exc})") from exc
-    return records
+    return list(read_records(folder.items_path, benchmark.item_from_meta, "item"))
 
 
 def plan_scorer_calls(
@@ -142,7 +127,7 @@ class ScorerVerdicts:
 
     def read(self) -> list[ScoreRecord]:
         """Every line of the verdict file, in the order written."""
-        return _read_records(self.path, score_from_dict, "score record")
+        return list(read_records(self.path, score_from_dict, "score record"))
 
     def owed(self, judge_model: str, retry_failed: bool) -> Iterator[list[JudgeCall]]:
         responses, existing = self.folder.read_responses(), self.read()

@@ -1,7 +1,7 @@
 """Test-wide isolation (no network, no real credentials, caches in a temp folder) and parallel runs.
 
-`make test` runs the suite in one process; `pytest -n 4 --dist loadgroup` (pytest-xdist) runs it in
-several. A test is parallel-safe when it:
+`make test` runs every test but the browser modules with `pytest -n 2 --dist loadgroup` (pytest-xdist),
+then the browser modules in one process (the Makefile says why). A test is parallel-safe when it:
 
 - writes only under `tmp_path` / `tmp_path_factory` (never into the checkout, a fixed /tmp path or $HOME);
 - listens on port 0 (the OS picks a free port; `tests.support.app_server.free_port`), never a fixed one;

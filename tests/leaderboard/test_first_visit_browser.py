@@ -14,7 +14,7 @@ from typing import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Request, expect
 
 from leaderboard.app_factory import DOCUMENTED_ENDPOINTS
 from leaderboard.tabs.submit_tab import QUEUE_REFRESH_S
@@ -73,17 +73,21 @@ def test_a_page_reading_the_board_does_not_poll_the_queue(app: AppServer, browse
     poll = queue_poll(app.url)
     page = browser.new_context(viewport=LAPTOP).new_page()
     page.set_default_timeout(UI_TIMEOUT_MS)
-    polls: list[int] = []
-    page.on("request", lambda request: polls.append(1) if EVENT_PATHS.search(request.url) and request.post_data
-            and json.loads(request.post_data).get("fn_index") == poll else None)
+
+    def polls_the_queue(request: Request) -> bool:
+        return bool(EVENT_PATHS.search(request.url) and request.post_data
+                    and json.loads(request.post_data).get("fn_index") == poll)
+
+    polls: list[Request] = []
+    page.on("request", lambda request: polls.append(request) if polls_the_queue(request) else None)
     page.goto(app.url)
     expect(board_rows(page)).to_have_count(3)
 
     page.wait_for_timeout((QUEUE_REFRESH_S + 2) * 1_000)  # a whole polling period on the board
     assert polls == []
-    page.get_by_role("tab", name="Submit").click()
-    page.wait_for_timeout((QUEUE_REFRESH_S + 2) * 1_000)
-    assert polls, "the queue is polled once its tab is open"
+    # Once its tab is open the queue is polled within a period: waited for as it happens, not for a fixed time.
+    with page.expect_request(polls_the_queue, timeout=(QUEUE_REFRESH_S + 2) * 1_000 + UI_TIMEOUT_MS):
+        page.get_by_role("tab", name="Submit").click()
     page.context.close()
 
 
