@@ -121,17 +121,24 @@ def test_an_item_opens_by_clicking_its_row_and_the_address_opens_it_again(page: 
     shot(page, "toy-item")
 
 
+@pytest.fixture(scope="module")
+def empty_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """The toy app over a data folder with no runs and no TOY_DATASET, one for both viewports: nothing here writes."""
+    root = tmp_path_factory.mktemp("empty")
+    with running_app(root / "empty-data", root / "app.log", script=TOY_APP) as server:
+        yield server
+
+
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1440", "390"])
 def test_with_no_runs_and_no_dataset_its_grids_show_their_headers_and_it_says_what_to_set(
-    browser: Browser, tmp_path: Path, viewport: dict
+    browser: Browser, empty_app: AppServer, viewport: dict
 ) -> None:
-    with running_app(tmp_path / "empty-data", tmp_path / "app.log", script=TOY_APP) as empty:
-        page = opened(browser, empty.url, viewport)
-        open_tab(page, "Toy translation")
-        expect(page.locator(f"#{TAB}-intro")).to_contain_text("set TOY_DATASET")
-        for table, first in ((f"{TAB}-table", LEAD_HEADERS), (f"{TAB}-items", ["Item", "Config", "Source"])):
-            titles = page.locator(f"#{table} [role=columnheader]")
-            expect(titles.first).to_have_attribute("title", first[0])
-            assert titles.evaluate_all("hs => hs.map(h => h.title)")[:len(first)] == first
-        shot(page, "toy-empty")
-        page.context.close()
+    page = opened(browser, empty_app.url, viewport)
+    open_tab(page, "Toy translation")
+    expect(page.locator(f"#{TAB}-intro")).to_contain_text("set TOY_DATASET")
+    for table, first in ((f"{TAB}-table", LEAD_HEADERS), (f"{TAB}-items", ["Item", "Config", "Source"])):
+        titles = page.locator(f"#{table} [role=columnheader]")
+        expect(titles.first).to_have_attribute("title", first[0])
+        assert titles.evaluate_all("hs => hs.map(h => h.title)")[:len(first)] == first
+    shot(page, "toy-empty")
+    page.context.close()

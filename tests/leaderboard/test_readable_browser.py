@@ -6,7 +6,6 @@ Headers lie over their columns, whatever the ids. Screenshots land in test-artif
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Iterator
 
 import httpx
@@ -240,29 +239,38 @@ GRID_HEADERS_JS = """() => {
 """The headers of every grid on screen, by the id of its block."""
 
 
+@pytest.fixture(scope="module")
+def empty_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """An app over a data folder with no runs (and no QA dataset), one for both viewports: nothing here writes."""
+    root = tmp_path_factory.mktemp("empty")
+    with running_app(root / "empty-data", root / "app.log") as server:
+        yield server
+
+
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1440", "390"])
-def test_every_empty_grid_shows_its_real_headers_and_a_benchmark_without_data_says_what_to_set(browser: Browser, tmp_path: Path, viewport: dict) -> None:
-    with running_app(tmp_path / "empty-data", tmp_path / "app.log") as empty:
-        context = browser.new_context(viewport=viewport)
-        opened = context.new_page()
-        opened.set_default_timeout(UI_TIMEOUT_MS)
-        opened.goto(empty.url)
-        expect(opened.locator("#empty-state")).to_be_visible()
-        seen: dict[str, list[str]] = {}
-        for tab in EMPTY_BOARD_TABS:
-            open_tab(opened, tab)
-            opened.wait_for_timeout(300)  # the tab's grids mount
-            seen.update(opened.evaluate(GRID_HEADERS_JS))
-        placeholders = {grid: heads for grid, heads in seen.items()
-                        if not heads or all(re.fullmatch(r"\d+", head) for head in heads)}
-        assert placeholders == {}, f"grids with Gradio's placeholder headers: {placeholders}"
-        assert seen["judgment-items"] == ITEM_HEADERS
-        assert seen["overview-table"][:2] == ["Model", "Revision"]
-        assert {"overview-table", "judgment-items", "qa-table", "qa-items", "queue-pending"} <= set(seen), sorted(seen)
-        shot(opened, "empty-grids")
-        open_tab(opened, "Indic QA")  # no QA_DATASET: the tab says what to set, Submit does not offer it
-        expect(opened.locator("#qa-intro")).to_contain_text("set QA_DATASET")
-        open_tab(opened, "Submit")
-        expect(opened.locator("#submit-benchmarks")).to_contain_text("Saraiki")
-        expect(opened.locator("#submit-benchmarks")).not_to_contain_text("Indic QA")
-        context.close()
+def test_every_empty_grid_shows_its_real_headers_and_a_benchmark_without_data_says_what_to_set(
+    browser: Browser, empty_app: AppServer, viewport: dict
+) -> None:
+    context = browser.new_context(viewport=viewport)
+    opened = context.new_page()
+    opened.set_default_timeout(UI_TIMEOUT_MS)
+    opened.goto(empty_app.url)
+    expect(opened.locator("#empty-state")).to_be_visible()
+    seen: dict[str, list[str]] = {}
+    for tab in EMPTY_BOARD_TABS:
+        open_tab(opened, tab)
+        opened.wait_for_timeout(300)  # the tab's grids mount
+        seen.update(opened.evaluate(GRID_HEADERS_JS))
+    placeholders = {grid: heads for grid, heads in seen.items()
+                    if not heads or all(re.fullmatch(r"\d+", head) for head in heads)}
+    assert placeholders == {}, f"grids with Gradio's placeholder headers: {placeholders}"
+    assert seen["judgment-items"] == ITEM_HEADERS
+    assert seen["overview-table"][:2] == ["Model", "Revision"]
+    assert {"overview-table", "judgment-items", "qa-table", "qa-items", "queue-pending"} <= set(seen), sorted(seen)
+    shot(opened, "empty-grids")
+    open_tab(opened, "Indic QA")  # no QA_DATASET: the tab says what to set, Submit does not offer it
+    expect(opened.locator("#qa-intro")).to_contain_text("set QA_DATASET")
+    open_tab(opened, "Submit")
+    expect(opened.locator("#submit-benchmarks")).to_contain_text("Saraiki")
+    expect(opened.locator("#submit-benchmarks")).not_to_contain_text("Indic QA")
+    context.close()
