@@ -44,7 +44,8 @@ app: $(STAMP) fonts
 # processes (pytest-xdist; loadgroup keeps a module's shared server on one of them). The browser
 # modules run after, in one process: Chromium and the app server each drives want both cores.
 # Both passes always run; either failing fails the target.
-BROWSER_TESTS := $(sort $(wildcard tests/*/*_browser.py))
+# One pattern for both passes, at any depth: a browser module is never left out of both.
+BROWSER_TESTS := $(sort $(shell find tests -name '*_browser.py'))
 
 test: $(STAMP) browser fonts postgres
 	@failed=0; \

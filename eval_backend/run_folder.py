@@ -16,7 +16,7 @@ import re
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from eval_backend.jsonl import JsonlAppender, StorageWriteError, parse_json, read_jsonl, to_json
 from eval_backend.records import (
@@ -163,7 +163,7 @@ class RunFolder:
         return _read_json(self.summary_path)
 
 
-def read_records(path: Path, build: Any, what: str = "record") -> Iterator[Any]:
+def read_records(path: Path, build: Callable[[Mapping[str, Any]], Any], what: str = "record") -> Iterator[Any]:
     """Each line of a JSONL file of the run folder built into a record (`what` it is, for the error);
     RunFolderError names the file and the line at fault."""
     for number, data in _records(path):

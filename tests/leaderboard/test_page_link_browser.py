@@ -30,6 +30,7 @@ QUIET_S = 3.0
 """How long no request may start or end before the page's events count as answered."""
 STREAMS = ("/gradio_api/queue/data", "/gradio_api/heartbeat/")
 """Gradio's server-sent event streams: a page keeps them open after its events are answered."""
+VIEWPORT = {"width": 1400, "height": 1000}
 AT_ONCE = 4
 """How many links are opened together (more only queue behind each other on the server)."""
 PAGE_SHOWN = "#leaderboard-table, #judgments-model, #qa-search, #saraiki-search, #compare-a"
@@ -74,7 +75,7 @@ class OpenedLink:
     """A link opened in a page of its own context, with the requests of that page still in flight."""
 
     def __init__(self, browser: Browser, url: str) -> None:
-        self.context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        self.context = browser.new_context(viewport=VIEWPORT)
         self.page = self.context.new_page()
         self.page.set_default_timeout(UI_TIMEOUT_MS)
         self.in_flight: dict[int, str] = {}
@@ -142,7 +143,7 @@ def test_no_link_of_any_shape_leaves_an_error_in_the_server_log(app: AppServer, 
 
 
 def test_a_judgments_link_s_good_parts_apply_when_its_item_is_malformed(app: AppServer, browser: Browser) -> None:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.set_default_timeout(UI_TIMEOUT_MS)
     page.goto(f"{app.url}?{urlencode(LINKS['judgments-item-of-5000-digits'])}")
