@@ -186,14 +186,16 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
     # The board's render reads the model shown and the page's address, and sets the model only where the one shown
     # is not on the board: a render asked for before a link chose its model never puts another back over it.
     board_inputs = [group_by, *filters.inputs, model, *([context.page_link] if context.page_link is not None else [])]
-    context.results_version.change(render, board_inputs, list(board.values()), show_progress="hidden")
-    group_by.change(render, board_inputs, list(board.values()))
+    gr.on([context.results_version.change, group_by.change], render, board_inputs, list(board.values()),
+          show_progress="hidden", trigger_mode="always_last")
     item_inputs = [model, show, *groupings]
     # Keeps the filters a link (or a viewer) chose: a model's items under them, or all where it has none.
     model.change(browse, item_inputs, browser)
     address = ITEM_URL_SCRIPT.format(tab=prefix, all=ALL, fields=json.dumps([f.name for f in item_groupings(benchmark)]))
-    for control in (*groupings, show):
-        control.input(browse, item_inputs, browser).then(None, [model, opened, *groupings], None, js=address)
+    # One listener for the item filters: Gradio orders one listener's events, so the last filter chosen is applied
+    # (under "once", the default of `input`, a second choice made while the first was listed was dropped).
+    gr.on([control.input for control in (*groupings, show)], browse, item_inputs, browser,
+          trigger_mode="always_last").then(None, [model, opened, *groupings], None, js=address)
     detail_outputs = list(detail.values())
     # Every click opens the item, the same row again too: the key is set, then the item shown from it.
     items.select(select_item, None, opened).then(show_item, [model, opened], detail_outputs).then(

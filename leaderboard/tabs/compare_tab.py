@@ -113,8 +113,8 @@ def build(context: AppContext, tab: gr.Tab) -> None:
     context.results_version.change(refresh, [a, b, *matrix_inputs, drawn], every_output, show_progress="hidden")
     context.page_link.change(open_link, context.page_link, [*every_output, top, drawn], show_progress="hidden")
     tab.select(open_matrix, matrix_inputs, [drawn, *matrix_outputs], show_progress="hidden")
-    for chooser in (a, b):
-        chooser.input(show_pair, [a, b], pair_outputs, trigger_mode="always_last")
+    # One listener for both choosers: Gradio orders one listener's events, so the last pair chosen is the one shown.
+    gr.on([a.input, b.input], show_pair, [a, b], pair_outputs, trigger_mode="always_last")
     benchmark.input(lambda name, n: show_matrix(name, None, n), [benchmark, top], matrix_outputs)
     figure.input(show_matrix, matrix_inputs, matrix_outputs)
     top.release(show_matrix, matrix_inputs, matrix_outputs, trigger_mode="always_last")

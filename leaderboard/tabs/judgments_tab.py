@@ -155,17 +155,17 @@ def build(context: AppContext) -> None:
     # A new model lists new rows: the item shown was the old model's, so it goes too.
     model.input(choose_model, [model], model_outputs, api_name="judgments").then(
         clear_item, None, [selected, *detail_outputs])
-    for control in (*fields.values(), unscored):
-        control.change(list_items, filter_inputs, items)
-    for slider in (score_min, score_max):
-        slider.release(list_items, filter_inputs, items)
+    # One listener for all the filters: Gradio orders one listener's events, so the last change is the one listed.
+    gr.on([*(control.change for control in (*fields.values(), unscored)),
+           *(slider.release for slider in (score_min, score_max))],
+          list_items, filter_inputs, items, trigger_mode="always_last")
     # Every click shows the item, even the same row again: a change event of the selection
     # would not fire then, and the panel would keep what an earlier model said.
     items.select(select_item, None, selected).then(show_item, [model, compare, selected], detail_outputs)
     compare.change(show_item, [model, compare, selected], detail_outputs)
-    for control in (model, compare, *fields.values(), unscored, score_min, score_max):
-        control.change(lambda *values: paired_comparison(context, *values), [compare, *filter_inputs], paired,
-                       trigger_mode="always_last", show_progress="hidden")
+    gr.on([control.change for control in (model, compare, *fields.values(), unscored, score_min, score_max)],
+          lambda *values: paired_comparison(context, *values), [compare, *filter_inputs], paired,
+          trigger_mode="always_last", show_progress="hidden")
     link_inputs = [model, compare, selected, *filter_controls]
     for control in link_inputs:
         control.change(None, link_inputs, None, js=LINK_SCRIPT)

@@ -198,17 +198,16 @@ def build(context: AppContext) -> list[gr.components.Component]:
         return as_updates(board, components)
 
     # Rendering reads a shared, prerendered view (computed once per results and controls): no queue
-    # slot limit, so a crowd of viewers is not held in Gradio's queue.
-    unqueued = {"concurrency_limit": None}
-    context.results_version.change(render, inputs, outputs, show_progress="hidden", **unqueued)
-    for control in (groups, languages, sort_by, model_type, hide_unranked, licenses, open_only, variants, hide_flags):
-        control.change(render, inputs, outputs, show_progress="hidden", **unqueued)
-    for control in (min_params, max_params):
-        control.submit(render, inputs, outputs, show_progress="hidden", **unqueued)
-        control.blur(render, inputs, outputs, show_progress="hidden", **unqueued)
+    # slot limit, so a crowd of viewers is not held in Gradio's queue. One listener for every trigger:
+    # Gradio orders one listener's events (the last waits for the pending one), not several listeners',
+    # so two quick changes to two controls could otherwise paint the older view last.
+    triggers = [context.results_version.change, search.change,
+                *(control.change for control in (groups, languages, sort_by, model_type, hide_unranked, licenses,
+                                                 open_only, variants, hide_flags)),
+                *(event for box in (min_params, max_params) for event in (box.submit, box.blur))]
     # A stable name: the board is also reachable through Gradio's API (clients, load tests).
-    search.change(render, inputs, outputs, show_progress="hidden", trigger_mode="always_last", api_name="leaderboard",
-                  **unqueued)
+    gr.on(triggers, render, inputs, outputs, show_progress="hidden", trigger_mode="always_last",
+          api_name="leaderboard", concurrency_limit=None)
     for control in inputs:
         control.change(None, inputs, None, js=URL_SCRIPT)
     context.page_link.change(restore_from_link, context.page_link, [*inputs, filters])

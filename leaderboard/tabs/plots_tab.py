@@ -94,13 +94,12 @@ def build(context: AppContext, board_controls: Sequence[gr.components.Component]
 
     inputs = [top, radar_models, variant_model, *board_controls]
     outputs = list(components.values())
-    context.results_version.change(render, inputs, outputs, show_progress="hidden")
-    for control in board_controls:  # the board's rows are the plots' rows
-        control.change(render, inputs, outputs, trigger_mode="always_last", show_progress="hidden")
-    # `change` also fires when a number is typed into the slider's box and Enter pressed (`release` does not).
-    top.change(render, inputs, outputs, trigger_mode="always_last", show_progress="hidden")
-    radar_models.input(render, inputs, outputs)
-    variant_model.input(render, inputs, outputs)
+    # One listener for every trigger: Gradio orders one listener's events (the last waits for the pending
+    # one), so quick changes to two controls never paint the older figures last. The slider's `change` also
+    # fires when a number is typed into its box and Enter pressed (`release` does not).
+    triggers = [context.results_version.change, top.change, radar_models.input, variant_model.input,
+                *(control.change for control in board_controls)]  # the board's rows are the plots' rows
+    gr.on(triggers, render, inputs, outputs, trigger_mode="always_last", show_progress="hidden")
 
 
 def render_plots(

@@ -1,0 +1,61 @@
+"""Each view that several controls re-render is painted by one listener, whose events Gradio orders.
+
+Gradio sends a listener's next event only after its pending one is answered ("always_last"), but two
+listeners' events run side by side: had each control its own listener, ticking two boxes quickly could
+paint the older view last, under controls that say otherwise. The test reads the page config a browser
+gets, so it checks the wiring the page really has.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eval_backend.settings import DataSettings, Settings
+from leaderboard.app_factory import build_app
+
+VIEWS = {
+    "leaderboard-table": ["results-version", "model-search", "column-groups", "rank-languages", "sort-by",
+                          "model-type", "hide-unranked", "license-filter", "open-weights-only", "rank-variants",
+                          "hide-flags", "min-params", "max-params"],
+    "plot-overall": ["results-version", "top-n", "radar-models", "variant-model", "model-search", "rank-languages",
+                     "model-type", "min-params"],
+    "judgment-items": ["filter-language", "filter-variant", "filter-domain", "filter-subdomain"],
+    "judgments-paired": ["judgments-model", "filter-language", "filter-domain"],
+    "qa-table": ["qa-search", "qa-hide-flags"],
+    "qa-breakdown": ["results-version", "qa-breakdown-group"],
+    "qa-items": ["qa-group", "qa-group-domain", "qa-show"],
+    "saraiki-items": ["saraiki-group", "saraiki-show"],
+    "compare-table-saraiki": ["compare-a", "compare-b"],
+}
+"""A view, and controls of it whose every change must reach it through one and the same listener."""
+
+
+@pytest.fixture(scope="module")
+def page_config(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("listeners")
+    return build_app(Settings(data=DataSettings(data_dir=root / "data")), downloads_dir=root / "downloads").demo.config
+
+
+def component_id(config: dict[str, Any], elem_id: str) -> int:
+    found = [c["id"] for c in config["components"] if c["props"].get("elem_id") == elem_id]
+    assert len(found) == 1, f"{len(found)} components have the element id {elem_id!r}"
+    return found[0]
+
+
+def listeners(config: dict[str, Any], view: str, control: str) -> list[dict[str, Any]]:
+    """The listeners a change of `control` fires that write `view`."""
+    view_id, control_id = component_id(config, view), component_id(config, control)
+    return [d for d in config["dependencies"]
+            if view_id in d["outputs"] and any(target == control_id for target, _ in d["targets"])]
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_a_view_s_controls_share_one_ordered_listener(page_config: dict[str, Any], view: str) -> None:
+    found = {control: [d["id"] for d in listeners(page_config, view, control)] for control in VIEWS[view]}
+    assert all(len(ids) == 1 for ids in found.values()), f"listeners per control of {view}: {found}"
+    assert len({ids[0] for ids in found.values()}) == 1, f"{view}'s controls fire different listeners: {found}"
+    (shared,) = {d["id"]: d for control in VIEWS[view] for d in listeners(page_config, view, control)}.values()
+    assert shared["trigger_mode"] == "always_last"
