@@ -8,7 +8,6 @@ gets, so it checks the wiring the page really has.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
