@@ -115,9 +115,9 @@ def build(context: AppContext, tab: gr.Tab) -> None:
     tab.select(open_matrix, matrix_inputs, [drawn, *matrix_outputs], show_progress="hidden")
     # One listener for both choosers: Gradio orders one listener's events, so the last pair chosen is the one shown.
     gr.on([a.input, b.input], show_pair, [a, b], pair_outputs, trigger_mode="always_last")
-    benchmark.input(lambda name, n: show_matrix(name, None, n), [benchmark, top], matrix_outputs)
-    figure.input(show_matrix, matrix_inputs, matrix_outputs)
-    top.release(show_matrix, matrix_inputs, matrix_outputs, trigger_mode="always_last")
+    # One listener for the matrix's choices too; a figure the benchmark chosen lacks falls back to its first.
+    gr.on([benchmark.input, figure.input, top.release], show_matrix, matrix_inputs, matrix_outputs,
+          trigger_mode="always_last")
     link_inputs = [a, b, benchmark, figure, top]
     for control in link_inputs:
         control.change(None, link_inputs, None, js=LINK_SCRIPT)

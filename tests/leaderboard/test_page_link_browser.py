@@ -11,6 +11,7 @@ traceback and no error. When it does, each link is opened again alone, to name t
 from __future__ import annotations
 
 import time
+from collections import deque
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -25,14 +26,14 @@ STRONG = "acme__strong-7b/main"
 LONG_MODEL_ID = "ai4bharat-research-collective__" + "indic-gemma-instruct-long-context-" * 2 + "v2/main"
 SHAHMUKHI = "سرائیکی وسیب"
 NETWORK_QUIET_MS = 120_000
-"""How long the links opened together may take until their events are answered (a guard against a hang)."""
+"""How long a link may take, from its opening, until its events are answered (a guard against a hang)."""
 QUIET_S = 3.0
 """How long no request may start or end before the page's events count as answered."""
 STREAMS = ("/gradio_api/queue/data", "/gradio_api/heartbeat/")
 """Gradio's server-sent event streams: a page keeps them open after its events are answered."""
 VIEWPORT = {"width": 1400, "height": 1000}
-AT_ONCE = 4
-"""How many links are opened together (more only queue behind each other on the server)."""
+AT_ONCE = 3
+"""How many links are open at a time (more only queue behind each other on the server)."""
 PAGE_SHOWN = "#leaderboard-table, #judgments-model, #qa-search, #saraiki-search, #compare-a"
 """Any of the tabs' first elements: the page has rendered."""
 
@@ -79,7 +80,7 @@ class OpenedLink:
         self.page = self.context.new_page()
         self.page.set_default_timeout(UI_TIMEOUT_MS)
         self.in_flight: dict[int, str] = {}
-        self.last_change = time.monotonic()
+        self.opened_at = self.last_change = time.monotonic()
         self.page.on("request", lambda request: self._changed(request, True))
         self.page.on("requestfinished", lambda request: self._changed(request, False))
         self.page.on("requestfailed", lambda request: self._changed(request, False))
@@ -97,27 +98,34 @@ class OpenedLink:
         return [url for url in self.in_flight.values() if not any(stream in url for stream in STREAMS)]
 
     def answered(self) -> bool:
-        """Nothing but the page's streams in flight, and no request started or ended for QUIET_S."""
-        return not self.waiting() and time.monotonic() - self.last_change >= QUIET_S
+        """Rendered, nothing but the page's streams in flight, and no request started or ended for QUIET_S."""
+        quiet = not self.waiting() and time.monotonic() - self.last_change >= QUIET_S
+        return quiet and self.page.locator(PAGE_SHOWN).count() > 0
+
+    def overdue(self) -> bool:
+        return time.monotonic() - self.opened_at > NETWORK_QUIET_MS / 1000
 
 
 def open_links(browser: Browser, urls: list[str]) -> None:
-    """Open the urls together, each in a fresh context, and wait until every event each page sent is answered.
+    """Open the urls, AT_ONCE at a time, each in a fresh context, and wait until every event each page sent
+    is answered; a page answered is closed and the next link opened in its place.
 
     Our own count of requests, not Playwright's "networkidle": that state is reached once per navigation,
     and a web font fetched late (a script's face, when its text first renders) or an event stream Gradio
     keeps open can leave it never reached.
     """
-    opened = [OpenedLink(browser, url) for url in urls]
-    for link in opened:
-        expect(link.page.locator(PAGE_SHOWN).first).to_be_attached()
-    deadline = time.monotonic() + NETWORK_QUIET_MS / 1000
-    while not all(link.answered() for link in opened):
-        assert time.monotonic() < deadline, f"still in flight after {NETWORK_QUIET_MS} ms: " + "; ".join(
-            f"{link.page.url}: {link.waiting()}" for link in opened if not link.answered())
-        opened[0].page.wait_for_timeout(100)  # lets every page's events through
-    for link in opened:
-        link.context.close()
+    to_open, opened = deque(urls), []
+    while to_open or opened:
+        while to_open and len(opened) < AT_ONCE:
+            opened.append(OpenedLink(browser, to_open.popleft()))
+        for link in [link for link in opened if link.answered()]:
+            link.context.close()
+            opened.remove(link)
+        overdue = [link for link in opened if link.overdue()]
+        assert not overdue, f"not answered {NETWORK_QUIET_MS} ms after opening: " + "; ".join(
+            f"{link.page.url}: {link.waiting() or 'nothing rendered'}" for link in overdue)
+        if opened:
+            opened[0].page.wait_for_timeout(100)  # lets every page's events through
 
 
 def link_url(app: AppServer, params: dict[str, str]) -> str:
@@ -134,9 +142,7 @@ def errors_written(log: Path, browser: Browser, urls: list[str]) -> str:
 
 def test_no_link_of_any_shape_leaves_an_error_in_the_server_log(app: AppServer, log: Path, browser: Browser) -> None:
     urls = {name: link_url(app, params) for name, params in LINKS.items()}
-    links = list(urls.values())
-    written = "".join(errors_written(log, browser, links[start:start + AT_ONCE])
-                      for start in range(0, len(links), AT_ONCE))
+    written = errors_written(log, browser, list(urls.values()))
     if written:  # opened together, the log cannot say whose: each link is opened again alone to name it
         culprits = [name for name, url in urls.items() if errors_written(log, browser, [url])]
         pytest.fail(f"links that leave an error in the server log: {culprits or 'none alone'}\n{written[-3000:]}")

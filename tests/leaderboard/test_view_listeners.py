@@ -28,6 +28,7 @@ VIEWS = {
     "qa-items": ["qa-group", "qa-group-domain", "qa-show"],
     "saraiki-items": ["saraiki-group", "saraiki-show"],
     "compare-table-saraiki": ["compare-a", "compare-b"],
+    "pairwise-matrix": ["matrix-benchmark", "matrix-figure", "matrix-top"],
 }
 """A view, and controls of it whose every change must reach it through one and the same listener."""
 
