@@ -197,8 +197,10 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
     gr.on([control.input for control in (*groupings, show)], browse, item_inputs, browser,
           trigger_mode="always_last").then(None, [model, opened, *groupings], None, js=address)
     detail_outputs = list(detail.values())
-    # Every click opens the item, the same row again too: the key is set, then the item shown from it.
-    items.select(select_item, None, opened).then(show_item, [model, opened], detail_outputs).then(
+    # Every click opens the item, the same row again too: the key is set, then the item shown from it. A click
+    # made while an item opens is kept ("always_last"; under "once", the default, it was dropped).
+    items.select(select_item, None, opened, trigger_mode="always_last").then(
+        show_item, [model, opened], detail_outputs, trigger_mode="always_last").then(
         None, [model, opened, *groupings], None, js=address)
     if context.page_link is not None:  # a link goes through a plain text box: only a valid run is chosen
         linked = gr.Textbox(visible=False, elem_id=f"{prefix}-linked-model")

@@ -153,15 +153,18 @@ def build(context: AppContext) -> None:
     context.results_version.change(refresh, [model], view_outputs, show_progress="hidden")
     context.page_link.change(open_link, context.page_link, view_outputs, show_progress="hidden")
     # A new model lists new rows: the item shown was the old model's, so it goes too.
-    model.input(choose_model, [model], model_outputs, api_name="judgments").then(
-        clear_item, None, [selected, *detail_outputs])
+    # "always_last" here and on each click below: under "once" (the default of `input` and `select`), a second
+    # choice made while the first was loading was dropped, and the page showed the first under the second.
+    model.input(choose_model, [model], model_outputs, api_name="judgments", trigger_mode="always_last").then(
+        clear_item, None, [selected, *detail_outputs], trigger_mode="always_last")
     # One listener for all the filters: Gradio orders one listener's events, so the last change is the one listed.
     gr.on([*(control.change for control in (*fields.values(), unscored)),
            *(slider.release for slider in (score_min, score_max))],
           list_items, filter_inputs, items, trigger_mode="always_last")
     # Every click shows the item, even the same row again: a change event of the selection
     # would not fire then, and the panel would keep what an earlier model said.
-    items.select(select_item, None, selected).then(show_item, [model, compare, selected], detail_outputs)
+    items.select(select_item, None, selected, trigger_mode="always_last").then(
+        show_item, [model, compare, selected], detail_outputs, trigger_mode="always_last")
     compare.change(show_item, [model, compare, selected], detail_outputs)
     gr.on([control.change for control in (model, compare, *fields.values(), unscored, score_min, score_max)],
           lambda *values: paired_comparison(context, *values), [compare, *filter_inputs], paired,

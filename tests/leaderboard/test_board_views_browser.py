@@ -119,6 +119,17 @@ def test_choosing_an_item_writes_the_link_and_the_link_opens_it_again(page: Page
     }""")
 
 
+def test_a_row_clicked_while_another_opens_is_the_one_shown(page: Page, app: AppServer) -> None:
+    page.goto(f"{app.url}?{urlencode({'tab': 'judgments', 'model': STRONG, 'language': 'Tamil'})}")
+    expect(item_rows(page)).to_have_count(6)
+    rows = cells(item_rows(page))
+    for position in (1, 4):  # the second click comes while the first item is still opening
+        item_rows(page).nth(position).locator("[role=gridcell]").nth(2).click()
+    last = rows[4]
+    expect(page.locator("#item-header textarea")).to_have_value(re.compile(rf"^{last[0]} #{last[1]} · "))
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('item') === {last[0] + ':' + last[1]!r}")
+
+
 def test_the_queue_says_each_request_s_benchmark_and_prompt_mode(page: Page, app: AppServer) -> None:
     page.goto(f"{app.url}?tab=submit")
     pending = board_rows(page, "queue-pending")

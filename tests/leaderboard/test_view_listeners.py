@@ -1,9 +1,12 @@
-"""Each view that several controls re-render is painted by one listener, whose events Gradio orders.
+"""Each view that several controls re-render is painted by one listener, whose events Gradio orders;
+a person's choice of a model or a row is never dropped.
 
 Gradio sends a listener's next event only after its pending one is answered ("always_last"), but two
 listeners' events run side by side: had each control its own listener, ticking two boxes quickly could
 paint the older view last, under controls that say otherwise. The test reads the page config a browser
-gets, so it checks the wiring the page really has.
+gets, so it checks the wiring the page really has. A listener in Gradio's default mode for `input` and
+`select` ("once") drops a trigger that comes while its event is pending: a second row clicked while the
+first opens would leave the first on screen.
 """
 
 from __future__ import annotations
@@ -59,3 +62,24 @@ def test_a_view_s_controls_share_one_ordered_listener(page_config: dict[str, Any
     assert len({ids[0] for ids in found.values()}) == 1, f"{view}'s controls fire different listeners: {found}"
     (shared,) = {d["id"]: d for control in VIEWS[view] for d in listeners(page_config, view, control)}.values()
     assert shared["trigger_mode"] == "always_last"
+
+
+CHOICES = [("judgments-model", "input"), ("judgment-items", "select"), ("qa-items", "select"),
+           ("saraiki-items", "select")]
+"""A person's choice (a model, an item's row) and the event it fires."""
+
+
+def chain(config: dict[str, Any], first: dict[str, Any]) -> list[dict[str, Any]]:
+    """`first` and every listener that runs after it (`.then`), in order."""
+    found = [first]
+    while follower := next((d for d in config["dependencies"] if d["trigger_after"] == found[-1]["id"]), None):
+        found.append(follower)
+    return found
+
+
+@pytest.mark.parametrize(("control", "event"), CHOICES)
+def test_a_choice_made_while_the_last_one_loads_is_kept(page_config: dict[str, Any], control: str, event: str) -> None:
+    control_id = component_id(page_config, control)
+    (fired,) = [d for d in page_config["dependencies"] if [control_id, event] in [list(t) for t in d["targets"]]]
+    modes = {d["id"]: d["trigger_mode"] for d in chain(page_config, fired) if d["backend_fn"]}
+    assert set(modes.values()) == {"always_last"}, f"{control} {event}: trigger modes of its chain {modes}"
