@@ -192,13 +192,12 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
     # Keeps the filters a link (or a viewer) chose: a model's items under them, or all where it has none.
     model.change(browse, item_inputs, browser)
     address = ITEM_URL_SCRIPT.format(tab=prefix, all=ALL, fields=json.dumps([f.name for f in item_groupings(benchmark)]))
-    # One listener for the item filters: Gradio orders one listener's events, so the last filter chosen is applied
-    # (under "once", the default of `input`, a second choice made while the first was listed was dropped).
+    # One listener for the item filters (README, "One listener per view").
     gr.on([control.input for control in (*groupings, show)], browse, item_inputs, browser,
           trigger_mode="always_last").then(None, [model, opened, *groupings], None, js=address)
     detail_outputs = list(detail.values())
     # Every click opens the item, the same row again too: the key is set, then the item shown from it. A click
-    # made while an item opens is kept ("always_last"; under "once", the default, it was dropped).
+    # made while an item opens is kept (README, "One listener per view").
     items.select(select_item, None, opened, trigger_mode="always_last").then(
         show_item, [model, opened], detail_outputs, trigger_mode="always_last").then(
         None, [model, opened, *groupings], None, js=address)

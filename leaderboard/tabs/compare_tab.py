@@ -113,9 +113,9 @@ def build(context: AppContext, tab: gr.Tab) -> None:
     context.results_version.change(refresh, [a, b, *matrix_inputs, drawn], every_output, show_progress="hidden")
     context.page_link.change(open_link, context.page_link, [*every_output, top, drawn], show_progress="hidden")
     tab.select(open_matrix, matrix_inputs, [drawn, *matrix_outputs], show_progress="hidden")
-    # One listener for both choosers: Gradio orders one listener's events, so the last pair chosen is the one shown.
+    # One listener for both choosers, one for the matrix's choices (README, "One listener per view"); a figure the
+    # benchmark chosen lacks falls back to its first.
     gr.on([a.input, b.input], show_pair, [a, b], pair_outputs, trigger_mode="always_last")
-    # One listener for the matrix's choices too; a figure the benchmark chosen lacks falls back to its first.
     gr.on([benchmark.input, figure.input, top.release], show_matrix, matrix_inputs, matrix_outputs,
           trigger_mode="always_last")
     link_inputs = [a, b, benchmark, figure, top]

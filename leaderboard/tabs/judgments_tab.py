@@ -152,12 +152,11 @@ def build(context: AppContext) -> None:
     # only a person choosing a model (`input`) reloads its items.
     context.results_version.change(refresh, [model], view_outputs, show_progress="hidden")
     context.page_link.change(open_link, context.page_link, view_outputs, show_progress="hidden")
-    # A new model lists new rows: the item shown was the old model's, so it goes too.
-    # "always_last" here and on each click below: under "once" (the default of `input` and `select`), a second
-    # choice made while the first was loading was dropped, and the page showed the first under the second.
-    model.input(choose_model, [model], model_outputs, api_name="judgments", trigger_mode="always_last").then(
-        clear_item, None, [selected, *detail_outputs], trigger_mode="always_last")
-    # One listener for all the filters: Gradio orders one listener's events, so the last change is the one listed.
+    # A new model lists new rows: the item shown was the old model's, so it goes, first, so that a row clicked
+    # while the new rows load is not closed after it opens. A choice, a click or a filter made while the last
+    # one loads is kept (README, "One listener per view").
+    model.input(clear_item, None, [selected, *detail_outputs], trigger_mode="always_last").then(
+        choose_model, [model], model_outputs, api_name="judgments", trigger_mode="always_last")
     gr.on([*(control.change for control in (*fields.values(), unscored)),
            *(slider.release for slider in (score_min, score_max))],
           list_items, filter_inputs, items, trigger_mode="always_last")

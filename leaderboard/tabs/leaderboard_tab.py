@@ -198,9 +198,8 @@ def build(context: AppContext) -> list[gr.components.Component]:
         return as_updates(board, components)
 
     # Rendering reads a shared, prerendered view (computed once per results and controls): no queue
-    # slot limit, so a crowd of viewers is not held in Gradio's queue. One listener for every trigger:
-    # Gradio orders one listener's events (the last waits for the pending one), not several listeners',
-    # so two quick changes to two controls could otherwise paint the older view last.
+    # slot limit, so a crowd of viewers is not held in Gradio's queue. One listener for every trigger, so
+    # the last change is the one painted (README, "One listener per view").
     triggers = [context.results_version.change, search.change,
                 *(control.change for control in (groups, languages, sort_by, model_type, hide_unranked, licenses,
                                                  open_only, variants, hide_flags)),

@@ -94,9 +94,8 @@ def build(context: AppContext, board_controls: Sequence[gr.components.Component]
 
     inputs = [top, radar_models, variant_model, *board_controls]
     outputs = list(components.values())
-    # One listener for every trigger: Gradio orders one listener's events (the last waits for the pending
-    # one), so quick changes to two controls never paint the older figures last. The slider's `change` also
-    # fires when a number is typed into its box and Enter pressed (`release` does not).
+    # One listener for every trigger (README, "One listener per view"). The slider's `change` also fires when a number is
+    # typed into its box and Enter pressed (`release` does not).
     triggers = [context.results_version.change, top.change, radar_models.input, variant_model.input,
                 *(control.change for control in board_controls)]  # the board's rows are the plots' rows
     gr.on(triggers, render, inputs, outputs, trigger_mode="always_last", show_progress="hidden")

@@ -107,7 +107,7 @@ def rankings_section(prefix: str, page_link: gr.Textbox | None, param: str,
     if page_link is not None:
         page_link.change(lambda query: linked_filters(query, param, flags_param(prefix)), page_link, filters.inputs,
                          show_progress="hidden")
-    # One listener for both controls: Gradio orders one listener's events, so the last change is the one shown.
+    # One listener for both controls (README, "One listener per view").
     gr.on([control.change for control in filters.inputs],
           lambda terms, hidden: as_updates(render(terms, hidden), rankings), filters.inputs, list(rankings.values()),
           show_progress="hidden", trigger_mode="always_last")

@@ -57,11 +57,12 @@ def listeners(config: dict[str, Any], view: str, control: str) -> list[dict[str,
 
 @pytest.mark.parametrize("view", list(VIEWS))
 def test_a_view_s_controls_share_one_ordered_listener(page_config: dict[str, Any], view: str) -> None:
-    found = {control: [d["id"] for d in listeners(page_config, view, control)] for control in VIEWS[view]}
-    assert all(len(ids) == 1 for ids in found.values()), f"listeners per control of {view}: {found}"
-    assert len({ids[0] for ids in found.values()}) == 1, f"{view}'s controls fire different listeners: {found}"
-    (shared,) = {d["id"]: d for control in VIEWS[view] for d in listeners(page_config, view, control)}.values()
-    assert shared["trigger_mode"] == "always_last"
+    fired = {control: listeners(page_config, view, control) for control in VIEWS[view]}
+    ids = {control: [d["id"] for d in found] for control, found in fired.items()}
+    assert all(len(found) == 1 for found in ids.values()), f"listeners per control of {view}: {ids}"
+    shared = {found[0]["id"]: found[0] for found in fired.values()}
+    assert len(shared) == 1, f"{view}'s controls fire different listeners: {ids}"
+    assert next(iter(shared.values()))["trigger_mode"] == "always_last"
 
 
 CHOICES = [("judgments-model", "input"), ("judgment-items", "select"), ("qa-items", "select"),
