@@ -29,10 +29,10 @@ from typing import Any, Callable, Hashable, Mapping, Sequence, TypeVar
 from eval_backend.agreement import Agreement, agreement
 from eval_backend.benchmarks import AnyBenchmark
 from eval_backend.judge_calls import VerdictBook, call_id_of
+from eval_backend.judged_samples import JudgedSample
 from eval_backend.judging import ProgressCallback, judge_live
 from eval_backend.records import utc_now
 from eval_backend.run_folder import RunFolder, RunFolderError, write_json_atomic
-from eval_backend.run_kinds import run_kind
 from eval_backend.settings import JudgeSettings
 
 CONSISTENCY_FILE = "consistency.json"
@@ -47,7 +47,7 @@ class ScoredPair:
 
     config: str
     index: int
-    part: int | str
+    part: str
     reference: int
     rejudged: int
 
@@ -101,7 +101,7 @@ def check_consistency(
     """
     if sample < 1:
         raise ValueError(f"sample must be at least 1, got {sample}")
-    judged = run_kind(benchmark).sample(benchmark, folder)
+    judged = JudgedSample(benchmark, folder)
     reference_model = reference_judge_model or judged.latest_judge()
     if not reference_model:
         raise RunFolderError(f"{judged.path}: no verdicts to check; judge the run first")

@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from eval_backend.benchmarks import Benchmark, ScoredBenchmark
+from eval_backend.benchmarks import AnyBenchmark
 from eval_backend.judge_calls import JudgeCall
-from eval_backend.records import Item
 from eval_backend.settings import CostSettings
 
 
@@ -34,12 +33,12 @@ class CostEstimate:
         )
 
 
-def estimate_for_items(benchmark: Benchmark, items: Sequence[Item], settings: CostSettings) -> CostEstimate:
-    """The cost of judging every criterion of `items`, assuming answers of `response_chars`."""
+def estimate_for_items(benchmark: AnyBenchmark, items: Sequence[Any], settings: CostSettings) -> CostEstimate:
+    """The cost of every call of every judge scorer on `items` (each rubric criterion, each judge), assuming
+    answers of `response_chars`: each prompt is rendered with an empty answer, and the answer's length added."""
     chars = [
-        _prompt_chars(benchmark, item, criterion, settings.response_chars)
-        for item in items
-        for criterion in range(len(item.checklist))
+        _chars(messages()) + settings.response_chars
+        for item in items for judge in benchmark.judges for _, messages in judge.calls(item, "")
     ]
     return _estimate(chars, settings)
 
@@ -50,20 +49,8 @@ def estimate_for_calls(calls: Iterable[JudgeCall], settings: CostSettings) -> Co
     return _estimate(chars, settings)
 
 
-def estimate_for_scored_items(benchmark: ScoredBenchmark, items: Sequence[Any], settings: CostSettings) -> CostEstimate:
-    """The cost of one call per judge scorer and item, assuming answers of `response_chars`."""
-    chars = [_chars(judge.messages(item, "")) + settings.response_chars for item in items for judge in benchmark.judges]
-    return _estimate(chars, settings)
-
-
 def _chars(messages: Sequence[Mapping[str, str]]) -> int:
     return sum(len(message["content"]) for message in messages)
-
-
-def _prompt_chars(benchmark: Benchmark, item: Item, criterion: int, response_chars: int) -> int:
-    # Rendering with an empty response and adding its length avoids building the real text.
-    messages: Sequence[Mapping[str, str]] = benchmark.judge_messages(item, criterion, "")
-    return sum(len(message["content"]) for message in messages) + response_chars
 
 
 def _estimate(prompt_chars: Sequence[int], settings: CostSettings) -> CostEstimate:

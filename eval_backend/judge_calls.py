@@ -1,21 +1,31 @@
-"""A judge call of any benchmark, and the verdict file a run folder keeps them in.
+"""A judge call of any benchmark, and the one verdict book a run folder keeps them in.
 
-A judge call is an item, the part of it judged (a WritingBench rubric criterion, a QA or
-Saraiki judge scorer), the judged text's hash and the prompt. Each benchmark kind keeps its
-verdicts in its own file (judgments.jsonl, scores.jsonl) with its own line shape, so it
-offers the engine a `VerdictBook`: what is owed, how an answer is parsed and how an outcome
-is written. The live worker pool (`eval_backend.judging.judge_live`) and the Batch API runner
-(`eval_backend.batch`) work on a book alone, so every judge scorer is judged by one code path
-(and a consistency check is a book over its own file).
+A judge call is an item, the part of it judged (a judge scorer's one call, or one of the parts a
+judge fans out over: a WritingBench rubric criterion), the judged text's hash and the prompt. One
+planner (`plan_calls`) lists the calls owed for every benchmark's judge scorers, and one book
+(`VerdictBook`) says what is owed, how an answer is parsed and how an outcome is written, in the
+line shape the benchmark's `verdict_lines` declare (scores.jsonl, WritingBench's judgments.jsonl).
+The live worker pool (`eval_backend.judging.judge_live`), the Batch API runner (`eval_backend.batch`)
+and a consistency check (a book over its own file) work on a book alone.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
-from typing import Any, Callable, ContextManager, Iterable, Iterator, Protocol, TypeVar
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable, ContextManager, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
+from eval_backend.benchmarks.plugin import JudgeScorer, judge_of_part
+from eval_backend.item_status import answered, awaits_response
 from eval_backend.jsonl import JsonlAppender
 from eval_backend.judge_client import JudgeOutcome
+from eval_backend.records import ItemKey, ResponseRecord, sha256_text
+from eval_backend.run_folder import RunFolder, read_records, recorded_items
+from eval_backend.verdict_lines import CallKey, VerdictLines, current_verdicts
+
+logger = logging.getLogger(__name__)
 
 _SEPARATOR = "|"
 
@@ -57,34 +67,114 @@ class JudgeCall:
     messages: Callable[[], Messages]
 
     @property
+    def key(self) -> CallKey:
+        return (self.config, self.index, self.part, self.response_sha256)
+
+    @property
     def call_id(self) -> str:
-        return call_id_of(self.config, self.index, self.part, self.response_sha256)
+        return call_id_of(*self.key)
 
 
-class VerdictBook(Protocol):
-    """A run folder's verdicts of one benchmark kind, as the batch runner reads and writes them."""
+class VerdictBook:
+    """A run folder's verdicts, of every judge scorer of its benchmark: what is owed, how an answer is parsed
+    and how an outcome is written, for the live pool, the Batch API runner and a consistency check alike.
+
+    `configs` are planned one at a time, `load_config` giving a config's items as they are now (so
+    only one config's WritingBench queries are held at once); `path` is the verdict file (a
+    consistency check's own; by default the folder's, as the benchmark's `verdict_lines` name it).
+    """
+
+    def __init__(
+        self, benchmark: Any, folder: RunFolder, configs: Sequence[str], load_config: Callable[[str], Sequence[Any]],
+        path: Path | None = None,
+    ) -> None:
+        self.benchmark, self.folder, self.configs, self.load_config = benchmark, folder, configs, load_config
+        self.lines: VerdictLines = benchmark.verdict_lines
+        self.path = path or folder.path / self.lines.file
+        # A batch answer may come back before its config is planned again: its item is the one recorded.
+        self.by_key = {item.key: item for item in recorded_items(benchmark, folder)} if folder.items_path.exists() else {}
+
+    def read(self) -> list[Any]:
+        """Every line of the verdict file, in the order written."""
+        return list(read_records(self.path, self.lines.read, "verdict"))
 
     def owed(self, judge_model: str, retry_failed: bool) -> Iterator[list[JudgeCall]]:
-        """Every judge call `judge_model` still owes, against the verdict file as it is now, one list per
-        part of the run planned at once (a config's, where the items are read config by config)."""
+        """Every judge call `judge_model` still owes, against the verdict file as it is now, one list a config.
 
-    def parser(self, part: str) -> Callable[[str | None], Any]:
-        """The strict parser of a part's answer (raises VerdictError on an invalid one)."""
+        With `retry_failed`, a judgment that failed for good is owed again too."""
+        responses, existing = self.folder.read_responses(), self.read()
+        for config in self.configs:
+            items = self.load_config(config)
+            current = current_verdicts(self.lines, existing, judge_model, {item.key: item.item_sha256 for item in items})
+            calls = plan_calls(self.benchmark, items, responses, partial(self._settled, current, retry_failed))
+            logger.info("%d judge calls to make for %s in %s", len(calls), config, self.folder.path)
+            del items
+            yield calls  # the live pool empties the list as it takes the calls: each item goes with its last call
 
-    def temperature(self, part: str) -> float | None:
-        """The temperature a part's calls carry (None: sent without one)."""
+    def _settled(self, current: Mapping[CallKey, Any], retry_failed: bool, call: JudgeCall) -> bool:
+        """Whether the call's current verdict stands: final, and not a failure to retry."""
+        record = current.get(call.key)
+        if record is None or not record.final or (retry_failed and record.failed):
+            return False
+        # Written before lines carried the item's hash: the prompt it was sent tells whether the item changed.
+        sent = self.lines.prompt_sha256(record) if record.item_sha256 is None else None
+        return sent is None or sent == sha256_text(call.messages()[-1]["content"])
+
+    def judge(self, part: str) -> JudgeScorer:
+        """The judge scorer a call's part belongs to: its parser and temperature."""
+        return judge_of_part(self.benchmark.judges, part)
 
     def verdict_line(
         self, call_id: str, judge_model: str, outcome: JudgeOutcome[Any], prompt_sha256: str, temperature: float | None
     ) -> Any | None:
         """The record to append for a call's final outcome, judged at `temperature` (None: sent without one);
         None when its item is no longer in the run."""
+        config, index, part, response_sha = parse_call_id(call_id)
+        item = self.by_key.get((config, index))
+        if item is None:
+            return None
+        scorer = self.judge(part).name
+        return self.lines.write(item, scorer, part, response_sha, judge_model, outcome, prompt_sha256, temperature)
 
     def written_since(self, judge_model: str, since: str) -> set[str]:
         """The call ids `judge_model` has verdicts for, written at or after the time `since`."""
+        return {
+            call_id_of(r.config, r.index, self.lines.part(r), r.response_sha256)
+            for r in self.read()
+            if r.judge_model == judge_model and r.created_at >= since
+        }
 
     def appender(self) -> ContextManager[JsonlAppender]:
         """The verdict file, opened for appending."""
+        return JsonlAppender(self.path)
+
+
+def plan_calls(
+    benchmark: Any, items: Sequence[Any], responses: Mapping[ItemKey, ResponseRecord], settled: Callable[[JudgeCall], bool]
+) -> list[JudgeCall]:
+    """Every judge call of every judge scorer on the current answer of each item that `settled` does not
+    find standing. An item without a current answer is owed one first; one the model did not answer
+    is scored by the no-answer policy, and a verdict a rule decides needs no call."""
+    calls = []
+    for item in items:
+        response = responses.get(item.key)
+        if awaits_response(response, item.query_sha256) or not answered(benchmark, response):
+            continue
+        text = benchmark.judged_text(str(response.response))  # type: ignore[union-attr]
+        sha = sha256_text(text)
+        for scorer in benchmark.judges:
+            if scorer.ruled(item, text) is not None:
+                continue
+            for part, messages in scorer.calls(item, text):
+                call = JudgeCall(item.config, item.index, part, sha, messages)
+                if not settled(call):
+                    calls.append(call)
+    return calls
+
+
+def never_settled(call: JudgeCall) -> bool:
+    """Every call owed: `plan_calls` lists all the calls a run makes, as if none were made."""
+    return False
 
 
 def by_config(items: Iterable[T]) -> dict[str, list[T]]:

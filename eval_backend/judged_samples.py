@@ -1,56 +1,37 @@
-"""A run's judged parts as a consistency check samples and re-judges them, one class per benchmark record."""
+"""A run's judged parts as a consistency check samples and re-judges them, for every benchmark alike."""
 
 from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Mapping, Sequence
 
-from eval_backend.benchmarks import Benchmark, ScoredBenchmark
+from eval_backend.benchmarks import AnyBenchmark
+from eval_backend.benchmarks.plugin import judge_of_part
 from eval_backend.dataset_loader import DatasetSpec, load_items
-from eval_backend.judge_calls import JudgeCall, VerdictBook, by_config
-from eval_backend.judging import JudgeTask, RubricVerdicts, plan_judge_tasks
-from eval_backend.records import Item, ItemKey, Judgment, ResponseRecord
-from eval_backend.run_folder import RunFolder, RunFolderError
-from eval_backend.scorer_runs import ScorerVerdicts, plan_scorer_calls, read_scores, read_suite_items, scores_path
-from eval_backend.scores import ScoreRecord, current_scores
-from eval_backend.writing_bench_scoring import current_judgments
-
-CallKey = tuple[str, int, int | str, str]
-"""config, index, the part judged (a rubric criterion's index, a judge scorer's name), hash of the judged response."""
+from eval_backend.judge_calls import VerdictBook, by_config, never_settled, plan_calls
+from eval_backend.records import ItemKey, ResponseRecord
+from eval_backend.run_folder import RunFolder, RunFolderError, recorded_items
+from eval_backend.verdict_lines import CallKey, current_verdicts
 
 
-class JudgedSample(Protocol):
-    """A run folder's judged parts as a consistency check reads and re-judges them, for one benchmark record."""
+class JudgedSample:
+    """A run folder's judge verdicts, each compared on its judge scorer's `agreement_value` (a criterion's
+    1–10 score, a judge's class on its ordinal scale). The items are read back from items.jsonl where it
+    holds all a judge prompt needs, else (WritingBench's queries) from the dataset the run recorded."""
 
-    path: Path
-    """The run's verdict file (judgments.jsonl, scores.jsonl)."""
-
-    def latest_judge(self) -> str | None:
-        """The judge of the folder's latest verdict line."""
-
-    def judged(self, judge_model: str) -> dict[CallKey, int]:
-        """Each part of each current answer `judge_model` judged by a call, with its verdict as a whole number."""
-
-    def book(self, path: Path) -> VerdictBook:
-        """The run's judge calls, with `path` as their verdict file (what is owed is what it lacks)."""
-
-    def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
-        """The verdicts in `path` of `judge_model`, as whole numbers (a failed one is left out)."""
-
-
-class RubricSample:
-    """A rubric benchmark's criteria (judgments.jsonl), scored 1–10 each; the queries are read from the dataset."""
-
-    def __init__(self, benchmark: Benchmark, folder: RunFolder) -> None:
-        self.benchmark, self.folder, self.path = benchmark, folder, folder.judgments_path
+    def __init__(self, benchmark: AnyBenchmark, folder: RunFolder) -> None:
+        self.benchmark, self.folder = benchmark, folder
+        self.path = folder.path / benchmark.verdict_lines.file
 
     @cached_property
-    def judgments(self) -> list[Judgment]:
-        return self.folder.read_judgments()
+    def records(self) -> list[Any]:
+        return self.book(self.path).read() if self.path.exists() else []
 
     @cached_property
-    def items(self) -> list[Item]:
+    def items(self) -> list[Any]:
+        if self.benchmark.judged_from_folder:
+            return recorded_items(self.benchmark, self.folder)
         return run_items(self.benchmark, self.folder)
 
     @cached_property
@@ -58,78 +39,36 @@ class RubricSample:
         return self.folder.read_responses()
 
     def latest_judge(self) -> str | None:
-        return self.judgments[-1].judge_model if self.judgments else None
+        """The judge of the folder's latest verdict line."""
+        return self.records[-1].judge_model if self.records else None
 
     def judged(self, judge_model: str) -> dict[CallKey, int]:
-        latest = current_judgments(self.judgments, judge_model)
-        every = plan_judge_tasks(self.benchmark, self.items, self.responses, [], judge_model)  # none done: every criterion
-        return {_key(task): int(judgment.score) for task in every
-                if (judgment := latest.get(_key(task))) is not None and judgment.score is not None}
-
-    def book(self, path: Path) -> RubricVerdicts:
-        groups = by_config(self.items)
-        return RubricVerdicts(self.benchmark, self.folder, list(groups), groups.__getitem__, path)
-
-    def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
-        return {key: int(judgment.score) for key, judgment in current_judgments(self.book(path).read(), judge_model).items()
-                if judgment.score is not None}
-
-
-class ScorerSample:
-    """A scorer-kind benchmark's judge verdicts (scores.jsonl), each compared on its scorer's `agreement_value`.
-
-    The items are read back from items.jsonl, which holds all a judge prompt needs.
-    """
-
-    def __init__(self, benchmark: ScoredBenchmark, folder: RunFolder) -> None:
-        self.benchmark, self.folder, self.path = benchmark, folder, scores_path(folder)
-
-    @cached_property
-    def records(self) -> list[ScoreRecord]:
-        return read_scores(self.folder) if self.path.exists() else []
-
-    @cached_property
-    def items(self) -> list[Any]:
-        return read_suite_items(self.benchmark, self.folder)
-
-    @cached_property
-    def hashes(self) -> dict[ItemKey, str]:
-        return {item.key: item.item_sha256 for item in self.items}
-
-    @cached_property
-    def responses(self) -> Mapping[ItemKey, ResponseRecord]:
-        return self.folder.read_responses()
-
-    def latest_judge(self) -> str | None:
-        called = [record.judge_model for record in self.records]
-        return called[-1] if called else None
-
-    def _calls(self, judge_model: str) -> list[JudgeCall]:
-        return plan_scorer_calls(self.benchmark, self.items, self.responses, [], judge_model)  # none done: every call
-
-    def judged(self, judge_model: str) -> dict[CallKey, int]:
+        """Each part of each current answer `judge_model` judged by a call, with its verdict as a whole number."""
         return self._values(self.records, judge_model)
 
-    def book(self, path: Path) -> ScorerVerdicts:
+    def book(self, path: Path) -> VerdictBook:
+        """The run's judge calls, with `path` as their verdict file (what is owed is what it lacks)."""
         groups = by_config(self.items)
-        return ScorerVerdicts(self.benchmark, self.folder, list(groups), groups.__getitem__, path)
+        return VerdictBook(self.benchmark, self.folder, list(groups), groups.__getitem__, path)
 
     def rejudged(self, path: Path, judge_model: str) -> dict[CallKey, int]:
+        """The verdicts in `path` of `judge_model`, as whole numbers (a failed one is left out)."""
         return self._values(self.book(path).read(), judge_model)
 
-    def _values(self, records: Sequence[ScoreRecord], judge_model: str) -> dict[CallKey, int]:
-        current = current_scores(records, judge_model, self.hashes)
+    def _values(self, records: Sequence[Any], judge_model: str) -> dict[CallKey, int]:
+        lines = self.benchmark.verdict_lines
+        current = current_verdicts(lines, records, judge_model, {item.key: item.item_sha256 for item in self.items})
         values = {}
-        for call in self._calls(judge_model):
-            key = (call.config, call.index, call.part, call.response_sha256)
-            record = current.get(key)
-            value = self.benchmark.judge(call.part).agreement_value(record.values) if record and record.values is not None else None
+        for call in plan_calls(self.benchmark, self.items, self.responses, never_settled):
+            record = current.get(call.key)
+            verdict = lines.values(record) if record is not None else None
+            value = judge_of_part(self.benchmark.judges, call.part).agreement_value(verdict) if verdict is not None else None
             if value is not None:
-                values[key] = value
+                values[call.key] = value
         return values
 
 
-def run_items(benchmark: Benchmark, folder: RunFolder) -> list[Item]:
+def run_items(benchmark: AnyBenchmark, folder: RunFolder) -> list[Any]:
     """The run's items with their queries, read from the dataset (and revision) its request.json records."""
     request = folder.read_request() if folder.request_path.exists() else {}
     dataset = request.get("dataset") if isinstance(request, dict) else None
@@ -139,7 +78,3 @@ def run_items(benchmark: Benchmark, folder: RunFolder) -> list[Item]:
     configs = sorted({config for config, _ in keys})
     items = load_items(benchmark, DatasetSpec(dataset, request.get("dataset_revision")), configs)
     return [item for item in items if item.key in keys]
-
-
-def _key(task: JudgeTask) -> CallKey:
-    return (task.item.config, task.item.index, task.criterion_index, task.response_sha256)

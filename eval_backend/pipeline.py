@@ -24,11 +24,11 @@ from eval_backend.dataset_loader import (
 from eval_backend.generation.generating import GenerationCallback, GenerationProgress, generate_items, owed_items
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.select import build_generator
-from eval_backend.judge_calls import by_config
+from eval_backend.judge_calls import VerdictBook, by_config
 from eval_backend.judging import JudgingProgress, ProgressCallback, judge_live
 from eval_backend.memory import trim_heap
 from eval_backend.records import Item, ResponseRecord, to_json_dict, utc_now
-from eval_backend.run_folder import RunFolder
+from eval_backend.run_folder import RunFolder, recorded_items
 from eval_backend.run_kinds import run_kind
 from eval_backend.settings import JudgeSettings
 from eval_backend.writing_bench_scoring import Summary
@@ -107,11 +107,6 @@ def _dataset_sizes(spec: RunSpec, items: Sequence[Item]) -> dict[str, int]:
     return {config: sum(1 for item in items if item.config == config) for config in configs}
 
 
-def recorded_items(benchmark: AnyBenchmark, folder: RunFolder) -> list[Any]:
-    """The items a run folder recorded, as its benchmark's record reads them back."""
-    return run_kind(benchmark).read_items(benchmark, folder)
-
-
 def import_responses(folder: RunFolder, responses: Sequence[ResponseRecord]) -> int:
     """Append the responses that are new or changed; returns how many were appended."""
     existing = folder.read_responses()
@@ -146,7 +141,7 @@ def judge_run_configs(
     no queries, so each config's items are loaded from the dataset only while it is judged: at full
     size the queries take ~200 MB, so a caller that no longer holds them judges in a fraction of
     the memory."""
-    if run_kind(spec.benchmark).judged_from_folder:
+    if spec.benchmark.judged_from_folder:
         return judge_phase(spec, _recorded_run_items(spec), settings, on_progress, retry_failed)
     return _judge_configs(spec, _run_configs(spec), _config_loader(spec), settings, on_progress, retry_failed)
 
@@ -181,7 +176,7 @@ def _judge_configs(
 ) -> JudgingProgress:
     """Judge config by config, live or through the Batch API (`settings.mode`)."""
     trim_heap()  # what the caller released (the run's items) goes back to the OS first
-    book = run_kind(spec.benchmark).book(spec.benchmark, spec.folder, configs, load_config, None)
+    book = VerdictBook(spec.benchmark, spec.folder, configs, load_config)
     if settings.mode == "batch":
         return judge_in_batches(book, spec.folder, settings, on_progress, retry_failed)
     return judge_live(book, book.owed(settings.model, retry_failed), settings, book.appender(), on_progress)

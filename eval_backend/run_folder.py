@@ -249,3 +249,8 @@ def _read_json(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RunFolderError(f"{path}: expected a JSON object, got {type(data).__name__}")
     return data
+
+
+def recorded_items(benchmark: Any, folder: RunFolder) -> list[Any]:
+    """The items a run folder recorded (items.jsonl), as its benchmark's `item_from_meta` reads them back."""
+    return list(read_records(folder.items_path, benchmark.item_from_meta, "item"))

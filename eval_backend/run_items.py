@@ -15,8 +15,7 @@ import pandas as pd
 from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
 from eval_backend.benchmarks.item_statistics import ItemStatistics
 from eval_backend.details import read_details
-from eval_backend.pipeline import recorded_items
-from eval_backend.run_folder import RunFolder, RunFolderError
+from eval_backend.run_folder import RunFolder, RunFolderError, recorded_items
 
 KEY = ["config", "index"]
 

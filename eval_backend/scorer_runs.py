@@ -13,12 +13,9 @@ the answers cut off in thinking, as the rubric path does.
 
 from __future__ import annotations
 
-import dataclasses
-import logging
 from collections import Counter
-from functools import partial
 from pathlib import Path
-from typing import Any, Callable, ContextManager, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from eval_backend.benchmarks.plugin import ScoredBenchmark, ScoredItem
 from eval_backend.coverage import coverage_of
@@ -26,17 +23,13 @@ from eval_backend.details import write_details
 from eval_backend.figure_intervals import item_clusters, summary_intervals
 from eval_backend.generation.decoding_mode import recorded_mode
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED, answered, awaits_response
-from eval_backend.jsonl import JsonlAppender
-from eval_backend.judge_calls import JudgeCall, call_id_of, parse_call_id
-from eval_backend.judge_client import JudgeOutcome
 from eval_backend.records import ItemKey, ResponseRecord, Usage, sha256_text, to_json_dict
-from eval_backend.run_folder import RunFolder, RunFolderError, read_records
-from eval_backend.scores import ScoreRecord, current_scores, score_from_dict
+from eval_backend.run_folder import RunFolder, RunFolderError, read_records, recorded_items
+from eval_backend.scores import SCORE_LINES, ScoreRecord, score_from_dict
 from eval_backend.summary_provenance import run_provenance, scoring_judge
+from eval_backend.verdict_lines import current_verdicts
 
-logger = logging.getLogger(__name__)
-
-SCORES_FILE = "scores.jsonl"
+SCORES_FILE = SCORE_LINES.file
 
 
 def scores_path(folder: RunFolder) -> Path:
@@ -48,126 +41,6 @@ def read_scores(folder: RunFolder) -> list[ScoreRecord]:
     return list(read_records(scores_path(folder), score_from_dict, "score record"))
 
 
-def read_suite_items(benchmark: ScoredBenchmark, folder: RunFolder) -> list[Any]:
-    """The run's items from items.jsonl, as the benchmark's own item type."""
-    return list(read_records(folder.items_path, benchmark.item_from_meta, "item"))
-
-
-def plan_scorer_calls(
-    benchmark: ScoredBenchmark,
-    items: Sequence[Any],
-    responses: Mapping[ItemKey, ResponseRecord],
-    existing: Sequence[ScoreRecord],
-    judge_model: str,
-    retry_failed: bool = False,
-) -> list[JudgeCall]:
-    """Every judge call not yet made for good for the current response of each item, as it is now.
-
-    With `retry_failed`, a judgment that failed for good is owed again too. An item without a
-    current answer is owed one first; one the model did not answer is scored by the policy.
-    """
-    hashes = {item.key: item.item_sha256 for item in items}
-    done = {
-        key for key, record in current_scores(existing, judge_model, hashes).items()
-        if record.final and not (retry_failed and record.failed)
-    }
-    calls = []
-    for item in items:
-        response = responses.get(item.key)
-        if awaits_response(response, item.query_sha256) or not answered(benchmark, response):  # type: ignore[arg-type]
-            continue
-        text = benchmark.judged_text(str(response.response))  # type: ignore[union-attr]
-        sha = sha256_text(text)
-        for scorer in benchmark.judges:
-            if scorer.ruled(item, text) is None and (item.config, item.index, scorer.name, sha) not in done:
-                calls.append(JudgeCall(item.config, item.index, scorer.name, sha, partial(scorer.messages, item, text)))
-    return calls
-
-
-def score_record(
-    item: Any, scorer: str, response_sha256: str, judge_model: str, outcome: JudgeOutcome[Any],
-    temperature: float | None,
-) -> ScoreRecord:
-    """The scores.jsonl line of one judge scorer's outcome, however it was judged (live or in a batch)."""
-    verdict = outcome.verdict
-    return ScoreRecord(
-        config=item.config,
-        index=item.index,
-        id=item.id,
-        scorer=scorer,
-        values=_values(verdict) if verdict is not None else None,
-        response_sha256=response_sha256,
-        judge_model=judge_model,
-        attempts=outcome.attempts,
-        usage=outcome.usage,
-        temperature=temperature,
-        error=outcome.error,
-        error_kind=outcome.error_kind,
-        raw_text=None if verdict is not None else outcome.raw_text,
-        item_sha256=item.item_sha256,
-    )
-
-
-class ScorerVerdicts:
-    """A scorer-kind run's scores.jsonl as a `VerdictBook`: one call per judge scorer of each answer.
-
-    `load_config` gives one config's items (the run's, as recorded); `path` is the verdict file (a
-    consistency check's own, or by default the folder's scores.jsonl).
-    """
-
-    def __init__(
-        self, benchmark: ScoredBenchmark, folder: RunFolder, configs: Sequence[str],
-        load_config: Callable[[str], Sequence[Any]], path: Path | None = None,
-    ) -> None:
-        self.benchmark, self.folder, self.configs, self.load_config = benchmark, folder, configs, load_config
-        self.path = path or scores_path(folder)
-        # A batch answer may come back before its config is planned again: its item is the one recorded.
-        recorded = read_suite_items(benchmark, folder) if folder.items_path.exists() else []
-        self.by_key = {item.key: item for item in recorded}
-
-    def read(self) -> list[ScoreRecord]:
-        """Every line of the verdict file, in the order written."""
-        return list(read_records(self.path, score_from_dict, "score record"))
-
-    def owed(self, judge_model: str, retry_failed: bool) -> Iterator[list[JudgeCall]]:
-        responses, existing = self.folder.read_responses(), self.read()
-        for config in self.configs:
-            items = self.load_config(config)
-            self.by_key.update((item.key, item) for item in items)
-            calls = plan_scorer_calls(self.benchmark, items, responses, existing, judge_model, retry_failed)
-            logger.info("%d judge calls to make for %s in %s", len(calls), config, self.folder.path)
-            yield calls
-
-    def parser(self, part: str) -> Callable[[str | None], Any]:
-        return self.benchmark.judge(part).parse
-
-    def temperature(self, part: str) -> float | None:
-        return self.benchmark.judge(part).temperature
-
-    def verdict_line(
-        self, call_id: str, judge_model: str, outcome: JudgeOutcome[Any], prompt_sha256: str, temperature: float | None
-    ) -> ScoreRecord | None:
-        config, index, scorer, response_sha = parse_call_id(call_id)
-        item = self.by_key.get((config, index))
-        if item is None:
-            return None
-        return score_record(item, scorer, response_sha, judge_model, outcome, temperature)
-
-    def written_since(self, judge_model: str, since: str) -> set[str]:
-        return {
-            call_id_of(r.config, r.index, r.scorer, r.response_sha256)
-            for r in self.read()
-            if r.judge_model == judge_model and r.created_at >= since
-        }
-
-    def appender(self) -> ContextManager[JsonlAppender]:
-        return JsonlAppender(self.path)
-
-
-def _values(verdict: Any) -> dict[str, Any]:
-    return to_json_dict(verdict) if dataclasses.is_dataclass(verdict) else dict(verdict)
-
-
 def scored_items(
     benchmark: ScoredBenchmark,
     items: Sequence[Any],
@@ -176,7 +49,7 @@ def scored_items(
     judge_model: str,
 ) -> list[ScoredItem]:
     """Each item with its response, its rule scores, its judges' current records and its status (pure)."""
-    current = current_scores(records, judge_model, {item.key: item.item_sha256 for item in items})
+    current = current_verdicts(SCORE_LINES, records, judge_model, {item.key: item.item_sha256 for item in items})
     return [_scored_item(benchmark, item, responses.get(item.key), current) for item in items]
 
 
@@ -242,7 +115,7 @@ def score_scored_run(benchmark: ScoredBenchmark, folder: RunFolder, judge_model:
 
     `judge_model` defaults to the judge of the latest scores.jsonl line.
     """
-    items = read_suite_items(benchmark, folder)
+    items = recorded_items(benchmark, folder)
     if not items:
         raise RunFolderError(f"{folder.items_path}: no items; generate or run the model first")
     records = read_scores(folder)

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from eval_backend.records import TRANSPORT_ERROR, ItemKey, Usage, utc_now
+from eval_backend.records import TRANSPORT_ERROR, ItemKey, Usage, to_json_dict, utc_now
+from eval_backend.verdict_lines import VerdictLines
+
+if TYPE_CHECKING:
+    from eval_backend.judge_client import JudgeOutcome
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,8 @@ class ScoreRecord:
     created_at: str = field(default_factory=utc_now)
     item_sha256: str | None = None
     """The judged item's `item_sha256` (None in folders written before it existed)."""
+    part: str | None = None
+    """The part of the item judged, for a judge that fans out over parts; None: the scorer's one call."""
 
     @property
     def key(self) -> ItemKey:
@@ -62,14 +68,40 @@ def score_from_dict(data: Mapping[str, Any]) -> ScoreRecord:
     return ScoreRecord(**values)
 
 
-def current_scores(
-    records: Iterable[ScoreRecord], judge_model: str, item_hashes: Mapping[ItemKey, str]
-) -> dict[tuple[str, int, str, str], ScoreRecord]:
-    """The latest record per (config, index, scorer, response hash) from this judge model, of the
-    item as `item_hashes` has it now: a verdict on an earlier revision of the item is not current
-    (one written before records carried the hash is)."""
-    latest: dict[tuple[str, int, str, str], ScoreRecord] = {}
-    for record in records:
-        if record.judge_model == judge_model and record.item_sha256 in (None, item_hashes.get(record.key)):
-            latest[(record.config, record.index, record.scorer, record.response_sha256)] = record
-    return latest
+def score_record(
+    item: Any, scorer: str, part: str, response_sha256: str, judge_model: str, outcome: JudgeOutcome[Any],
+    prompt_sha256: str, temperature: float | None,
+) -> ScoreRecord:
+    """The scores.jsonl line of one judge call's outcome, however it was judged (live or in a batch)."""
+    verdict = outcome.verdict
+    return ScoreRecord(
+        config=item.config,
+        index=item.index,
+        id=item.id,
+        scorer=scorer,
+        values=_values(verdict) if verdict is not None else None,
+        response_sha256=response_sha256,
+        judge_model=judge_model,
+        attempts=outcome.attempts,
+        usage=outcome.usage,
+        temperature=temperature,
+        error=outcome.error,
+        error_kind=outcome.error_kind,
+        raw_text=None if verdict is not None else outcome.raw_text,
+        item_sha256=item.item_sha256,
+        part=None if part == scorer else part,
+    )
+
+
+def _values(verdict: Any) -> dict[str, Any]:
+    return to_json_dict(verdict) if dataclasses.is_dataclass(verdict) else dict(verdict)
+
+
+SCORE_LINES = VerdictLines(
+    file="scores.jsonl",
+    read=score_from_dict,
+    part=lambda record: record.part or record.scorer,
+    values=lambda record: record.values,
+    write=score_record,
+)
+"""scores.jsonl: a `ScoreRecord` per judge call."""

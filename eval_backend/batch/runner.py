@@ -72,7 +72,7 @@ class _BatchJudging:
     def client(self, part: str) -> JudgeClient:
         """The client of a part's temperature: it builds the request bodies, sends follow-ups live and keeps
         a judge's refusal of the temperature (each temperature has its own record of it, as live)."""
-        return self.clients.at(self.book.temperature(part))
+        return self.clients.at(self.book.judge(part).temperature)
 
     async def run(self) -> JudgingProgress:
         self.api = BatchAPI(self.settings)
@@ -127,7 +127,7 @@ class _BatchJudging:
                 part = parse_call_id(result.custom_id)[2]
                 if self._refused_for_temperature(result, part):
                     result = LineResult(result.custom_id, unfinished=True)  # sent again without it, no attempt used
-                outcome = settle(result, previous, self.settings.invalid_answer_attempts, self.book.parser(part))
+                outcome = settle(result, previous, self.settings.invalid_answer_attempts, self.book.judge(part).parse)
                 if isinstance(outcome, Carry):
                     carry[result.custom_id] = outcome
                     continue
@@ -243,7 +243,7 @@ class _BatchJudging:
         async def one(call: JudgeCall, carry: Carry) -> None:
             messages = call.messages()
             client = self.client(call.part)
-            outcome = await client.judge(messages, self.book.parser(call.part), attempts_used=carry.attempts)
+            outcome = await client.judge(messages, self.book.judge(call.part).parse, attempts_used=carry.attempts)
             combined = JudgeOutcome(outcome.verdict, outcome.attempts, carry.usage + outcome.usage,
                                     outcome.raw_text if outcome.raw_text is not None else carry.raw_text,
                                     outcome.error, outcome.error_kind)

@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
-from eval_backend.benchmarks.plugin import Metric
+from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
-from eval_backend.records import Item
+from eval_backend.records import Item, ItemMeta, item_meta_from_dict
+from eval_backend.verdict_lines import VerdictLines
 
 if TYPE_CHECKING:
     from eval_backend.benchmarks.item_statistics import ItemStatistics
@@ -53,7 +54,10 @@ class Benchmark:
     sampling: SamplingDefaults
     record_to_item: Callable[[str, Mapping[str, Any]], Item]
     judged_text: Callable[[str], str]
-    judge_messages: Callable[[Item, int, str], list[dict[str, str]]]
+    judges: tuple[JudgeScorer, ...]
+    """Its judge scorers, as every benchmark declares them: the rubric judge, fanned out over the criteria."""
+    verdict_lines: VerdictLines
+    """Its verdict file's line shape (judgments.jsonl)."""
     row_fields: tuple[str, ...]
     """The dataset columns `record_to_item` reads; the others (long reference texts) are never loaded."""
     config_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -73,6 +77,12 @@ class Benchmark:
     """Declared as every benchmark declares it; None: its prompts are chat turns only."""
     item_statistics: Callable[[], ItemStatistics] | None = None
     """As every benchmark declares it (`ScoredBenchmark.item_statistics`)."""
+    rules: tuple[RuleScorer, ...] = ()
+    """As every benchmark declares them; the rubric benchmark has no rule scorers."""
+    item_from_meta: Callable[[Mapping[str, Any]], ItemMeta] = item_meta_from_dict
+    """items.jsonl read back: an `ItemMeta`, the item without its query."""
+    judged_from_folder: bool = False
+    """False: items.jsonl lacks the ~20 KB queries a judge prompt holds, so judging reads the dataset again."""
     kind: str = "rubric"
 
     def prompt(self, item: Item) -> Prompt:

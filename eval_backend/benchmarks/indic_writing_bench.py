@@ -10,10 +10,12 @@ import json
 import re
 from typing import TYPE_CHECKING, Any, Mapping
 
-from eval_backend.benchmarks.base import Benchmark, ItemValidationError, SamplingDefaults
-from eval_backend.benchmarks.plugin import Metric
+from eval_backend.benchmarks.base import RUBRIC_SCORER, Benchmark, ItemValidationError, SamplingDefaults
+from eval_backend.benchmarks.plugin import JudgeScorer, Metric
 from eval_backend.benchmarks.prompting import after_thinking
 from eval_backend.records import Item
+from eval_backend.verdict import parse_verdict
+from eval_backend.writing_bench_verdicts import JUDGMENT_LINES
 
 if TYPE_CHECKING:
     from eval_backend.benchmarks.item_statistics import ItemStatistics
@@ -160,6 +162,20 @@ def _item_statistics() -> ItemStatistics:
     return WRITING_STATISTICS
 
 
+def _criteria(item: Item) -> tuple[str, ...]:
+    return tuple(str(position) for position in range(len(item.checklist)))
+
+
+RUBRIC_JUDGE = JudgeScorer(
+    RUBRIC_SCORER,
+    messages=lambda item, text, part: judge_messages(item, int(part), text),
+    parse=parse_verdict,
+    temperature=None,  # the seed's judge protocol sends none
+    parts=_criteria,
+)
+"""The seed's judge, one call per criterion, each scored 1–10."""
+
+
 INDIC_WRITING_BENCH = Benchmark(
     name="indic_writing_bench",
     title="Indic WritingBench v1",
@@ -170,7 +186,8 @@ INDIC_WRITING_BENCH = Benchmark(
     sampling=SamplingDefaults(temperature=0.7, top_p=0.8, top_k=20, max_tokens=16000),
     record_to_item=record_to_item,
     judged_text=judged_text,
-    judge_messages=judge_messages,
+    judges=(RUBRIC_JUDGE,),
+    verdict_lines=JUDGMENT_LINES,
     row_fields=("index", "id", "domain", "subdomain", "language", "variant", "prompt", "query", "checklist"),
     config_groups={"indic": INDIC_CONFIGS},
     # The board ranks by the Indic languages' mean; English configs are shown apart.

@@ -26,6 +26,7 @@ Indic WritingBench is the other kind: a rubric-judged `Benchmark` (base.py) on i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from eval_backend.benchmarks.board_view import BoardView
@@ -33,7 +34,8 @@ from eval_backend.benchmarks.no_answer import NoAnswerPolicy
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.item_status import PENDING
 from eval_backend.records import ItemKey, ResponseRecord
-from eval_backend.scores import ScoreRecord
+from eval_backend.scores import SCORE_LINES, ScoreRecord
+from eval_backend.verdict_lines import VerdictLines
 
 if TYPE_CHECKING:
     from eval_backend.benchmarks.item_statistics import ItemStatistics
@@ -109,14 +111,39 @@ class JudgeScorer:
     refuses it. `ruled` gives the verdict's values without a call when a rule decides (a blank
     answer is wrong without asking), else None. `agreement_value` is the verdict as the whole
     number `consistency` compares a re-judgment on (an ordinal scale where the verdict is a class).
+
+    A judge that `parts` fans out asks one call per part of the item (WritingBench's rubric: one
+    per criterion, parts "0".."4"), `messages` then taking the part: (item, judged text, part).
+    A call's part is the scorer's name, or for a fanned-out judge the part alone, so a benchmark
+    has at most one such judge (`judge_of_part`).
     """
 
     name: str
-    messages: Callable[[Any, str], list[dict[str, str]]]
+    messages: Callable[..., list[dict[str, str]]]
+    """(item, judged text) -> the judge's chat messages; (item, judged text, part) when it has `parts`."""
     parse: Callable[[str | None], Any]
     temperature: float | None = 0.0
     ruled: Callable[[Any, str], Mapping[str, Any] | None] = _never_ruled
     agreement_value: Callable[[Mapping[str, Any]], int | None] = first_whole_number
+    parts: Callable[[Any], Sequence[str]] | None = None
+    """The parts of an item this judge asks about one call each; None: one call, named after the scorer."""
+
+    def calls(self, item: Any, text: str) -> list[tuple[str, Callable[[], list[dict[str, str]]]]]:
+        """Each call this judge makes on `text` for `item`: its part, and its prompt built only when sent."""
+        if self.parts is None:
+            return [(self.name, partial(self.messages, item, text))]
+        return [(part, partial(self.messages, item, text, part)) for part in self.parts(item)]
+
+
+def judge_of_part(judges: Sequence[JudgeScorer], part: str) -> JudgeScorer:
+    """The judge scorer a call's part belongs to: the one of that name, else the one that fans out over parts.
+
+    Raises KeyError naming the part when no judge of `judges` asks it."""
+    named = next((judge for judge in judges if judge.name == part), None)
+    fanned = [judge for judge in judges if judge.parts is not None]
+    if named is None and len(fanned) != 1:
+        raise KeyError(f"no judge scorer asks the part {part!r} (judges: {', '.join(j.name for j in judges)})")
+    return named or fanned[0]
 
 
 @dataclass(frozen=True)
@@ -185,6 +212,10 @@ class ScoredBenchmark:
     loaded on first use, since the statistics need pandas and most commands do not."""
     board: BoardView = BoardView()
     """What its board tab shows beyond its metrics (`eval_backend.benchmarks.board_view`); the default serves any."""
+    verdict_lines: VerdictLines = SCORE_LINES
+    """Its verdict file's line shape: a `ScoreRecord` per call in scores.jsonl."""
+    judged_from_folder: bool = True
+    """items.jsonl holds all a judge prompt needs: judging reads it, never the dataset again."""
     kind: str = "scored"
 
     def judge(self, name: str) -> JudgeScorer:

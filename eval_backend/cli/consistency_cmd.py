@@ -16,7 +16,6 @@ from eval_backend.cli.common import (
 )
 from eval_backend.consistency import CONSISTENCY_FILE, check_consistency
 from eval_backend.run_folder import RunFolder, RunFolderError
-from eval_backend.run_kinds import run_kind
 from eval_backend.settings import Settings
 
 
@@ -36,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     folder, benchmark = RunFolder(args.out_dir), benchmark_of(args)
-    verdicts = run_kind(benchmark).sample(benchmark, folder).path
+    verdicts = folder.path / benchmark.verdict_lines.file
     if not verdicts.is_file():
         raise RunFolderError(f"{verdicts}: no such file; judge the run first")
     judge = judge_settings(args, Settings())

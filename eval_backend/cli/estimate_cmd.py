@@ -14,11 +14,10 @@ from eval_backend.cli.common import (
     dataset_spec,
     positive_int,
 )
-from eval_backend.cost import estimate_for_calls
+from eval_backend.cost import estimate_for_calls, estimate_for_items
 from eval_backend.dataset_loader import load_items, resolve_configs
-from eval_backend.judge_calls import by_config
+from eval_backend.judge_calls import VerdictBook, by_config
 from eval_backend.run_folder import RunFolder, RunFolderError
-from eval_backend.run_kinds import run_kind
 from eval_backend.settings import Settings
 
 
@@ -42,14 +41,13 @@ def run(args: argparse.Namespace) -> int:
     spec = dataset_spec(args, settings, benchmark)
     items = load_items(benchmark, spec, resolve_configs(spec, configs_of(args)), args.limit)
     folder = _run_folder(args.out_dir)
-    kind = run_kind(benchmark)
     if folder and folder.responses_path.exists():
         groups = by_config(items)
-        book = kind.book(benchmark, folder, list(groups), groups.__getitem__, None)
+        book = VerdictBook(benchmark, folder, list(groups), groups.__getitem__)
         estimate = estimate_for_calls(chain.from_iterable(book.owed(settings.judge.model, False)), settings.cost)
         basis = f"the responses in {folder.path}"
     else:
-        estimate = kind.estimate_items(benchmark, items, settings.cost)
+        estimate = estimate_for_items(benchmark, items, settings.cost)
         basis = f"answers of ~{settings.cost.response_chars} characters"
     print(f"{len(items)} items; judge {settings.judge.model}; estimated from {basis}:")
     print(estimate.describe())

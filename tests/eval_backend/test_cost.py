@@ -8,7 +8,8 @@ import pytest
 
 from eval_backend.cli import main
 from eval_backend.cost import estimate_for_calls, estimate_for_items
-from eval_backend.judging import judge_call, plan_judge_tasks
+from eval_backend.benchmarks.indic_writing_bench import judge_messages
+from eval_backend.judge_calls import never_settled, plan_calls
 from eval_backend.records import Item, ResponseRecord
 from eval_backend.settings import CostSettings
 from tests.eval_backend.conftest import BENCHMARK
@@ -20,7 +21,7 @@ PRICES = CostSettings(input_price_per_m=2.0, output_price_per_m=8.0, chars_per_t
 def test_every_criterion_of_every_item_is_one_call_priced_from_its_prompt(items: list[Item]) -> None:
     estimate = estimate_for_items(BENCHMARK, items, PRICES)
     prompt_chars = sum(
-        sum(len(m["content"]) for m in BENCHMARK.judge_messages(item, c, "x" * 1000))
+        sum(len(m["content"]) for m in judge_messages(item, c, "x" * 1000))
         for item in items for c in range(5)
     )
     assert estimate.calls == len(items) * 5
@@ -31,8 +32,7 @@ def test_every_criterion_of_every_item_is_one_call_priced_from_its_prompt(items:
 
 def test_only_the_calls_still_owed_are_estimated(items: list[Item]) -> None:
     responses = {item.key: ResponseRecord(item.config, item.index, "short answer") for item in items[:2]}
-    tasks = plan_judge_tasks(BENCHMARK, items, responses, [], "judge")
-    assert estimate_for_calls([judge_call(BENCHMARK, task) for task in tasks], PRICES).calls == 2 * 5
+    assert estimate_for_calls(plan_calls(BENCHMARK, items, responses, never_settled), PRICES).calls == 2 * 5
 
 
 def test_the_cli_prints_the_estimate(dataset_dir, items, capsys) -> None:

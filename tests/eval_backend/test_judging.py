@@ -10,7 +10,7 @@ import pytest
 
 from eval_backend import judging
 from eval_backend.benchmarks import BENCHMARKS
-from eval_backend.judge_calls import JudgeCall
+from eval_backend.judge_calls import JudgeCall, VerdictBook, never_settled, plan_calls
 from eval_backend.judge_client import JudgeClients
 from eval_backend.judge_transport import run_event_loop
 from eval_backend.jsonl import JsonlAppender
@@ -22,13 +22,11 @@ from tests.support.chat_server import StandInChatServer
 BENCHMARK = BENCHMARKS["indic_writing_bench"]
 
 
-def owed_calls(items: list[Item], responses: dict[ItemKey, ResponseRecord], folder: RunFolder) -> tuple[judging.RubricVerdicts, list[JudgeCall]]:
+def owed_calls(items: list[Item], responses: dict[ItemKey, ResponseRecord], folder: RunFolder) -> tuple[VerdictBook, list[JudgeCall]]:
     """The run folder's verdict book (its items recorded) and every call it owes for `responses`."""
     folder.create()
     folder.write_items(item.meta() for item in items)
-    book = judging.RubricVerdicts(BENCHMARK, folder, [], lambda config: [])
-    return book, [judging.judge_call(BENCHMARK, task)
-                  for task in judging.plan_judge_tasks(BENCHMARK, items, responses, [], "stand-in-judge")]
+    return VerdictBook(BENCHMARK, folder, [], lambda config: []), plan_calls(BENCHMARK, items, responses, never_settled)
 
 
 def test_progress_is_reported_at_most_once_an_interval_and_always_with_the_final_totals(

@@ -12,7 +12,7 @@ from eval_backend.run_kinds import RUN_KINDS, run_kind
 
 def test_every_registered_benchmark_has_a_run_kind() -> None:
     assert {benchmark.kind for benchmark in BENCHMARKS.values()} <= set(RUN_KINDS)
-    assert run_kind(INDIC_QA).judged_from_folder and not run_kind(BENCHMARKS[DEFAULT_BENCHMARK]).judged_from_folder
+    assert INDIC_QA.judged_from_folder and not BENCHMARKS[DEFAULT_BENCHMARK].judged_from_folder
 
 
 def test_a_kind_the_engine_cannot_run_is_named_with_its_benchmark() -> None:
