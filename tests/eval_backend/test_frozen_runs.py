@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from eval_backend.benchmarks import BENCHMARKS
@@ -27,24 +29,31 @@ from eval_backend.statistics import cluster_bootstrap_interval, headline, item_d
 
 FROZEN = Path(__file__).parents[1] / "support" / "frozen_runs"
 FOLDERS = sorted(path.parent.relative_to(FROZEN) for path in FROZEN.glob("*/*/*/summary.json"))
-FIGURES = {"indic_qa": ("metrics", "combined", "by_language", "by_domain"), "saraiki": ("metrics", "tasks", "chat")}
+FIGURES = {
+    "indic_qa": ("metrics", "combined", "by_language", "by_domain"),
+    "saraiki": ("metrics", "tasks", "chat"),
+    "indic_writing_bench": ("overall", "configs", "config_groups", "variants", "domains", "subdomains", "config_variants",
+                            "overall_ci", "config_ci", "config_group_ci", "usage", "complete", "coverage"),
+}
+WRITING_BENCH = "indic_writing_bench"
 
 
 @pytest.mark.parametrize("run", FOLDERS, ids=str)
 def test_a_frozen_run_scores_to_the_same_figures_and_is_complete(run: Path, tmp_path: Path) -> None:
     folder = RunFolder(Path(shutil.copytree(FROZEN / run, tmp_path / "run")))
     before = json.loads(folder.summary_path.read_text(encoding="utf-8"))
-    assert "coverage" not in before  # written before the rule
-    after = score_folder(BENCHMARKS[run.parts[0]], folder)
+    assert ("coverage" in before) is (run.parts[0] == WRITING_BENCH)  # the others were written before the rule
+    score_folder(BENCHMARKS[run.parts[0]], folder)
+    after = json.loads(folder.summary_path.read_text(encoding="utf-8"))
     for field in FIGURES[run.parts[0]]:
         assert _kept(before[field], after[field]), field
     request = json.loads(folder.request_path.read_text(encoding="utf-8"))
-    assert after["complete"] is True
+    assert after["complete"] is before.get("complete", True)
     assert after["coverage"]["expected"] == sum(request["expected_items"].values())
     assert after["counts"]["judgments"] == before["counts"]["judgments"]  # no verdict lost to the item hash
 
 
-@pytest.mark.parametrize("run", FOLDERS, ids=str)
+@pytest.mark.parametrize("run", [run for run in FOLDERS if run.parts[0] != WRITING_BENCH], ids=str)
 def test_a_frozen_run_s_intervals_are_its_figures_cluster_bootstrap(run: Path, tmp_path: Path) -> None:
     folder = RunFolder(Path(shutil.copytree(FROZEN / run, tmp_path / "run")))
     after = score_folder(BENCHMARKS[run.parts[0]], folder)
@@ -72,5 +81,19 @@ def _kept(before: object, after: object) -> bool:
     return before == after
 
 
+@pytest.mark.parametrize("run", [run for run in FOLDERS if run.parts[0] == WRITING_BENCH], ids=str)
+def test_a_frozen_writing_bench_run_keeps_its_details_columns_and_values(run: Path, tmp_path: Path) -> None:
+    folder = RunFolder(Path(shutil.copytree(FROZEN / run, tmp_path / "run")))
+    before = pd.read_parquet(folder.details_path)
+    score_folder(BENCHMARKS[WRITING_BENCH], folder)
+    after = pd.read_parquet(folder.details_path)
+    assert list(after.columns) == list(before.columns)
+    pd.testing.assert_frame_equal(after, before)
+
+
 def test_every_frozen_benchmark_is_there() -> None:
-    assert {run.parts[0] for run in FOLDERS} == {"indic_qa", "saraiki"} and len(FOLDERS) == 6
+    counts = Counter(run.parts[0] for run in FOLDERS)
+    assert counts == {"indic_qa": 4, "saraiki": 2, WRITING_BENCH: 4}
+    summaries = [json.loads((FROZEN / run / "summary.json").read_text(encoding="utf-8")) for run in FOLDERS]
+    assert any(summary.get("coverage", {}).get("no_response") for summary in summaries)  # the floor is exercised
+    assert any(summary.get("complete") is False for summary in summaries)  # and a failed judgment
