@@ -57,6 +57,9 @@ BENCH_REQUEST = {"model": "bench/model", "revision": "bench"}
 # The engine of the last main commit before the judge transport (eval_backend/judge_transport.py): its judge
 # client on the SDK's own HTTP stack. A commit of main, so the ladder runs from any clone.
 REFERENCE = "6dc78f4"
+CALLS_PER_ITEM = 5
+"""The seed's rubric: one judge call per criterion, five per item. Said here, not imported: the reference
+engine this bench also runs has the number under another name."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,7 @@ def answer_items(spec: RunSpec, calls: int | None) -> None:
     slice); the items go out of scope on return, as in `run` once generation is done."""
     items = prepare_run(spec, BENCH_REQUEST)
     if calls:
-        items = items[: max(1, calls // BENCHMARK.criteria_per_item)]
+        items = items[: max(1, calls // CALLS_PER_ITEM)]
     import_responses(spec.folder, [ResponseRecord(i.config, i.index, f"{i.id}: {RESPONSE}") for i in items])
 
 
@@ -179,7 +182,7 @@ def ladder(args: argparse.Namespace) -> int:
     """Each ideal rate, judged by the reference commit's client and by the current one."""
     rates = [int(rate) for rate in args.rates.split(",")]
     most_calls = max(rates) * args.seconds_per_rung
-    items = math.ceil(most_calls / BENCHMARK.criteria_per_item)
+    items = math.ceil(most_calls / CALLS_PER_ITEM)
     results: dict[tuple[int, str], list[Rung]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-judge-") as tmp:
         root = Path(tmp)

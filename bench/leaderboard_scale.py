@@ -24,14 +24,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.record import publish  # noqa: E402
 from eval_backend.benchmarks import BENCHMARKS  # noqa: E402
 from eval_backend.benchmarks.indic_writing_bench import KNOWN_CONFIGS, VARIANTS  # noqa: E402
+from eval_backend.benchmarks.plugin import ScoredItem  # noqa: E402
 from eval_backend.coverage import Coverage  # noqa: E402
 from eval_backend.details import write_details  # noqa: E402
 from eval_backend.item_status import SCORED  # noqa: E402
-from eval_backend.records import ItemMeta, Judgment, ResponseRecord, Usage  # noqa: E402
+from eval_backend.records import ItemMeta, Judgment, ResponseRecord, Usage, to_json_dict  # noqa: E402
 from eval_backend.run_folder import RunFolder  # noqa: E402
-from eval_backend.writing_bench_details import details_frame  # noqa: E402
-from eval_backend.writing_bench_reporting import summary_to_dict  # noqa: E402
-from eval_backend.writing_bench_scoring import Counts, ItemResult, Summary  # noqa: E402
+from eval_backend.scorer_runs import details_frame  # noqa: E402
 from leaderboard.display import display_table  # noqa: E402
 from leaderboard.judgments import ItemFilter, filter_items, judgment_items  # noqa: E402
 from leaderboard.results import ResultsStore  # noqa: E402
@@ -97,35 +96,34 @@ def write_summary_folder(runs_dir: Path, model: str, rng: random.Random) -> None
     folder.write_request({"model": model, "revision": "main", "params_b": rng.choice([1, 3, 7, 8, 13, 70])})
     configs = {config: rng.uniform(3, 9) for config in KNOWN_CONFIGS}
     overall = statistics.fmean(configs.values())
-    summary = Summary(
-        benchmark=BENCHMARK.name, overall=overall, overall_ci=(overall - 0.1, overall + 0.1), configs=configs,
-        config_ci={c: (v - 0.3, v + 0.3) for c, v in configs.items()}, config_groups={"indic": overall},
-        variants={v: rng.uniform(3, 9) for v in VARIANTS}, domains={d: rng.uniform(3, 9) for d in DOMAINS},
-        subdomains={s: rng.uniform(3, 9) for s in SUBDOMAINS},
-        config_variants={c: {v: rng.uniform(3, 9) for v in VARIANTS} for c in KNOWN_CONFIGS},
-        counts=Counts(items=3925, responses=3925, scored_items=3925, judgments=19625), config_counts={},
-        usage=Usage(), provenance={"model": model, "revision": "main", "judge_model": "gpt-5.4"},
-        config_group_ci={"indic": (overall - 0.1, overall + 0.1)}, headline_group="indic", complete=True,
-        coverage=Coverage(expected=3925, scored=3925, configs=len(KNOWN_CONFIGS), dataset_configs=len(KNOWN_CONFIGS)),
-    )
-    folder.write_summary(summary_to_dict(summary))
+    folder.write_summary({
+        "benchmark": BENCHMARK.name, "overall": overall, "overall_ci": (overall - 0.1, overall + 0.1), "configs": configs,
+        "config_ci": {c: (v - 0.3, v + 0.3) for c, v in configs.items()}, "config_groups": {"indic": overall},
+        "variants": {v: rng.uniform(3, 9) for v in VARIANTS}, "domains": {d: rng.uniform(3, 9) for d in DOMAINS},
+        "subdomains": {s: rng.uniform(3, 9) for s in SUBDOMAINS},
+        "config_variants": {c: {v: rng.uniform(3, 9) for v in VARIANTS} for c in KNOWN_CONFIGS},
+        "counts": {"items": 3925, "responses": 3925, "scored_items": 3925, "judgments": 19625}, "config_counts": {},
+        "usage": to_json_dict(Usage()), "provenance": {"model": model, "revision": "main", "judge_model": "gpt-5.4"},
+        "config_group_ci": {"indic": (overall - 0.1, overall + 0.1)}, "headline_group": "indic", "complete": True,
+        "coverage": to_json_dict(Coverage(expected=3925, scored=3925, configs=len(KNOWN_CONFIGS),
+                                          dataset_configs=len(KNOWN_CONFIGS))),
+    })
 
 
-def full_size_results(rng: random.Random) -> list[ItemResult]:
+def full_size_results(rng: random.Random) -> list[ScoredItem]:
     """One model's item results over the real benchmark's 3,925 items, every criterion judged."""
     results = []
     for config, count in full_size_shape().configs.items():
         for index in range(count):
             meta = ItemMeta(config, index, f"{config}-{index}", config, VARIANTS[index % 3], DOMAINS[index % 10],
                             SUBDOMAINS[index % 40], "Write a letter " * 5, tuple({"name": f"c{n}"} for n in range(5)))
-            judgments = tuple(
-                Judgment(config, index, meta.id, meta.variant, meta.domain, meta.subdomain, n, f"c{n}",
-                         rng.randint(1, 10), "A reason quoting the response. " * 6, "gpt-5.4", 1, Usage(), "s", "p")
+            judgments = {
+                str(n): Judgment(config, index, meta.id, meta.variant, meta.domain, meta.subdomain, n, f"c{n}",
+                                 rng.randint(1, 10), "A reason quoting the response. " * 6, "gpt-5.4", 1, Usage(), "s", "p")
                 for n in range(5)
-            )
+            }
             response = ResponseRecord(config, index, "An answer of some length. " * 100)
-            score = statistics.fmean(j.score for j in judgments)
-            results.append(ItemResult(meta, SCORED, score, response, judgments))
+            results.append(ScoredItem(meta, response, response.response, {}, judgments, SCORED))
     return results
 
 

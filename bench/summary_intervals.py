@@ -2,8 +2,8 @@
 
 Synthetic, seeded scores at Indic WritingBench's full size (3,925 items, 13 configs, renderings
 in threes sharing their request's difficulty; `bench/joint_bootstrap.py`'s data). Times the
-intervals `eval_backend.writing_bench_scoring.summarize` computes for one run (all configs, each config, the
-Indic group: 15 cluster bootstraps) against the same intervals with every item its own cluster
+intervals `eval_backend.figure_intervals.summary_intervals` computes for one WritingBench run (all configs,
+each config, the Indic group: 15 cluster bootstraps) against the same intervals with every item its own cluster
 (the naive design, the reference in the same run), reports how much wider the clustered ones
 are, and times the precision table of `MAX_RUNS` runs (every figure and each Indic language).
 
@@ -64,7 +64,7 @@ def main() -> int:
 
 
 def _summary_intervals(scores: np.ndarray, configs: list[str], clusters: list[str]) -> tuple[list, float]:
-    """The intervals `summarize` computes (all configs, each config, the Indic group), and their time."""
+    """The intervals a WritingBench summary holds (all configs, each config, the Indic group), and their time."""
     scopes = [set(configs), *({config} for config in dict.fromkeys(configs)), set(INDIC_CONFIGS)]
     started = time.perf_counter()
     intervals = [figure_interval(np.where([c in scope for c in configs], scores, np.nan), configs, clusters,

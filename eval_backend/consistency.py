@@ -27,7 +27,7 @@ from itertools import chain
 from typing import Any, Callable, Hashable, Mapping, Sequence, TypeVar
 
 from eval_backend.agreement import Agreement, agreement
-from eval_backend.benchmarks import AnyBenchmark
+from eval_backend.benchmarks import Benchmark
 from eval_backend.judge_calls import VerdictBook, call_id_of
 from eval_backend.judged_samples import JudgedSample
 from eval_backend.judging import ProgressCallback, judge_live
@@ -83,7 +83,7 @@ def pair_agreement(pairs: Sequence[ScoredPair]) -> Agreement:
 
 
 def check_consistency(
-    benchmark: AnyBenchmark,
+    benchmark: Benchmark,
     folder: RunFolder,
     settings: JudgeSettings,
     sample: int,

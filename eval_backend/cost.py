@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from eval_backend.benchmarks import AnyBenchmark
+from eval_backend.benchmarks import Benchmark
 from eval_backend.judge_calls import JudgeCall
 from eval_backend.settings import CostSettings
 
@@ -33,7 +33,7 @@ class CostEstimate:
         )
 
 
-def estimate_for_items(benchmark: AnyBenchmark, items: Sequence[Any], settings: CostSettings) -> CostEstimate:
+def estimate_for_items(benchmark: Benchmark, items: Sequence[Any], settings: CostSettings) -> CostEstimate:
     """The cost of every call of every judge scorer on `items` (each rubric criterion, each judge), assuming
     answers of `response_chars`: each prompt is rendered with an empty answer, and the answer's length added."""
     chars = [

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark, Benchmark
+from eval_backend.benchmarks import BENCHMARKS, Benchmark
 from eval_backend.memory import trim_heap
 from eval_backend.records import Item, ItemKey
 from eval_backend.settings import DataSettings
@@ -81,7 +81,7 @@ def _folder_hash(root: Path) -> str:
 
 
 def benchmark_dataset(
-    benchmark: AnyBenchmark, data: DataSettings, path: str | None = None, revision: str | None = None
+    benchmark: Benchmark, data: DataSettings, path: str | None = None, revision: str | None = None
 ) -> DatasetSpec:
     """The benchmark's dataset: `path` if given, else its setting (WB_DATASET, QA_DATASET, …), else its default.
 
@@ -200,7 +200,7 @@ def index_items(items: Sequence[Item]) -> dict[ItemKey, Item]:
     return {item.key: item for item in items}
 
 
-def _shots(benchmark: AnyBenchmark, spec: DatasetSpec, config: str) -> list[dict]:
+def _shots(benchmark: Benchmark, spec: DatasetSpec, config: str) -> list[dict]:
     """The few-shot rows of `config` (the first N of the benchmark's shots split), or none."""
     count = benchmark.shot_counts.get(config, 0)
     if not count or benchmark.shots_split is None:

@@ -1,8 +1,8 @@
 """details.parquet, every benchmark's per-item download: its single writer and reader.
 
 Run metadata (model, revision, judge) is kept in columns, so a file means the same thing wherever
-it is copied; what the rows hold is each benchmark's (`writing_bench_details`, the scored
-benchmarks' `scorer_runs`).
+it is copied; what the rows hold is each benchmark's (`scorer_runs.details_row` by default,
+WritingBench's `writing_bench_details`).
 """
 
 from __future__ import annotations

@@ -51,16 +51,22 @@ def summary_intervals(statistics: ItemStatistics, details: pd.DataFrame, cluster
     """
     values = statistics.values(details)
     configs = details["config"].astype(str).tolist()
+    masks = {config: np.array([name == config for name in configs]) for config in dict.fromkeys(configs)}
     per_config: dict[str, dict[str, Bounds]] = {}
     intervals: dict[str, Bounds] = {}
+    # Two figures often agree within a config (WritingBench's Indic average and overall, in Hindi):
+    # the same values and weighting draw the same interval, so it is drawn once.
+    drawn: dict[tuple[Weighting, bytes], Bounds | None] = {}
     for figure in statistics.figures:
         column = values[figure.name].to_numpy(float)
         overall = figure_interval(column, configs, clusters, figure.weighting)
         if overall is not None:
             intervals[figure.name] = overall
-        for config in dict.fromkeys(configs):
-            mask = np.fromiter((name == config for name in configs), dtype=bool, count=len(configs))
-            within = figure_interval(np.where(mask, column, np.nan), configs, clusters, figure.weighting)
-            if within is not None:
-                per_config.setdefault(config, {})[figure.name] = within
+        for config, mask in masks.items():
+            within_values = np.where(mask, column, np.nan)
+            key = (figure.weighting, within_values.tobytes())
+            if key not in drawn:
+                drawn[key] = figure_interval(within_values, configs, clusters, figure.weighting)
+            if drawn[key] is not None:
+                per_config.setdefault(config, {})[figure.name] = drawn[key]
     return {"intervals": intervals, "config_intervals": per_config}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from eval_backend.benchmarks import AnyBenchmark
+    from eval_backend.benchmarks import Benchmark
     from eval_backend.records import ResponseRecord
 
 SCORED, FAILED, PENDING, NO_RESPONSE = "scored", "failed", "pending", "no_response"
@@ -32,7 +32,7 @@ def awaits_response(response: ResponseRecord | None, query_sha256: str | None) -
     return response is None or response.system_error or not response_is_current(response, query_sha256)
 
 
-def answered(benchmark: AnyBenchmark, response: ResponseRecord | None) -> bool:
+def answered(benchmark: Benchmark, response: ResponseRecord | None) -> bool:
     """Whether the model gave text worth judging: not an error, not empty once its reasoning is removed."""
     if response is None or response.response is None:
         return False

@@ -6,7 +6,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from eval_backend.benchmarks import AnyBenchmark
+from eval_backend.benchmarks import Benchmark
 from eval_backend.benchmarks.plugin import judge_of_part
 from eval_backend.dataset_loader import DatasetSpec, load_items
 from eval_backend.judge_calls import VerdictBook, by_config, never_settled, plan_calls
@@ -20,7 +20,7 @@ class JudgedSample:
     1–10 score, a judge's class on its ordinal scale). The items are read back from items.jsonl where it
     holds all a judge prompt needs, else (WritingBench's queries) from the dataset the run recorded."""
 
-    def __init__(self, benchmark: AnyBenchmark, folder: RunFolder) -> None:
+    def __init__(self, benchmark: Benchmark, folder: RunFolder) -> None:
         self.benchmark, self.folder = benchmark, folder
         self.path = folder.path / benchmark.verdict_lines.file
 
@@ -61,14 +61,14 @@ class JudgedSample:
         values = {}
         for call in plan_calls(self.benchmark, self.items, self.responses, never_settled):
             record = current.get(call.key)
-            verdict = lines.values(record) if record is not None else None
+            verdict = record.values if record is not None else None
             value = judge_of_part(self.benchmark.judges, call.part).agreement_value(verdict) if verdict is not None else None
             if value is not None:
                 values[call.key] = value
         return values
 
 
-def run_items(benchmark: AnyBenchmark, folder: RunFolder) -> list[Any]:
+def run_items(benchmark: Benchmark, folder: RunFolder) -> list[Any]:
     """The run's items with their queries, read from the dataset (and revision) its request.json records."""
     request = folder.read_request() if folder.request_path.exists() else {}
     dataset = request.get("dataset") if isinstance(request, dict) else None

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from eval_backend.batch import judge_in_batches
-from eval_backend.benchmarks import AnyBenchmark
+from eval_backend.benchmarks import Benchmark
 from eval_backend.dataset_loader import (
     DatasetSpec,
     config_sizes,
@@ -29,9 +29,8 @@ from eval_backend.judging import JudgingProgress, ProgressCallback, judge_live
 from eval_backend.memory import trim_heap
 from eval_backend.records import Item, ResponseRecord, to_json_dict, utc_now
 from eval_backend.run_folder import RunFolder, recorded_items
-from eval_backend.run_kinds import run_kind
+from eval_backend.scorer_runs import score_run
 from eval_backend.settings import JudgeSettings
-from eval_backend.writing_bench_scoring import Summary
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +39,7 @@ logger = logging.getLogger(__name__)
 class RunSpec:
     """What a run evaluates: which benchmark, on which data, into which folder."""
 
-    benchmark: AnyBenchmark
+    benchmark: Benchmark
     dataset: DatasetSpec
     folder: RunFolder
     configs: Sequence[str] | None = None
@@ -182,19 +181,14 @@ def _judge_configs(
     return judge_live(book, book.owed(settings.model, retry_failed), settings, book.appender(), on_progress)
 
 
-def score_phase(spec: RunSpec, judge_model: str | None) -> Summary | dict[str, Any]:
-    """Recompute summary.json and details.parquet."""
+def score_phase(spec: RunSpec, judge_model: str | None) -> dict[str, Any]:
+    """Recompute summary.json and details.parquet; returns the summary."""
     return score_folder(spec.benchmark, spec.folder, judge_model)
 
 
-def score_folder(
-    benchmark: AnyBenchmark, folder: RunFolder, judge_model: str | None = None
-) -> Summary | dict[str, Any]:
-    """Recompute a run folder's summary.json and details.parquet by its benchmark's own scoring.
-
-    A rubric benchmark returns its `Summary`; a declared one, the summary.json dict.
-    """
-    return run_kind(benchmark).score(benchmark, folder, judge_model)
+def score_folder(benchmark: Benchmark, folder: RunFolder, judge_model: str | None = None) -> dict[str, Any]:
+    """Recompute a run folder's summary.json and details.parquet from its files alone; returns the summary."""
+    return score_run(benchmark, folder, judge_model)
 
 
 @dataclass(frozen=True)
@@ -236,7 +230,7 @@ def run_pipeline(
     judge: JudgeSettings,
     on_progress: Callable[[PhaseProgress], None] | None = None,
     retry_failed: bool = False,
-) -> Summary | dict[str, Any]:
+) -> dict[str, Any]:
     """The whole evaluation in one run folder: prepare, generate, judge, score.
 
     With `retry_failed`, the judgments that failed for good, in earlier runs or in this

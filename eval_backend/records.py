@@ -225,6 +225,11 @@ class Judgment:
     def failed(self) -> bool:
         return self.score is None
 
+    @property
+    def values(self) -> dict[str, Any] | None:
+        """The verdict as every verdict record gives it (`ScoreRecord.values`); None when it failed."""
+        return None if self.score is None else {"score": self.score}
+
 
 def to_json_dict(record: Any) -> dict[str, Any]:
     """A record as a plain JSON-ready dict (nested dataclasses become dicts).

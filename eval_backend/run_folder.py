@@ -22,10 +22,8 @@ from eval_backend.jsonl import JsonlAppender, StorageWriteError, parse_json, rea
 from eval_backend.records import (
     ItemKey,
     ItemMeta,
-    Judgment,
     ResponseRecord,
     item_meta_from_dict,
-    judgment_from_dict,
     response_from_dict,
     to_json_dict,
 )
@@ -151,10 +149,6 @@ class RunFolder:
     def read_responses(self) -> dict[ItemKey, ResponseRecord]:
         """The latest response line for each (config, index)."""
         return {record.key: record for record in read_records(self.responses_path, response_from_dict)}
-
-    def read_judgments(self) -> list[Judgment]:
-        """Every judgment line, in the order written."""
-        return list(read_records(self.judgments_path, judgment_from_dict))
 
     def write_summary(self, summary: dict[str, Any]) -> None:
         write_json_atomic(self.summary_path, summary)

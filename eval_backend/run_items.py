@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
+from eval_backend.benchmarks import BENCHMARKS, Benchmark
 from eval_backend.benchmarks.item_statistics import ItemStatistics
 from eval_backend.details import read_details
 from eval_backend.run_folder import RunFolder, RunFolderError, recorded_items
@@ -36,7 +36,7 @@ class RunItems:
         return self.items[[*KEY, "cluster"]].reset_index(drop=True)
 
 
-def folder_benchmark(folder: RunFolder) -> AnyBenchmark:
+def folder_benchmark(folder: RunFolder) -> Benchmark:
     """The benchmark a scored run folder belongs to, as its summary.json names it."""
     if not folder.summary_path.is_file():
         raise RunFolderError(f"{folder.path}: not a scored run folder (no summary.json)")
@@ -80,7 +80,7 @@ def item_clusters(folder: RunFolder) -> pd.DataFrame:
     )
 
 
-def _statistics(benchmark: AnyBenchmark) -> ItemStatistics:
+def _statistics(benchmark: Benchmark) -> ItemStatistics:
     if benchmark.item_statistics is None:
         raise RunFolderError(f"benchmark {benchmark.name!r} declares no item statistics")
     return benchmark.item_statistics()

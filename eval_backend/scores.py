@@ -1,4 +1,4 @@
-"""scores.jsonl: one line per judge verdict of a scorer-kind benchmark (QA, Saraiki, …).
+"""scores.jsonl: one line per judge verdict of a benchmark that keeps its verdicts in it (QA, Saraiki, …).
 
 The LLM calls are the costly, networked part of scoring, so each verdict is appended the
 moment it is known and a re-run sends only the calls not made yet; rule scores are pure and
@@ -101,7 +101,6 @@ SCORE_LINES = VerdictLines(
     file="scores.jsonl",
     read=score_from_dict,
     part=lambda record: record.part or record.scorer,
-    values=lambda record: record.values,
     write=score_record,
 )
 """scores.jsonl: a `ScoreRecord` per judge call."""

@@ -32,6 +32,12 @@ class VerdictLine(Protocol):
     item_sha256: str | None
     created_at: str
     usage: Usage
+    attempts: int
+    error: str | None
+
+    @property
+    def values(self) -> Mapping[str, Any] | None:
+        """The verdict's values (a rubric criterion's {"score": n}); None when it failed."""
 
     @property
     def failed(self) -> bool: ...
@@ -50,8 +56,6 @@ class VerdictLines:
     """A line's JSON object -> its record."""
     part: Callable[[Any], str]
     """The part of its item a record judged, as its call id names it."""
-    values: Callable[[Any], Mapping[str, Any] | None]
-    """The verdict's values, as its judge scorer's `agreement_value` reads them; None when it failed."""
     write: Callable[[Any, str, str, str, str, JudgeOutcome[Any], str, float | None], Any]
     """(item, scorer, part, judged text's hash, judge model, outcome, prompt's hash, temperature sent) -> the record."""
     prompt_sha256: Callable[[Any], str | None] = lambda record: None

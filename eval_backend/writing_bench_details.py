@@ -1,4 +1,4 @@
-"""Indic WritingBench's details.parquet rows: each item with its response, the criterion scores and reasons.
+"""Indic WritingBench's details.parquet row: the item with its response, status, score and each criterion.
 
 An item the model did not answer has status `no_response` and the rubric's floor on each
 criterion, its reason saying so; no judge was asked. The columns are the ones Hub users load.
@@ -7,58 +7,23 @@ criterion, its reason saying so; no judge was asked. The columns are the ones Hu
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
-import pandas as pd
-
-from eval_backend.benchmarks import Benchmark
-from eval_backend.jsonl import without_surrogates
+from eval_backend.benchmarks.plugin import ScoredItem
+from eval_backend.benchmarks.prompting import after_thinking
+from eval_backend.item_status import NO_RESPONSE
 from eval_backend.records import MODEL_ERROR, ResponseRecord
-from eval_backend.writing_bench_scoring import ItemResult
+from eval_backend.writing_bench_scoring import item_score
+
+CRITERIA_PER_ITEM = 5
+"""The seed's rubric: five criteria per item, one details column group each."""
 
 
-def details_frame(
-    benchmark: Benchmark, results: Sequence[ItemResult], run_meta: Mapping[str, Any]
-) -> pd.DataFrame:
-    """The per-item table: item fields, response, status, item score and each criterion."""
-    rows = [_row(benchmark, result, run_meta) for result in results]
-    try:
-        return pd.DataFrame(rows, columns=details_columns(benchmark))
-    except UnicodeEncodeError:
-        # A lone surrogate from the judge or the model: Arrow strings hold only valid UTF-8, so
-        # the table shows U+FFFD there (judgments.jsonl and responses.jsonl keep the exact text).
-        rows = [{key: _valid_text(value) for key, value in row.items()} for row in rows]
-        return pd.DataFrame(rows, columns=details_columns(benchmark))
-
-
-def _valid_text(value: Any) -> Any:
-    return without_surrogates(value) if isinstance(value, str) else value
-
-
-def details_columns(benchmark: Benchmark) -> list[str]:
-    """Column order of details.parquet."""
-    base = [
-        "model", "revision", "judge_model", "config", "index", "id", "language", "variant",
-        "domain", "subdomain", "prompt", "status", "item_score", "response", "reasoning",
-        "finish_reason", "unclosed_thinking", "response_error", "response_error_kind", "checklist",
-    ]
-    per_criterion = []
-    for number in range(1, benchmark.criteria_per_item + 1):
-        per_criterion += [f"criterion_{number}", f"score_{number}", f"reason_{number}", f"error_{number}"]
-    return base + per_criterion
-
-
-def _error_kind(response: ResponseRecord | None) -> str | None:
-    """Whose fault an answer's error was; a line written before the kind existed was the model's."""
-    if response is None or response.error is None:
-        return None
-    return response.error_kind or MODEL_ERROR
-
-
-def _row(benchmark: Benchmark, result: ItemResult, run_meta: Mapping[str, Any]) -> dict[str, Any]:
-    meta, response = result.meta, result.response
+def details_row(entry: ScoredItem, run_meta: Mapping[str, Any]) -> dict[str, Any]:
+    """One item's row, its columns in details.parquet's order."""
+    meta, response = entry.item, entry.response
     raw = response.response if response else None
-    judged = benchmark.judged_text(raw) if raw is not None else None
+    judged = after_thinking(raw) if raw is not None else None
     row: dict[str, Any] = {
         "model": run_meta.get("model"),
         "revision": run_meta.get("revision"),
@@ -71,22 +36,36 @@ def _row(benchmark: Benchmark, result: ItemResult, run_meta: Mapping[str, Any]) 
         "domain": meta.domain,
         "subdomain": meta.subdomain,
         "prompt": meta.prompt,
-        "status": result.status,
-        "item_score": result.score,
+        "status": entry.status,
+        "item_score": item_score(entry),
         "response": judged,
         "reasoning": raw[: len(raw) - len(judged)] if raw is not None and judged is not None else None,
         "finish_reason": response.finish_reason if response else None,
         "unclosed_thinking": bool(response and response.unclosed_thinking),
         "response_error": response.error if response else None,
         "response_error_kind": _error_kind(response),
-        "checklist": json.dumps([dict(entry) for entry in meta.checklist], ensure_ascii=False),
+        "checklist": json.dumps([dict(criterion) for criterion in meta.checklist], ensure_ascii=False),
     }
-    for position in range(benchmark.criteria_per_item):
-        judgment = result.judgments[position] if position < len(result.judgments) else None
-        entry = meta.checklist[position] if position < len(meta.checklist) else {}
+    for position in range(CRITERIA_PER_ITEM):
+        record = entry.judges.get(str(position))
+        criterion = meta.checklist[position] if position < len(meta.checklist) else {}
         number = position + 1
-        row[f"criterion_{number}"] = str(entry.get("name", ""))
-        row[f"score_{number}"] = judgment.score if judgment else None
-        row[f"reason_{number}"] = judgment.reason if judgment else None
-        row[f"error_{number}"] = judgment.error if judgment else None
+        row[f"criterion_{number}"] = str(criterion.get("name", ""))
+        row[f"score_{number}"] = (record.values or {}).get("score") if record else None
+        row[f"reason_{number}"] = _reason(entry, record)
+        row[f"error_{number}"] = record.error if record else None
     return row
+
+
+def _reason(entry: ScoredItem, record: Any) -> str | None:
+    if entry.status == NO_RESPONSE:
+        why = (entry.response.error if entry.response else None) or "the model's answer is empty"
+        return f"{NO_RESPONSE}: {why}"
+    return record.reason if record else None
+
+
+def _error_kind(response: ResponseRecord | None) -> str | None:
+    """Whose fault an answer's error was; a line written before the kind existed was the model's."""
+    if response is None or response.error is None:
+        return None
+    return response.error_kind or MODEL_ERROR

@@ -61,7 +61,6 @@ JUDGMENT_LINES = VerdictLines(
     file="judgments.jsonl",
     read=judgment_from_dict,
     part=lambda judgment: str(judgment.criterion_index),
-    values=lambda judgment: None if judgment.failed else {"score": judgment.score},
     write=_write,
     prompt_sha256=lambda judgment: judgment.prompt_sha256,
 )

@@ -10,7 +10,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
+from eval_backend.benchmarks import BENCHMARKS, Benchmark
 from leaderboard.board_kinds import board_kind
 from leaderboard.context import AppContext
 from leaderboard.results import RunResult
@@ -19,7 +19,7 @@ RANK_FRAME_COLUMNS = ["run_id", "model", "revision", "headline", "ci_low", "ci_h
                       "rank_worst", "standing", "standing_note", "flags"]
 
 
-def benchmark_ranks(benchmark: AnyBenchmark, runs: Sequence[RunResult], configured_judge: str = "",
+def benchmark_ranks(benchmark: Benchmark, runs: Sequence[RunResult], configured_judge: str = "",
                     board: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per run (`RANK_FRAME_COLUMNS`), in the board's order: ranked runs best first, then the others.
 

@@ -1,8 +1,6 @@
-"""The one place the web app parts its two benchmark records, as `eval_backend.run_kinds` does for the engine.
-
-WritingBench fills in the rubric `Benchmark` (its Leaderboard, Plots and Judgments tabs), QA, Saraiki and any
-declared benchmark a `ScoredBenchmark` (a tab each); the tabs, the overview, the ranks and the model page work
-on `board_kind(benchmark)`, so moving WritingBench onto the declared record changes this table alone.
+"""The one place the web app parts its two kinds of board: one benchmark tab built from a benchmark's declarations
+(QA, Saraiki and any benchmark added), or tabs of its own built by name (WritingBench's Leaderboard, Plots and
+Judgments: `BoardView.own_tabs`). The overview, the ranks and the model page work on `board_kind(benchmark)`.
 """
 
 from __future__ import annotations
@@ -12,8 +10,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import AnyBenchmark
-from eval_backend.run_kinds import of_kind
+from eval_backend.benchmarks import Benchmark
 from leaderboard.context import AppContext
 from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.results import RunResult, Snapshot
@@ -41,7 +38,7 @@ class BoardKind:
     """A run's breakdowns on its model page, from its summary."""
 
 
-def _ranked_runs(benchmark: AnyBenchmark, runs: Sequence[RunResult]) -> Sequence[RunResult]:
+def _ranked_runs(benchmark: Benchmark, runs: Sequence[RunResult]) -> Sequence[RunResult]:
     """The runs WritingBench's board ranks: a partial or incomplete run's headline is taken from part of the
     evidence; its own tab lists it apart, and the overview leaves it blank rather than beside ranked ones."""
     standings = standing_frame(runs)
@@ -49,7 +46,7 @@ def _ranked_runs(benchmark: AnyBenchmark, runs: Sequence[RunResult]) -> Sequence
     return [run for run in runs if run.run_id in ranked]
 
 
-def _rubric_breakdown(benchmark: AnyBenchmark, summary: Mapping[str, Any]) -> list[Row]:
+def _rubric_breakdown(benchmark: Benchmark, summary: Mapping[str, Any]) -> list[Row]:
     unit = benchmark.headline_metric().unit
     rows = [("language", name, name, score, (summary.get("config_ci") or {}).get(name), unit)
             for name, score in (summary.get("configs") or {}).items()]
@@ -69,7 +66,7 @@ def _scored_breakdown(benchmark: Any, summary: Mapping[str, Any]) -> list[Row]:
             for name, value in (summary.get("metrics") or {}).items()]
 
 
-RUBRIC = BoardKind(
+OWN_TABS = BoardKind(
     own_tab=False,
     items_tab=lambda benchmark: JUDGMENTS_TAB,
     ranks=lambda benchmark, runs, judge, board: (table_for_runs(runs, judge) if board is None else board).rename(
@@ -78,7 +75,7 @@ RUBRIC = BoardKind(
     shown_runs=_ranked_runs,
     breakdown=_rubric_breakdown,
 )
-SCORED = BoardKind(
+BENCHMARK_TAB = BoardKind(
     own_tab=True,
     items_tab=tab_id,
     ranks=_scored_ranks,
@@ -86,9 +83,8 @@ SCORED = BoardKind(
     shown_runs=lambda benchmark, runs: runs,
     breakdown=_scored_breakdown,
 )
-BOARD_KINDS = {"rubric": RUBRIC, "scored": SCORED}
 
 
-def board_kind(benchmark: AnyBenchmark) -> BoardKind:
-    """The app's path for `benchmark`, by the record it fills in (its `kind`)."""
-    return of_kind(BOARD_KINDS, benchmark, "leaderboard/board_kinds.py", "the board cannot show")
+def board_kind(benchmark: Benchmark) -> BoardKind:
+    """The app's board for `benchmark`: WritingBench's own tabs where it declares them, else its benchmark tab."""
+    return OWN_TABS if benchmark.board.own_tabs else BENCHMARK_TAB

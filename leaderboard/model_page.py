@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
+from eval_backend.benchmarks import BENCHMARKS, Benchmark
 from leaderboard.board_kinds import board_kind
 from leaderboard.display import (
     DECIMALS,
@@ -44,7 +44,7 @@ CHOOSE = "### A model's page\nOpen a model from the **All benchmarks** tab: its 
 class BenchmarkStanding:
     """One benchmark's board as the page reads it: its runs and their rank frame (`benchmark_ranks`)."""
 
-    benchmark: AnyBenchmark
+    benchmark: Benchmark
     runs: Sequence[RunResult]
     ranks: pd.DataFrame
 
@@ -155,7 +155,7 @@ def _generation(settings: object) -> str:
     return ", ".join(f"{key}={value}" for key, value in sorted(settings.items()) if isinstance(value, (int, float, str)))
 
 
-def _breakdown(benchmark: AnyBenchmark, run: RunResult, items_tab: str) -> str:
+def _breakdown(benchmark: Benchmark, run: RunResult, items_tab: str) -> str:
     """A table of the run's breakdowns, each score linking to its items where a filter selects them."""
     rows = board_kind(benchmark).breakdown(benchmark, run.summary)
     if not rows:

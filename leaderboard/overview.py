@@ -11,12 +11,12 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS, AnyBenchmark
+from eval_backend.benchmarks import BENCHMARKS, Benchmark
 from leaderboard.board_kinds import board_kind
 from leaderboard.results import RunResult
 
 
-def headline_column(benchmark: AnyBenchmark) -> str:
+def headline_column(benchmark: Benchmark) -> str:
     """The column of a benchmark on the landing view: its title, metric and unit."""
     metric = benchmark.headline_metric()
     return f"{benchmark.title}: {metric.label} ({metric.unit})"
@@ -47,7 +47,7 @@ def grouped_by_model(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(_group=keys).sort_values("_group", kind="stable").drop(columns="_group").reset_index(drop=True)
 
 
-def rank_column(benchmark: AnyBenchmark) -> str:
+def rank_column(benchmark: Benchmark) -> str:
     """The column of a benchmark's rank on the landing view."""
     return f"{benchmark.title} rank"
 

@@ -10,11 +10,11 @@ import html
 import pandas as pd
 import plotly.graph_objects as go
 
-from eval_backend.benchmarks import ScoredBenchmark
+from eval_backend.benchmarks import Benchmark
 from leaderboard.writing_bench_figures import error_figure
 
 
-def metric_bars(ranking: pd.DataFrame, benchmark: ScoredBenchmark) -> go.Figure:
+def metric_bars(ranking: pd.DataFrame, benchmark: Benchmark) -> go.Figure:
     """Each model's percentages (every metric in %), side by side (0–100 %)."""
     metrics = [metric for metric in benchmark.metrics if metric.unit == "%" and metric.name in ranking]
     if ranking.empty or not metrics:

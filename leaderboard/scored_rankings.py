@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import ScoredBenchmark
+from eval_backend.benchmarks import Benchmark
 from leaderboard.joint_ranks import with_joint_rank_ranges
 from leaderboard.results import RunResult
 from leaderboard.writing_bench_tables import INCOMPLETE, RANKED, coverage_standing, rank_ranges
@@ -25,7 +25,7 @@ INTERVAL_COLUMNS = ("ci_low", "ci_high")
 """The 95 % interval of the headline figure, from the run's summary."""
 
 
-def ranked_table(frame: pd.DataFrame, runs: Sequence[RunResult], benchmark: ScoredBenchmark) -> pd.DataFrame:
+def ranked_table(frame: pd.DataFrame, runs: Sequence[RunResult], benchmark: Benchmark) -> pd.DataFrame:
     """`frame` (one row per run: `run_id`, `dataset_revision`, the headline column) with each run's standing,
     rank, rank range and the rule that gave it (`joint_ranks`), and the headline's interval.
 

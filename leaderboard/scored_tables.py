@@ -16,7 +16,7 @@ from typing import Any, Collection, Mapping, Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import ScoredBenchmark
+from eval_backend.benchmarks import Benchmark
 from eval_backend.benchmarks.board_view import Breakdown, ItemField, ItemView, Row
 from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.display import PERCENT_DECIMALS, format_rank_range
@@ -36,17 +36,17 @@ LABELS = {
 }
 
 
-def tab_id(benchmark: ScoredBenchmark) -> str:
+def tab_id(benchmark: Benchmark) -> str:
     """The benchmark's tab in the page address (`?tab=qa`) and the prefix of its elements' ids."""
     return benchmark.board.tab or benchmark.name
 
 
-def metric_names(benchmark: ScoredBenchmark) -> list[str]:
+def metric_names(benchmark: Benchmark) -> list[str]:
     """The benchmark's metrics, its headline first."""
     return [benchmark.headline, *(metric.name for metric in benchmark.metrics if metric.name != benchmark.headline)]
 
 
-def labels(benchmark: ScoredBenchmark) -> dict[str, str]:
+def labels(benchmark: Benchmark) -> dict[str, str]:
     """The headers of the ranking and breakdown columns: a metric's label with its unit, an arrow where lower
     is better."""
     metric_labels = {metric.name: _metric_label(metric.label, metric.unit, metric.higher_is_better)
@@ -56,7 +56,7 @@ def labels(benchmark: ScoredBenchmark) -> dict[str, str]:
             **{breakdown.name: breakdown.label for breakdown in board.breakdowns}}
 
 
-def item_labels(benchmark: ScoredBenchmark) -> dict[str, str]:
+def item_labels(benchmark: Benchmark) -> dict[str, str]:
     """The headers of the item table's columns."""
     group = benchmark.board.group
     return {"item": LABELS["item"], group.name: group.label,
@@ -68,7 +68,7 @@ def _metric_label(label: str, unit: str, higher_is_better: bool) -> str:
     return shown if higher_is_better or unit == "count" else f"{shown} ↓"
 
 
-def ranking_frame(runs: Sequence[RunResult], benchmark: ScoredBenchmark, configured_judge: str = "") -> pd.DataFrame:
+def ranking_frame(runs: Sequence[RunResult], benchmark: Benchmark, configured_judge: str = "") -> pd.DataFrame:
     """One row per run: its metrics, run columns, decoding mode, counts, flags and standing; the ranked (complete)
     runs first, by the headline in its direction with their rank ranges, then the partial and incomplete ones.
 
@@ -86,7 +86,7 @@ def ranking_frame(runs: Sequence[RunResult], benchmark: ScoredBenchmark, configu
     return ranked_table(frame, runs, benchmark)
 
 
-def _ranking_row(run: RunResult, benchmark: ScoredBenchmark) -> dict[str, Any]:
+def _ranking_row(run: RunResult, benchmark: Benchmark) -> dict[str, Any]:
     metrics = run.summary.get("metrics") or {}
     counts = run.summary.get("counts") or {}
     return {
@@ -113,7 +113,7 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def shown_ranking(ranking: pd.DataFrame, benchmark: ScoredBenchmark) -> pd.DataFrame:
+def shown_ranking(ranking: pd.DataFrame, benchmark: Benchmark) -> pd.DataFrame:
     """The ranking as read on screen: rank, model, the headline, its rank range, interval and flags first (a
     phone's first screen), then the run columns, the Mode, the other metrics and facts, and `run_id` last (for
     the score links; never shown); the CSV keeps every column. A run flagged with too few items reads
@@ -135,7 +135,7 @@ def _interval(low: Any, high: Any) -> str:
     return f"{low:.{PERCENT_DECIMALS}f} – {high:.{PERCENT_DECIMALS}f}"
 
 
-def breakdown_frame(runs: Sequence[RunResult], benchmark: ScoredBenchmark, breakdown: Breakdown,
+def breakdown_frame(runs: Sequence[RunResult], benchmark: Benchmark, breakdown: Breakdown,
                     few_items: Collection[str] = ()) -> pd.DataFrame:
     """Long table: per run and group (language, domain, task), its figures and the 95 % interval of its headline,
     and `run_id` last (for the score links). The runs in `few_items` (run ids) read FEW_ITEMS_INTERVAL.
@@ -161,7 +161,7 @@ def _breakdown_columns(rows: list[dict[str, Any]], breakdown: Breakdown) -> list
     return [*lead, *figures, *last]
 
 
-def _figures(entry: Any, benchmark: ScoredBenchmark) -> dict[str, Any]:
+def _figures(entry: Any, benchmark: Benchmark) -> dict[str, Any]:
     if not isinstance(entry, Mapping):
         return {}
     metrics = entry.get("metrics")
@@ -179,7 +179,7 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def metric_matrix(long: pd.DataFrame, benchmark: ScoredBenchmark, breakdown: Breakdown,
+def metric_matrix(long: pd.DataFrame, benchmark: Benchmark, breakdown: Breakdown,
                   models: Sequence[str]) -> pd.DataFrame:
     """Models x groups of the headline from a `breakdown_frame` (rows in the order of `models`, the ranking's),
     for the heatmap; empty when the breakdown has no headline figure."""
@@ -191,7 +191,7 @@ def metric_matrix(long: pd.DataFrame, benchmark: ScoredBenchmark, breakdown: Bre
     return matrix.reindex([model for model in order if model in matrix.index])
 
 
-def item_fields(benchmark: ScoredBenchmark) -> tuple[ItemField, ...]:
+def item_fields(benchmark: Benchmark) -> tuple[ItemField, ...]:
     """The item table's columns after the item and its group: the board's, or the item's own fields, the answer,
     each figure's value and each judge's reason."""
     if benchmark.board.item_fields:
@@ -204,12 +204,12 @@ def item_fields(benchmark: ScoredBenchmark) -> tuple[ItemField, ...]:
     return (*own, ItemField("response", "Answer"), *figures, *reasons)
 
 
-def item_filters(benchmark: ScoredBenchmark) -> list[str]:
+def item_filters(benchmark: Benchmark) -> list[str]:
     """The item table's "Show" choices."""
     return [ALL, *(choice.label for choice in benchmark.board.item_filters)]
 
 
-def item_groupings(benchmark: ScoredBenchmark) -> tuple[ItemField, ...]:
+def item_groupings(benchmark: Benchmark) -> tuple[ItemField, ...]:
     """The fields the item table filters by: the board's group, then each breakdown's field that is not it (QA's
     domain), each with its label; a score link names these (`?config=hindi`, `?domain=History`)."""
     group = benchmark.board.group
@@ -218,7 +218,7 @@ def item_groupings(benchmark: ScoredBenchmark) -> tuple[ItemField, ...]:
     return (group, *others.values())
 
 
-def items_frame(details: pd.DataFrame, benchmark: ScoredBenchmark, group: str = ALL, show: str = ALL,
+def items_frame(details: pd.DataFrame, benchmark: Benchmark, group: str = ALL, show: str = ALL,
                 where: Mapping[str, str] | None = None) -> pd.DataFrame:
     """The run's items, one line each with the columns a reader reads (`item` is its `config:index` key),
     those of one group (`group`, or every one) whose other fields have the values `where` names (a field ALL or
@@ -238,7 +238,7 @@ def items_frame(details: pd.DataFrame, benchmark: ScoredBenchmark, group: str = 
     return pd.DataFrame(rows, columns=["item", board.group.name, *(field.name for field in fields)])
 
 
-def _filter(benchmark: ScoredBenchmark, show: str) -> Any:
+def _filter(benchmark: Benchmark, show: str) -> Any:
     if show == ALL:
         return lambda row: True
     for choice in benchmark.board.item_filters:
@@ -247,7 +247,7 @@ def _filter(benchmark: ScoredBenchmark, show: str) -> Any:
     raise ValueError(f"unknown filter {show!r}; expected one of {item_filters(benchmark)}")
 
 
-def _with_figures(details: pd.DataFrame, benchmark: ScoredBenchmark) -> pd.DataFrame:
+def _with_figures(details: pd.DataFrame, benchmark: Benchmark) -> pd.DataFrame:
     """The details with each figure's per-item value, when the default item fields show them."""
     if benchmark.board.item_fields or not benchmark.item_statistics:
         return details
@@ -260,14 +260,14 @@ def _field_value(field: ItemField, row: Row) -> Any:
     return None if isinstance(value, float) and pd.isna(value) else value
 
 
-def groups(details: pd.DataFrame, benchmark: ScoredBenchmark, field: str | None = None) -> list[str]:
+def groups(details: pd.DataFrame, benchmark: Benchmark, field: str | None = None) -> list[str]:
     """The choices of an item filter by `field` (default: the board's group): every value the run's items have,
     in their order."""
     column = field or benchmark.board.group.name
     return [ALL, *dict.fromkeys(map(str, details[column].dropna()))] if column in details else [ALL]
 
 
-def item_view(details: pd.DataFrame, benchmark: ScoredBenchmark, config: str, index: int) -> ItemView | None:
+def item_view(details: pd.DataFrame, benchmark: Benchmark, config: str, index: int) -> ItemView | None:
     """The item `config:index` of the run in full; None when the run has no such item."""
     match = details[(details["config"] == config) & (details["index"] == index)]
     if match.empty:
@@ -278,7 +278,7 @@ def item_view(details: pd.DataFrame, benchmark: ScoredBenchmark, config: str, in
     return _default_view(row, benchmark)
 
 
-def _default_view(row: Row, benchmark: ScoredBenchmark) -> ItemView:
+def _default_view(row: Row, benchmark: Benchmark) -> ItemView:
     """The item's own fields, the answer, and each other item field's value."""
     question = "\n".join(f"{name}: {row[name]}" for name in benchmark.row_fields if isinstance(row.get(name), str))
     response = row.get("response")
@@ -297,7 +297,7 @@ _RANKINGS: LruCache[pd.DataFrame] = LruCache(16)
 benchmark's tab, the overview or a model page asks."""
 
 
-def ranking_of(snapshot: Snapshot, benchmark: ScoredBenchmark, configured_judge: str = "") -> pd.DataFrame:
+def ranking_of(snapshot: Snapshot, benchmark: Benchmark, configured_judge: str = "") -> pd.DataFrame:
     """`ranking_frame` of the snapshot's runs, computed once per state of the benchmark's results."""
     return _RANKINGS.get_or_load((benchmark.name, snapshot.signature, configured_judge),
                                  lambda: ranking_frame(snapshot.runs, benchmark, configured_judge))

@@ -41,8 +41,8 @@ def judge_in_batches(
 ) -> JudgingProgress:
     """Judge what `book` owes through the Batch API; returns the totals.
 
-    The book is the folder's verdicts of one benchmark kind (WritingBench's judgments,
-    the scorer kind's scores): every judge scorer goes through this one path. Blocks until
+    The book is the folder's verdicts, in its benchmark's line shape (WritingBench's judgments,
+    the others' scores): every judge scorer goes through this one path. Blocks until
     every batch is done (up to the provider's 24 h window), polling every
     `JUDGE_BATCH_POLL_S` seconds; killed, it resumes from the ledger in the run folder.
     """

@@ -1,20 +1,18 @@
 """The registry of benchmarks the engine can run; adding one is adding a module here.
 
-Two kinds share the engine: a rubric-judged `Benchmark` (Indic WritingBench, base.py) and a
-`ScoredBenchmark` plug-in scored per response by rules and judges (plugin.py: the QA
-benchmark, and the next ones). `--benchmark NAME` and the queue pick one by its `name`.
+Every benchmark is one `Benchmark` record (plugin.py), scored per response by its rules
+and judges: Indic WritingBench (its rubric judge fanned out over the criteria), the QA benchmark
+and Saraiki. `--benchmark NAME` and the queue pick one by its `name`.
 """
 
-from eval_backend.benchmarks.base import Benchmark, ItemValidationError
 from eval_backend.benchmarks.indic_writing_bench import INDIC_WRITING_BENCH
-from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, ScoredBenchmark, ScoredItem, SuiteItem
+from eval_backend.benchmarks.item_validation import ItemValidationError
+from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, Benchmark, ScoredItem, SuiteItem
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 
-AnyBenchmark = Benchmark | ScoredBenchmark
-
-BENCHMARKS: dict[str, AnyBenchmark] = {
+BENCHMARKS: dict[str, Benchmark] = {
     benchmark.name: benchmark for benchmark in (INDIC_WRITING_BENCH, INDIC_QA, SARAIKI)
 }
 DEFAULT_BENCHMARK = INDIC_WRITING_BENCH.name
@@ -22,15 +20,14 @@ DEFAULT_BENCHMARK = INDIC_WRITING_BENCH.name
 __all__ = [
     "BENCHMARKS",
     "DEFAULT_BENCHMARK",
-    "AnyBenchmark",
-    "Benchmark",
+    "INDIC_QA",
     "ItemValidationError",
     "JudgeScorer",
     "Metric",
     "Prompt",
     "RuleScorer",
     "SamplingDefaults",
-    "ScoredBenchmark",
+    "Benchmark",
     "ScoredItem",
     "SuiteItem",
 ]

@@ -1,6 +1,6 @@
 """What a scored benchmark's board tab shows beyond its metrics, declared by the benchmark.
 
-The web app builds one tab for every `ScoredBenchmark` from its metrics (labels, units,
+The web app builds one tab for every `Benchmark` from its metrics (labels, units,
 direction, headline) and this record: the ranking's extra run columns, the summary's
 breakdowns, the item table's readable columns, its filters and how one item reads in full.
 A benchmark that declares none gets a tab all the same: a per-language breakdown of its
@@ -108,3 +108,6 @@ class BoardView:
     item_filters: tuple[ItemFilter, ...] = ()
     item_view: Callable[[Row], ItemView] | None = None
     metric_groups: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    own_tabs: bool = False
+    """Its tabs are its own, built by name in the app (WritingBench's Leaderboard, Plots and Judgments),
+    not one benchmark tab from these declarations."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from eval_backend.benchmarks import AnyBenchmark
+from eval_backend.benchmarks import Benchmark
 
 
 class ChatMode(StrEnum):
@@ -23,7 +23,7 @@ MODE_CHOICES: tuple[str, ...] = (AUTO, ChatMode.CHAT.value, ChatMode.RAW.value)
 """What a submitter may pick: a mode, or `auto` (chat when the model has a chat template, else raw)."""
 
 
-def offers_raw(benchmark: AnyBenchmark) -> bool:
+def offers_raw(benchmark: Benchmark) -> bool:
     """Whether `benchmark` can be asked with raw text (else it needs a chat template)."""
     return benchmark.in_mode is not None
 
@@ -35,7 +35,7 @@ def resolved_mode(choice: str, has_chat_template: bool) -> ChatMode:
     return ChatMode(choice)
 
 
-def in_mode(benchmark: AnyBenchmark, mode: ChatMode) -> AnyBenchmark:
+def in_mode(benchmark: Benchmark, mode: ChatMode) -> Benchmark:
     """`benchmark` asked in `mode`; ValueError for raw on a benchmark that only asks in chat."""
     if benchmark.in_mode is not None:
         return benchmark.in_mode(mode == ChatMode.CHAT)

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from typing import TYPE_CHECKING, Any, Mapping
 
-from eval_backend.benchmarks.base import RUBRIC_SCORER, Benchmark, ItemValidationError, SamplingDefaults
-from eval_backend.benchmarks.plugin import JudgeScorer, Metric
-from eval_backend.benchmarks.prompting import after_thinking
-from eval_backend.records import Item
+from eval_backend.benchmarks.board_view import BoardView
+from eval_backend.benchmarks.item_validation import ItemValidationError
+from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
+from eval_backend.benchmarks.plugin import JudgeScorer, Metric, Benchmark
+from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults, after_thinking
+from eval_backend.records import Item, item_meta_from_dict
 from eval_backend.verdict import parse_verdict
+from eval_backend.writing_bench_details import CRITERIA_PER_ITEM, details_row
+from eval_backend.writing_bench_scoring import aggregate, older_keys
 from eval_backend.writing_bench_verdicts import JUDGMENT_LINES
 
 if TYPE_CHECKING:
@@ -29,7 +34,9 @@ INDIC_CONFIGS = (
 KNOWN_CONFIGS = INDIC_CONFIGS + ("english_original", "indian_english")
 VARIANTS = ("native", "code_mixed", "romanized")
 BANDS = ("1-2", "3-4", "5-6", "7-8", "9-10")
-CRITERIA_PER_ITEM = 5
+FLOOR_SCORE = 1
+"""The rubric's lowest score, given on every criterion of an item the model did not answer."""
+RUBRIC_SCORER = "rubric"
 
 SYSTEM_PROMPT = "You are an expert evaluator with extensive experience in evaluating response of given query."
 
@@ -162,8 +169,12 @@ def _item_statistics() -> ItemStatistics:
     return WRITING_STATISTICS
 
 
+CRITERIA = tuple(str(position) for position in range(CRITERIA_PER_ITEM))
+"""The rubric judge's parts: the seed's five criteria of every item (`record_to_item` checks each has five)."""
+
+
 def _criteria(item: Item) -> tuple[str, ...]:
-    return tuple(str(position) for position in range(len(item.checklist)))
+    return CRITERIA
 
 
 RUBRIC_JUDGE = JudgeScorer(
@@ -176,22 +187,48 @@ RUBRIC_JUDGE = JudgeScorer(
 """The seed's judge, one call per criterion, each scored 1–10."""
 
 
+def _floor(item: Any) -> ScorerValues:
+    return {RUBRIC_SCORER: {"score": FLOOR_SCORE}}
+
+
+RUBRIC_FLOOR = NoAnswerPolicy(
+    "An item the model did not answer (its prompt does not fit its context, an empty answer) scores the "
+    f"rubric's floor, {FLOOR_SCORE}, on every criterion, with no judge call.",
+    judges=_floor,
+)
+
+
+def _prompt(item: Item) -> Prompt:
+    """The model is asked the item's query as one user turn, verbatim."""
+    return Prompt.user(item.query)
+
+
 INDIC_WRITING_BENCH = Benchmark(
     name="indic_writing_bench",
     title="Indic WritingBench v1",
+    description="",
     default_dataset=DATASET_ID,
+    dataset_setting="WB_DATASET",
     split="test",
     known_configs=KNOWN_CONFIGS,
-    criteria_per_item=CRITERIA_PER_ITEM,
-    sampling=SamplingDefaults(temperature=0.7, top_p=0.8, top_k=20, max_tokens=16000),
-    record_to_item=record_to_item,
-    judged_text=judged_text,
-    judges=(RUBRIC_JUDGE,),
-    verdict_lines=JUDGMENT_LINES,
     row_fields=("index", "id", "domain", "subdomain", "language", "variant", "prompt", "query", "checklist"),
-    config_groups={"indic": INDIC_CONFIGS},
+    record_to_item=record_to_item,
+    item_from_meta=item_meta_from_dict,
+    prompt=_prompt,
+    judged_text=judged_text,
+    sampling=SamplingDefaults(temperature=0.7, top_p=0.8, top_k=20, max_tokens=16000),
+    rules=(),
+    judges=(RUBRIC_JUDGE,),
     # The board ranks by the Indic languages' mean; English configs are shown apart.
-    metrics=(Metric("indic", "Indic average", "score 1–10"),),
+    metrics=(Metric("indic", "Indic average", "score 1–10"), Metric("overall", "Overall (every config)", "score 1–10")),
     headline="indic",
+    aggregate=partial(aggregate, INDIC_CONFIGS),
+    no_answer=RUBRIC_FLOOR,
+    index_from_position=False,
     item_statistics=_item_statistics,
+    board=BoardView(own_tabs=True),
+    verdict_lines=JUDGMENT_LINES,
+    judged_from_folder=False,
+    details_row=details_row,
+    older_keys=older_keys,
 )

@@ -2,8 +2,9 @@
 
 The model that cannot answer an item (its prompt does not fit its context, its answer is
 empty) must never score higher for it, so every benchmark declares the verdicts such an
-item gets, and the engine applies them in one place (`eval_backend.scorer_runs`, and the
-rubric floor in `eval_backend.writing_bench_scoring`). The statement is what the About page says.
+item gets, and the engine applies them in one place (`eval_backend.scorer_runs`), a judge's
+verdict to every part it asks (WritingBench's floor on each criterion). The statement is what
+the About page says.
 """
 
 from __future__ import annotations

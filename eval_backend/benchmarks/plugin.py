@@ -1,7 +1,7 @@
-"""The plug-in shape of a benchmark scored per response by rules and judges (QA, Saraiki, …).
+"""The one shape of a benchmark, scored per response by rules and judges (WritingBench, QA, Saraiki, …).
 
 Modelled on inspect_ai's dataset / solver / scorer split and lighteval's per-sample metric
-with a corpus aggregation. A benchmark module builds one `ScoredBenchmark` and registers it
+with a corpus aggregation. A benchmark module builds one `Benchmark` and registers it
 in `eval_backend.benchmarks.BENCHMARKS`; the engine does the rest (loading, generation, the
 judge transport with its retries, run folders, resume, the queue, the CLI's `--benchmark`):
 
@@ -19,8 +19,10 @@ judge transport with its retries, run folders, resume, the queue, the CLI's `--b
     aggregate  pure: [ScoredItem] -> summary body with "metrics": {name: value} (the corpus level)
     no_answer  NoAnswerPolicy: what an item the model did not answer scores (applied by the engine)
     board      BoardView: its tab's extra columns, breakdowns, item table and item view (defaults serve any)
+    details    details_row(scored item, run metadata) -> its details.parquet row (the engine's by default)
 
-Indic WritingBench is the other kind: a rubric-judged `Benchmark` (base.py) on its own path.
+Indic WritingBench is one like the others: its rubric judge fans out over the criteria (parts
+"0".."4"), its verdicts keep their judgments.jsonl lines, and its details rows their columns.
 """
 
 from __future__ import annotations
@@ -34,8 +36,8 @@ from eval_backend.benchmarks.no_answer import NoAnswerPolicy
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.item_status import PENDING
 from eval_backend.records import ItemKey, ResponseRecord
-from eval_backend.scores import SCORE_LINES, ScoreRecord
-from eval_backend.verdict_lines import VerdictLines
+from eval_backend.scores import SCORE_LINES
+from eval_backend.verdict_lines import VerdictLine, VerdictLines
 
 if TYPE_CHECKING:
     from eval_backend.benchmarks.item_statistics import ItemStatistics
@@ -128,6 +130,10 @@ class JudgeScorer:
     parts: Callable[[Any], Sequence[str]] | None = None
     """The parts of an item this judge asks about one call each; None: one call, named after the scorer."""
 
+    def part_names(self, item: Any) -> list[str]:
+        """The part of each call this judge makes on `item`: its own name, or each part it fans out over."""
+        return [self.name] if self.parts is None else list(self.parts(item))
+
     def calls(self, item: Any, text: str) -> list[tuple[str, Callable[[], list[dict[str, str]]]]]:
         """Each call this judge makes on `text` for `item`: its part, and its prompt built only when sent."""
         if self.parts is None:
@@ -150,17 +156,19 @@ def judge_of_part(judges: Sequence[JudgeScorer], part: str) -> JudgeScorer:
 class ScoredItem:
     """One item with its response, its rule scores, its judges' records and its status.
 
-    `judges` holds each judge scorer's current record for this response; a verdict a rule
-    decided has `judge_model` "rule" and no call behind it, and one the no-answer policy
-    decided has `judge_model` "no_response". `judged_text` is None when the model gave no
-    answer (`status` NO_RESPONSE: scored by the policy) or none is there yet (PENDING).
+    `judges` holds, per call part (a judge scorer's name, or each part a judge fans out over:
+    WritingBench's criteria "0".."4"), the current record for this response, in the order the
+    judges ask them; a verdict a rule decided has `judge_model` "rule" and no call behind it,
+    and one the no-answer policy decided has `judge_model` "no_response". `judged_text` is None
+    when the model gave no answer (`status` NO_RESPONSE: scored by the policy) or none is there
+    yet (PENDING).
     """
 
     item: Any
     response: ResponseRecord | None
     judged_text: str | None
     rules: Mapping[str, Mapping[str, Any]]
-    judges: Mapping[str, ScoreRecord]
+    judges: Mapping[str, VerdictLine]
     status: str
 
     @property
@@ -169,9 +177,13 @@ class ScoredItem:
         return self.status != PENDING
 
 
+def _no_keys(summary: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {}
+
+
 @dataclass(frozen=True)
-class ScoredBenchmark:
-    """A benchmark of the scorer kind: everything specific to it, reached through this record."""
+class Benchmark:
+    """A benchmark: everything specific to it, reached through this record; the engine and the board do the rest."""
 
     name: str
     title: str
@@ -203,7 +215,7 @@ class ScoredBenchmark:
     shot_counts: Mapping[str, int] = field(default_factory=dict)
     """How many first rows of `shots_split` each config's items get (configs not listed: none).
     Each row given to `record_to_item` then carries them, as loaded, under the key `shots`."""
-    in_mode: Callable[[bool], ScoredBenchmark] | None = None
+    in_mode: Callable[[bool], Benchmark] | None = None
     """This benchmark asked in chat (True) or with raw text (False), for one whose submitter may
     choose (Saraiki, the script's `CHAT`); None: its prompts are chat turns, so a model needs a
     chat template (see `eval_backend.benchmarks.chat_mode`)."""
@@ -215,8 +227,13 @@ class ScoredBenchmark:
     verdict_lines: VerdictLines = SCORE_LINES
     """Its verdict file's line shape: a `ScoreRecord` per call in scores.jsonl."""
     judged_from_folder: bool = True
-    """items.jsonl holds all a judge prompt needs: judging reads it, never the dataset again."""
-    kind: str = "scored"
+    """items.jsonl holds all a judge prompt needs: judging reads it, never the dataset again. False
+    (WritingBench, whose items.jsonl leaves out the ~20 KB queries): judging reads the dataset again."""
+    details_row: Callable[[ScoredItem, Mapping[str, Any]], dict[str, Any]] | None = None
+    """(scored item, run metadata) -> its details.parquet row; None: the engine's (`eval_backend.scorer_runs`)."""
+    older_keys: Callable[[Mapping[str, Any]], Mapping[str, Any]] = _no_keys
+    """summary.json's keys that its readers have always had, from the summary the engine wrote
+    (WritingBench's `overall_ci`, `config_ci` and `config_group_ci`, from its `intervals`)."""
 
     def judge(self, name: str) -> JudgeScorer:
         return next(judge for judge in self.judges if judge.name == name)
@@ -225,7 +242,12 @@ class ScoredBenchmark:
         return next(metric for metric in self.metrics if metric.name == self.headline)
 
     def headline_value(self, summary: Mapping[str, Any]) -> float | None:
-        """The headline of a summary.json: its headline metric, None when absent or not a number."""
-        metrics = summary.get("metrics")
-        value = metrics.get(self.headline) if isinstance(metrics, Mapping) else None
-        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+        """The headline of a summary.json: its headline metric, None when absent or not a number.
+
+        A WritingBench summary written before it had `metrics` holds it in `config_groups`."""
+        for source in ("metrics", "config_groups"):
+            figures = summary.get(source)
+            value = figures.get(self.headline) if isinstance(figures, Mapping) else None
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return float(value)
+        return None

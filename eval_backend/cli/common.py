@@ -12,12 +12,11 @@ from eval_backend.settings import JudgeSettings, Settings
 if TYPE_CHECKING:  # each command imports what it uses: `qa-score` alone should not load the run pipeline
     from tqdm import tqdm
 
-    from eval_backend.benchmarks import AnyBenchmark
+    from eval_backend.benchmarks import Benchmark
     from eval_backend.dataset_loader import DatasetSpec
     from eval_backend.generation.generating import GenerationCallback
     from eval_backend.judging import ProgressCallback
     from eval_backend.pipeline import PhaseProgress
-    from eval_backend.writing_bench_scoring import Summary
 
 
 def positive_int(text: str) -> int:
@@ -81,13 +80,13 @@ def add_judge_mode_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def benchmark_of(args: argparse.Namespace) -> AnyBenchmark:
+def benchmark_of(args: argparse.Namespace) -> Benchmark:
     from eval_backend.benchmarks import BENCHMARKS
 
     return BENCHMARKS[args.benchmark]
 
 
-def dataset_spec(args: argparse.Namespace, settings: Settings, benchmark: AnyBenchmark) -> DatasetSpec:
+def dataset_spec(args: argparse.Namespace, settings: Settings, benchmark: Benchmark) -> DatasetSpec:
     """The dataset from the flags, else the benchmark's setting (WB_DATASET, QA_DATASET, …), else its default."""
     from eval_backend.dataset_loader import benchmark_dataset
 
@@ -109,24 +108,15 @@ def judge_settings(args: argparse.Namespace, settings: Settings) -> JudgeSetting
     return settings.judge.model_copy(update={k: v for k, v in overrides.items() if v is not None})
 
 
-def scored_run_report(benchmark: AnyBenchmark, summary: Summary | Mapping[str, Any]) -> tuple[str, int]:
-    """The CLI's line on a scored run, and its exit status, whatever the kind of its summary."""
+def scored_run_report(benchmark: Benchmark, summary: Mapping[str, Any]) -> tuple[str, int]:
+    """The CLI's line on a scored run, and its exit status."""
     from eval_backend.scorer_runs import describe_summary
 
-    if isinstance(summary, Mapping):  # a scorer-kind benchmark's summary.json
-        return describe_summary(benchmark, summary), _judging_exit_status(summary)  # type: ignore[arg-type]
-    counts, coverage = summary.counts, summary.coverage
-    overall = "n/a" if summary.overall is None else f"{summary.overall:.3f}"
-    return (
-        f"items scored {counts.scored_items}/{counts.items}, failed {counts.failed_items}, "
-        f"pending {counts.pending_items}, no response {counts.missing_responses}; "
-        f"{'complete' if summary.complete else 'not complete'} "
-        f"({coverage.scored + coverage.no_response}/{coverage.expected} expected items); overall {overall}"
-    ), 0
+    return describe_summary(benchmark, summary), _judging_exit_status(summary)
 
 
 def _judging_exit_status(summary: Mapping[str, Any]) -> int:
-    """A scorer-kind run's exit status: 1 when judgments failed for good (its figures leave those
+    """A scored run's exit status: 1 when judgments failed for good (its figures leave those
     items out, so the run is incomplete), else 0. Pending ones (a batch still out) are not failures."""
     failed = (summary.get("counts") or {}).get("failed_judgments", 0)
     if failed:

@@ -7,7 +7,7 @@ import sys
 _USER_ERRORS: tuple[tuple[str, str], ...] = (  # (the module that defines it, the class)
     ("eval_backend.settings", "SettingsInvalid"),  # a setting from the environment out of range or unparsable
     ("pydantic_core", "ValidationError"),  # any other record pydantic checks
-    ("eval_backend.benchmarks.base", "ItemValidationError"),
+    ("eval_backend.benchmarks.item_validation", "ItemValidationError"),
     ("eval_backend.dataset_loader", "DatasetLoadError"),
     ("eval_backend.generation.base", "GenerationConfigError"),
     ("eval_backend.judge_client", "JudgeConfigError"),

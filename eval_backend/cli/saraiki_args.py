@@ -12,7 +12,7 @@ import argparse
 import dataclasses
 from pathlib import Path
 
-from eval_backend.benchmarks import AnyBenchmark
+from eval_backend.benchmarks import Benchmark
 from eval_backend.benchmarks.saraiki.plugin import NAME, saraiki_benchmark
 from eval_backend.benchmarks.saraiki.tasks import CONFIGS, TASKS_BY_NAME
 from eval_backend.generation.options import GenerationOptions
@@ -39,8 +39,8 @@ def add_saraiki_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def for_saraiki(
-    args: argparse.Namespace, benchmark: AnyBenchmark, options: GenerationOptions, judge_configured: bool
-) -> tuple[AnyBenchmark, GenerationOptions]:
+    args: argparse.Namespace, benchmark: Benchmark, options: GenerationOptions, judge_configured: bool
+) -> tuple[Benchmark, GenerationOptions]:
     """The benchmark and options of this run: Saraiki's in the chosen mode; others unchanged.
 
     Safety replies go to the LLM judge when one is configured (`judge_configured`) unless

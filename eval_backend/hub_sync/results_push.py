@@ -28,7 +28,7 @@ from eval_backend.hub_sync._ledger import Ledger
 from eval_backend.hub_sync.dataset_card import render_card, runs_with_details
 from eval_backend.hub_sync.layout import RUNS_PREFIX, current_run, repo_run
 from eval_backend.run_folder import RunFolder
-from eval_backend.scorer_runs import SCORES_FILE
+from eval_backend.scores import SCORE_LINES
 from eval_backend.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ def run_files(folder: RunFolder) -> list[Path]:
     """The files of a run folder that are mirrored, those that exist."""
     paths = (
         folder.request_path, folder.items_path, folder.responses_path,
-        folder.judgments_path, folder.path / SCORES_FILE, folder.summary_path, folder.details_path,
+        folder.judgments_path, folder.path / SCORE_LINES.file, folder.summary_path, folder.details_path,
         folder.path / CONSISTENCY_FILE, folder.path / REJUDGMENTS_FILE,
     )
     return [path for path in paths if path.is_file()]

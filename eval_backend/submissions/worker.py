@@ -34,11 +34,10 @@ from eval_backend.submissions.monitor import RunMonitor
 from eval_backend.submissions.outage import patient
 from eval_backend.submissions.queue_store import QueueRequest, QueueStore, Status, timestamp
 from eval_backend.write_guard import guarded_writes
-from eval_backend.writing_bench_scoring import Summary
 
 logger = logging.getLogger(__name__)
 
-Runner = Callable[[QueueRequest, RunFolder, Settings, Callable[[PhaseProgress], None]], Summary | dict[str, Any]]
+Runner = Callable[[QueueRequest, RunFolder, Settings, Callable[[PhaseProgress], None]], dict[str, Any]]
 """Runs one request into its run folder (its benchmark's tree), reporting progress; `run_request` is the real one."""
 
 
@@ -71,7 +70,7 @@ def generation_options(request: QueueRequest, settings: Settings) -> GenerationO
 
 def run_request(
     request: QueueRequest, folder: RunFolder, settings: Settings, on_progress: Callable[[PhaseProgress], None]
-) -> Summary | dict[str, Any]:
+) -> dict[str, Any]:
     """Run the full pipeline for a queued request (the default `Runner`).
 
     Judgments that failed for good are sent once more before the run is scored. The benchmark asks
@@ -156,11 +155,9 @@ def poll_once(
     return final
 
 
-def _coverage(summary: Summary | Mapping[str, Any]) -> tuple[Coverage, int]:
-    """A run's coverage and how many of its own items are pending, from either kind of summary."""
-    if isinstance(summary, Mapping):  # a scorer-kind benchmark's summary.json
-        return Coverage(**summary["coverage"]), summary["counts"]["pending_items"]
-    return summary.coverage, summary.counts.pending_items
+def _coverage(summary: Mapping[str, Any]) -> tuple[Coverage, int]:
+    """A run's coverage and how many of its own items are pending, from its summary."""
+    return Coverage(**summary["coverage"]), summary["counts"]["pending_items"]
 
 
 def worker_loop(

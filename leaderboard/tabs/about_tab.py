@@ -6,7 +6,7 @@ import gradio as gr
 import pandas as pd
 
 from eval_backend.benchmarks import BENCHMARKS
-from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, INDIC_WRITING_BENCH
+from eval_backend.benchmarks.indic_writing_bench import CRITERIA_PER_ITEM, INDIC_CONFIGS, INDIC_WRITING_BENCH
 from eval_backend.statistics import CORRECTION, DEFAULT_REPLICATES
 from eval_backend.statistics.sign_flip import DEFAULT_PERMUTATIONS, EXACT_CLUSTERS, SURE_MISS
 from leaderboard.context import AppContext
@@ -36,7 +36,7 @@ writing grounded in real reference material, in {len(INDIC_CONFIGS)} Indic langu
 ({", ".join(INDIC_CONFIGS)}) plus `english_original` and `indian_english`. Each Indic prompt comes in
 three renderings: **native** script, **code_mixed** (everyday English words mixed in, Roman script)
 and **romanized** (transliterated to Roman script). Every item has its own
-{INDIC_WRITING_BENCH.criteria_per_item}-criterion rubric, each criterion with five score bands.
+{CRITERIA_PER_ITEM}-criterion rubric, each criterion with five score bands.
 
 ## Protocol
 - **Generation:** the model answers each item's `query` with temperature {_SAMPLING.temperature},

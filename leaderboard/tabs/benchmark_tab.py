@@ -22,7 +22,7 @@ from typing import Any, Mapping, Sequence
 import gradio as gr
 import pandas as pd
 
-from eval_backend.benchmarks import ScoredBenchmark
+from eval_backend.benchmarks import Benchmark
 from eval_backend.benchmarks.board_view import Breakdown
 from eval_backend.dataset_loader import configured_benchmarks
 from leaderboard.context import AppContext, as_updates
@@ -125,7 +125,7 @@ class Detail:
     verdict: Any
 
 
-def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
+def build(context: AppContext, benchmark: Benchmark) -> None:
     """Lay out the benchmark's tab and wire it to its results and its own controls."""
     prefix, names = tab_id(benchmark), labels(benchmark)
     gr.Markdown(_intro(context, benchmark), elem_id=f"{prefix}-intro")
@@ -211,16 +211,16 @@ def build(context: AppContext, benchmark: ScoredBenchmark) -> None:
             browse, item_inputs, browser).then(show_item, [model, opened], detail_outputs)
 
 
-def _grouping_id(benchmark: ScoredBenchmark, position: int) -> str:
+def _grouping_id(benchmark: Benchmark, position: int) -> str:
     """The element id of an item filter: `group` for the board's group (as before), else `group-<field>`."""
     return "group" if position == 0 else f"group-{item_groupings(benchmark)[position].name}"
 
 
-def store_of(context: AppContext, benchmark: ScoredBenchmark) -> ResultsStore:
+def store_of(context: AppContext, benchmark: Benchmark) -> ResultsStore:
     return context.stores[benchmark.name]
 
 
-def _intro(context: AppContext, benchmark: ScoredBenchmark) -> str:
+def _intro(context: AppContext, benchmark: Benchmark) -> str:
     intro = benchmark.board.intro or benchmark.description
     if benchmark.name in configured_benchmarks(context.settings.data):
         return intro
@@ -230,7 +230,7 @@ def _intro(context: AppContext, benchmark: ScoredBenchmark) -> str:
             "the dataset's Hub id (`org/name`) or to a local folder holding it, then restart the app.")
 
 
-def _ranking_headers(benchmark: ScoredBenchmark) -> list[str]:
+def _ranking_headers(benchmark: Benchmark) -> list[str]:
     return list(shown_ranking(ranking_frame([], benchmark), benchmark).columns.drop(["standing", "standing_note",
                                                                                       "run_id"]))
 
@@ -241,7 +241,7 @@ def model_choices(ranking: pd.DataFrame) -> list[tuple[str, str]]:
             for run_id, model, revision in zip(ranking["run_id"], ranking["model"], ranking["revision"])]
 
 
-def ranking_links(benchmark: ScoredBenchmark) -> CellLink:
+def ranking_links(benchmark: Benchmark) -> CellLink:
     """A ranking cell's link: each metric opens the run's items in this tab (a per-task metric: that task's)."""
     group = benchmark.board.group.name
     link = score_link(tab_id(benchmark), {}, metric_names(benchmark),
@@ -249,7 +249,7 @@ def ranking_links(benchmark: ScoredBenchmark) -> CellLink:
     return lambda row, column: link(str(row["run_id"]), column)
 
 
-def breakdown_links(benchmark: ScoredBenchmark, breakdown: Breakdown) -> CellLink:
+def breakdown_links(benchmark: Benchmark, breakdown: Breakdown) -> CellLink:
     """A breakdown cell's link: every figure of a group opens that run's items of that group."""
     def link(row: Mapping[str, Any], column: str) -> str | None:
         return items_address(tab_id(benchmark), str(row["run_id"]), {breakdown.item_field: str(row[breakdown.name])})
@@ -257,7 +257,7 @@ def breakdown_links(benchmark: ScoredBenchmark, breakdown: Breakdown) -> CellLin
     return link
 
 
-def render_board(context: AppContext, benchmark: ScoredBenchmark, breakdown: Breakdown, search: str = "",
+def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown, search: str = "",
                  hidden_flags: Sequence[str] = (), current: str | None = None, query: str = "") -> Board:
     """Every run's rankings (those the search and flag filter keep, and their CSV), the chosen breakdown, the
     figures, the models (and, where the one `current` shows is not on the board, the one the address `query` links
@@ -283,7 +283,7 @@ def render_board(context: AppContext, benchmark: ScoredBenchmark, breakdown: Bre
     )
 
 
-def rankings_of(context: AppContext, benchmark: ScoredBenchmark, search: str,
+def rankings_of(context: AppContext, benchmark: Benchmark, search: str,
                 hidden_flags: Sequence[str] = ()) -> RankingsView:
     """The rankings' rows whose model matches `search` (`;` between several) and that have none of the flags
     hidden, and their CSV."""
@@ -291,18 +291,18 @@ def rankings_of(context: AppContext, benchmark: ScoredBenchmark, search: str,
     return _rankings(context, benchmark, snapshot, _ranking(context, benchmark, snapshot), search, hidden_flags)
 
 
-def _ranking(context: AppContext, benchmark: ScoredBenchmark, snapshot: Snapshot) -> pd.DataFrame:
+def _ranking(context: AppContext, benchmark: Benchmark, snapshot: Snapshot) -> pd.DataFrame:
     return ranking_of(snapshot, benchmark, context.settings.judge.model)
 
 
-def _rankings(context: AppContext, benchmark: ScoredBenchmark, snapshot: Snapshot, ranking: pd.DataFrame,
+def _rankings(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, ranking: pd.DataFrame,
               search: str, hidden_flags: Sequence[str]) -> RankingsView:
     layout = RankingsLayout(lambda frame: shown_ranking(frame, benchmark), labels(benchmark), ranking_links(benchmark))
     return rankings_view(snapshot, ranking, layout, search, hidden_flags, context.downloads_dir, tab_id(benchmark),
                          f"{benchmark.name}-leaderboard.csv")
 
 
-def render_items(context: AppContext, benchmark: ScoredBenchmark, run_id: str | None, show: str,
+def render_items(context: AppContext, benchmark: Benchmark, run_id: str | None, show: str,
                  chosen: Sequence[str]) -> Items:
     """The chosen run's items under the filters (`chosen`: one value per `item_groupings`; a value the run has
     none of is all), each filter's choices and the run's downloads."""
@@ -323,7 +323,7 @@ def render_items(context: AppContext, benchmark: ScoredBenchmark, run_id: str | 
                  **exports)
 
 
-def _model_update(context: AppContext, benchmark: ScoredBenchmark, choices: Sequence[tuple[str, str]],
+def _model_update(context: AppContext, benchmark: Benchmark, choices: Sequence[tuple[str, str]],
                   current: str | None, query: str) -> dict[str, Any]:
     """The Model dropdown's new choices; its value only when the one it shows is no longer on the board.
 
@@ -336,7 +336,7 @@ def _model_update(context: AppContext, benchmark: ScoredBenchmark, choices: Sequ
     return gr.update(choices=choices, value=linked_run(context, benchmark, query) or (runs[0] if runs else None))
 
 
-def linked_run(context: AppContext, benchmark: ScoredBenchmark, query: str | None) -> str | None:
+def linked_run(context: AppContext, benchmark: Benchmark, query: str | None) -> str | None:
     """The run of this benchmark's board that the address `query` links this tab to (`<tab>_model` or a score
     link's `model`), or None."""
     link = read_link(query)
@@ -350,7 +350,7 @@ def item_updates(view: Items) -> list[Any]:
     return [view.items, *view.groupings, view.jsonl, view.csv, view.parquet]
 
 
-def linked_filters(context: AppContext, benchmark: ScoredBenchmark, query: str, current: str | None) -> list[Any]:
+def linked_filters(context: AppContext, benchmark: Benchmark, query: str, current: str | None) -> list[Any]:
     """What a link (`?tab=<tab>&model=<run id>&<field>=<value>`) sets in the item browser's filters: each filter it
     names (with the choices of its run, or of the one shown where the run is not on the board), Show back to all."""
     link, store = read_link(query), store_of(context, benchmark)
@@ -364,14 +364,14 @@ def linked_filters(context: AppContext, benchmark: ScoredBenchmark, query: str, 
     return [*filters, ALL]
 
 
-def linked_model(context: AppContext, benchmark: ScoredBenchmark, query: str, current: str | None) -> dict[str, Any]:
+def linked_model(context: AppContext, benchmark: Benchmark, query: str, current: str | None) -> dict[str, Any]:
     """The model a link sets in the item browser: its run when on the board, else the one shown."""
     ranking = _ranking(context, benchmark, store_of(context, benchmark).snapshot())
     # A dropdown's update must carry its choices: Gradio rebuilds the session's copy from the update.
     return gr.update(choices=model_choices(ranking), value=linked_run(context, benchmark, query) or current)
 
 
-def render_item(context: AppContext, benchmark: ScoredBenchmark, run_id: str | None, key: str | None) -> Detail:
+def render_item(context: AppContext, benchmark: Benchmark, run_id: str | None, key: str | None) -> Detail:
     """One item of the chosen run in full: few-shot examples (folded away), prompt, answer, verdict."""
     item = parse_item_key(key)
     if not run_id or item is None:
@@ -389,7 +389,7 @@ def render_item(context: AppContext, benchmark: ScoredBenchmark, run_id: str | N
     )
 
 
-def _details(store: ResultsStore, benchmark: ScoredBenchmark, run_id: str) -> pd.DataFrame:
+def _details(store: ResultsStore, benchmark: Benchmark, run_id: str) -> pd.DataFrame:
     try:
         return store.details(run_id)
     except UnknownRunError:

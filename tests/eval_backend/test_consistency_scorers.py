@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.benchmarks.saraiki.plugin import saraiki_benchmark
 from eval_backend.cli import main
 from eval_backend.consistency import CONSISTENCY_FILE, REJUDGMENTS_FILE, read_reports
 from eval_backend.run_folder import RunFolder
-from eval_backend.scorer_runs import read_scores, scores_path
+from eval_backend.scorer_runs import read_verdicts, verdicts_path
 from tests.eval_backend.test_scorer_runs import QUESTIONS, run_qa, seed_answer
 from tests.eval_backend.test_toy_benchmark import translator
 from tests.support.chat_server import StandInChatServer
@@ -49,7 +50,7 @@ def test_the_qa_judge_agrees_with_itself_and_a_contrary_judge_never_does(tmp_pat
     with StandInChatServer(qa_model_reply([QaProfile("acme/qa-7b", seed_answer)])) as model, \
             StandInChatServer(reply) as judge:
         run_qa(folder, write_qa_dataset(tmp_path / "qa"), model, judge)
-        verdicts_before = scores_path(folder).read_bytes()
+        verdicts_before = verdicts_path(INDIC_QA, folder).read_bytes()
         judge_env.setenv("OPENAI_BASE_URL", judge.base_url)
         judge.clear()
         judge_env.setenv("JUDGE_MODEL", QA_JUDGE_MODEL)
@@ -62,7 +63,7 @@ def test_the_qa_judge_agrees_with_itself_and_a_contrary_judge_never_does(tmp_pat
         assert consistency(folder.path, "indic_qa", "--sample", "100", "--reference-judge-model", QA_JUDGE_MODEL) == 0
         assert judge.requests == []  # resumed: the re-judgments on file are not sent again
 
-    assert scores_path(folder).read_bytes() == verdicts_before  # never mixed into the run's verdicts
+    assert verdicts_path(INDIC_QA, folder).read_bytes() == verdicts_before  # never mixed into the run's verdicts
     reports = read_reports(folder)
     same, contrary = reports[QA_JUDGE_MODEL], reports[CONTRARY]
     assert (same.sampled, same.overall.pairs, same.overall.exact) == (5, 5, 1.0)
@@ -71,7 +72,7 @@ def test_the_qa_judge_agrees_with_itself_and_a_contrary_judge_never_does(tmp_pat
     assert sum(f.pairs for f in contrary.per_config.values()) == judged and len(contrary.per_config) == 3
     written = json.loads((folder.path / CONSISTENCY_FILE).read_text())["judge_models"][CONTRARY]
     assert written["exact_agreement"] == 0.0 and written["pairs"][0][2] == "judge"
-    assert len(read_scores(folder)) == judged
+    assert len(read_verdicts(INDIC_QA, folder)) == judged
     lines = (folder.path / REJUDGMENTS_FILE).read_text().splitlines()  # the re-judgments are score lines
     assert len(lines) == 5 + judged and {json.loads(line)["scorer"] for line in lines} == {"judge"}
 

@@ -1,7 +1,7 @@
 """How often a run reads each dataset config from disk (or the Hub), counted on the loader itself.
 
-A scorer-kind run reads each config once: its items.jsonl holds the items whole, so the judge
-phase takes them from there. A rubric run reads each config twice: once to prepare and generate,
+A QA or Saraiki run reads each config once: its items.jsonl holds the items whole, so the judge
+phase takes them from there. A WritingBench run reads each config twice: once to prepare and generate,
 and once, config by config, while it is judged (its queries are not held in between).
 """
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from eval_backend.benchmarks import BENCHMARKS
-from eval_backend.benchmarks.base import FLOOR_SCORE
+from eval_backend.benchmarks.indic_writing_bench import FLOOR_SCORE
 from eval_backend.details import read_details, write_details
 from eval_backend.item_status import NO_RESPONSE, PENDING
 from eval_backend.records import ItemMeta, ResponseRecord
-from eval_backend.writing_bench_details import details_frame
-from eval_backend.writing_bench_scoring import item_results
+from eval_backend.scorer_runs import details_frame, scored_items
 
 BENCHMARK = BENCHMARKS["indic_writing_bench"]
 CHECKLIST = tuple({"name": f"criterion {n}"} for n in range(5))
@@ -20,7 +19,7 @@ def test_an_unanswered_item_shows_the_floor_and_why_and_a_missing_one_is_pending
     items = [ItemMeta("Hindi", n, f"Hindi-{n}", "Hindi", "native", "d", "s", "p", CHECKLIST) for n in range(2)]
     unfit = "prompt of 9000 tokens does not fit the context of 8192"
     responses = {items[0].key: ResponseRecord("Hindi", 0, None, error=unfit)}
-    results = item_results(BENCHMARK, items, responses, [], "judge")
+    results = scored_items(BENCHMARK, items, responses, [], "judge")
     write_details(details_frame(BENCHMARK, results, {"model": "org/m"}), tmp_path / "details.parquet")
     rows = read_details(tmp_path / "details.parquet").set_index("index")
     unanswered = rows.loc[0]

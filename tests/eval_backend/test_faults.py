@@ -17,11 +17,12 @@ from typing import Iterator
 import pandas as pd
 import pytest
 
-from eval_backend.benchmarks.indic_writing_bench import judge_messages
+from eval_backend.benchmarks.indic_writing_bench import INDIC_WRITING_BENCH, judge_messages
 from eval_backend.jsonl import JsonlAppender, read_jsonl
 from eval_backend.judge_client import JudgeClient, JudgeUnreachableError
 from eval_backend.records import INVALID_ANSWER, TRANSPORT_ERROR, Item
 from eval_backend.run_folder import RunFolder
+from eval_backend.scorer_runs import read_verdicts
 from tests.eval_backend.cli.test_judge_cmd import run_judge, write_responses
 from tests.eval_backend.conftest import fast_judge_settings
 from tests.support.chat_server import Reply, StandInChatServer, judge_answer, parse_judge_prompt, user_text
@@ -73,16 +74,16 @@ def test_a_lone_surrogate_from_the_judge_or_the_model_never_stops_the_run(
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
         monkeypatch.setenv("JUDGE_MODEL", "stand-in-judge")
-        assert run_judge(dataset_dir, responses, out, "--concurrency", "1") == 0
+        assert run_judge(dataset_dir, responses, out, "--concurrency", "1") == 1  # failed judgments: incomplete
         sent = server.stats.requests
-        assert run_judge(dataset_dir, responses, out) == 0  # a resume has nothing left to send
+        assert run_judge(dataset_dir, responses, out) == 1  # a resume has nothing left to send
         assert server.stats.requests == sent
 
     for name in ("responses.jsonl", "judgments.jsonl", "summary.json"):
         (out / name).read_bytes().decode("utf-8")
     folder = RunFolder(out)
     assert {r.response for r in folder.read_responses().values()} == {f"उत्तर {surrogate} {i.id}" for i in hindi}
-    judgments = folder.read_judgments()
+    judgments = read_verdicts(INDIC_WRITING_BENCH, folder)
     assert len(judgments) == len(hindi) * 5
     assert [j.reason for j in judgments if j.criterion_index == 0] == [f"good {surrogate} work"] * len(hindi)
     assert [j.raw_text for j in judgments if j.criterion_index == 1] == [f"no verdict {surrogate}"] * len(hindi)

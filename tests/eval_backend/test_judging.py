@@ -10,6 +10,7 @@ import pytest
 
 from eval_backend import judging
 from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.writing_bench_details import CRITERIA_PER_ITEM
 from eval_backend.judge_calls import JudgeCall, VerdictBook, never_settled, plan_calls
 from eval_backend.judge_client import JudgeClients
 from eval_backend.judge_transport import run_event_loop
@@ -51,7 +52,7 @@ def test_progress_is_reported_at_most_once_an_interval_and_always_with_the_final
     owed = len(tasks)
     with StandInChatServer() as server:
         progress = run_event_loop(judge_all(server))
-    assert owed == 3 * BENCHMARK.criteria_per_item
+    assert owed == 3 * CRITERIA_PER_ITEM
     assert [report.done for report in reports] == [1, owed]
     assert reports[-1] == progress and progress.failed == 0
     assert len((tmp_path / "judgments.jsonl").read_text(encoding="utf-8").splitlines()) == owed
@@ -83,7 +84,7 @@ def test_each_item_is_let_go_once_its_criteria_are_judged(
     with StandInChatServer() as server:
         run_event_loop(judge_all(server))
     assert tasks == []  # taken over
-    per_item = BENCHMARK.criteria_per_item
+    per_item = CRITERIA_PER_ITEM
     # The worker holds the task it just judged until it takes the next: an item goes when the next item starts.
     expected = {done: 3 - (done - 1) // per_item for done in range(1, 3 * per_item + 1)}
     expected[3 * per_item] = 0  # the final report comes once every worker is done

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from eval_backend.coverage import Coverage
 from eval_backend.dataset_loader import DatasetSpec, load_items, resolve_revision
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.pipeline import RunSpec, run_pipeline
@@ -38,7 +39,7 @@ def test_a_changed_dataset_redoes_exactly_the_changed_items(
     spec = RunSpec(BENCHMARK, DatasetSpec(str(dataset)), RunFolder(tmp_path / "run"))
     with StandInChatServer(chat_reply()) as model_server:
         first = run(spec, model_server, judge_server)
-        assert first.complete and (len(model_server.requests), len(judge_server.requests)) == (5, 25)
+        assert first["complete"] and (len(model_server.requests), len(judge_server.requests)) == (5, 25)
         old_revision = spec.folder.read_request()["dataset_revision"]
 
         rows = make_rows("Hindi", 3)
@@ -56,7 +57,7 @@ def test_a_changed_dataset_redoes_exactly_the_changed_items(
         assert {prompt.query.startswith("A new query") for prompt in rejudged} == {True, False}
         request = spec.folder.read_request()
         assert request["dataset_revision"] == resolve_revision(DatasetSpec(str(dataset))) != old_revision
-        assert second.complete and second.coverage.scored == 5
+        assert second["complete"] and second["coverage"]["scored"] == 5
 
 
 def test_request_json_pins_the_revision_and_summary_measures_coverage_against_the_dataset(
@@ -73,7 +74,7 @@ def test_request_json_pins_the_revision_and_summary_measures_coverage_against_th
     assert written["coverage"] == {
         "expected": 3, "scored": 2, "failed": 0, "no_response": 0, "pending": 1, "configs": 1, "dataset_configs": 2,
     }
-    assert summary.coverage.partial
+    assert Coverage(**summary["coverage"]).partial
 
 
 def test_with_retry_failed_a_judgment_that_failed_for_good_is_sent_once_more(
@@ -84,9 +85,9 @@ def test_with_retry_failed_a_judgment_that_failed_for_good_is_sent_once_more(
     plan = FaultPlan().script(judge_key(target.checklist[4]["name"], target.query), *["non_json"] * 3)
     with StandInChatServer(faults=plan) as judge_server, StandInChatServer(chat_reply()) as model_server:
         once = run(spec, model_server, judge_server)
-        assert once.coverage.failed == 1 and not once.complete
+        assert once["coverage"]["failed"] == 1 and not once["complete"]
         sent = len(judge_server.requests)
         options = GenerationOptions(model="org/model", backend="openai", base_url=model_server.base_url)
         again = run_pipeline(spec, REQUEST, options, fast_judge_settings(judge_server), retry_failed=True)
         assert len(judge_server.requests) == sent + 1
-    assert again.complete and again.coverage.scored == 2
+    assert again["complete"] and again["coverage"]["scored"] == 2

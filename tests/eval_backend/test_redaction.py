@@ -118,7 +118,7 @@ def test_an_upstream_error_echoing_the_key_is_redacted_in_the_message_and_the_ju
         assert run_judge(dataset_dir, responses, out, "--concurrency", "1") == 2  # 401: the key is refused
         err = capsys.readouterr().err
         assert "refused the call" in err
-        assert run_judge(dataset_dir, responses, out, "--concurrency", "1") == 0  # 400s: judgments fail, stored
+        assert run_judge(dataset_dir, responses, out, "--concurrency", "1") == 1  # 400s: judgments fail, stored
     stored = (out / "judgments.jsonl").read_text(encoding="utf-8")
     assert "judge refused the request" in stored
     for text in (err, stored, (out / "summary.json").read_text(encoding="utf-8")):

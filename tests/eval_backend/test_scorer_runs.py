@@ -1,4 +1,4 @@
-"""A scorer-kind benchmark (the QA plug-in) through the engine's real phases, against stand-in servers.
+"""A benchmark of rule and judge scorers (the QA plug-in) through the engine's real phases, against stand-in servers.
 
 Generation runs on the openai backend and the QA judge over HTTP; both are stand-ins on
 127.0.0.1. The answers are chosen so that every verdict is known in advance.
@@ -17,7 +17,7 @@ from eval_backend.generation.options import GenerationOptions
 from eval_backend.jsonl import read_jsonl
 from eval_backend.pipeline import RunSpec, run_pipeline, score_folder
 from eval_backend.run_folder import RunFolder, RunFolderError
-from eval_backend.scorer_runs import read_scores, scores_path
+from eval_backend.scorer_runs import read_verdicts, verdicts_path
 from tests.support.chat_server import FaultPlan, StandInChatServer, user_text
 from tests.support.qa_dataset import QA_ROWS, write_qa_dataset
 from tests.support.qa_judge import qa_judge_reply
@@ -113,7 +113,7 @@ def test_a_finished_run_resumes_with_no_call_and_rescoring_needs_no_judge(tmp_pa
         again = run_qa(folder, dataset, model, judge)
         assert model.requests == [] and judge.requests == []
     assert again["metrics"] == first["metrics"]
-    lines = [line for _, line in read_jsonl(scores_path(folder))]
+    lines = [line for _, line in read_jsonl(verdicts_path(INDIC_QA, folder))]
     assert len(lines) == QUESTIONS - 1
     assert score_folder(INDIC_QA, folder)["metrics"] == first["metrics"]
 
@@ -125,7 +125,7 @@ def test_a_failed_judgment_is_recorded_counted_and_sent_again_on_request(tmp_pat
     faults.script("reordered", *["non_json"] * 3)
     with StandInChatServer(qa_judge_reply(), faults=faults) as judge:
         summary = run_qa(folder, dataset, model, judge)
-        failed = [record for record in read_scores(folder) if record.failed]
+        failed = [record for record in read_verdicts(INDIC_QA, folder) if record.failed]
         assert len(failed) == 1 and failed[0].error_kind == "invalid_answer" and failed[0].raw_text
         assert summary["counts"]["failed_judgments"] == 1
         assert summary["combined"]["judge"]["failed"] == 1
@@ -151,17 +151,17 @@ def test_a_judge_that_refuses_temperature_zero_is_asked_without_and_the_summary_
     assert summary["counts"]["failed_judgments"] == 0
     assert summary["combined"]["judge"]["temperature"] is None
     assert "refused" in summary["combined"]["judge"]["temperature_refused"]
-    assert all(record.temperature is None for record in read_scores(folder))
+    assert all(record.temperature is None for record in read_verdicts(INDIC_QA, folder))
 
 
 def test_a_damaged_scores_file_is_named_with_its_line(tmp_path, dataset, model) -> None:
     folder = RunFolder(tmp_path / "run")
     with StandInChatServer(qa_judge_reply()) as judge:
         run_qa(folder, dataset, model, judge)
-    path = scores_path(folder)
+    path = verdicts_path(INDIC_QA, folder)
     lines = path.read_text(encoding="utf-8").splitlines()
     path.write_text("\n".join([lines[0], '{"config": "english"}', *lines[1:]]) + "\n", encoding="utf-8")
-    with pytest.raises(RunFolderError, match=rf"{path}:2: not a valid score record"):
+    with pytest.raises(RunFolderError, match=rf"{path}:2: not a valid verdict"):
         score_folder(INDIC_QA, folder)
 
 

@@ -1,12 +1,10 @@
-"""The web app's one table of benchmark records: every registered benchmark has its board, and only its own."""
+"""The web app's two kinds of board: every benchmark gets its benchmark tab, unless it declares tabs of its own."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS, INDIC_QA, ScoredBenchmark
+from eval_backend.benchmarks import BENCHMARKS, INDIC_QA
 from eval_backend.benchmarks.indic_writing_bench import INDIC_WRITING_BENCH
 from leaderboard.board_kinds import board_kind
 from leaderboard.judgment_links import JUDGMENTS_TAB
@@ -14,10 +12,10 @@ from leaderboard.scored_tables import tab_id
 
 
 @pytest.mark.parametrize("name", list(BENCHMARKS))
-def test_every_registered_benchmark_has_a_board_and_a_scored_one_its_own_tab(name: str) -> None:
+def test_every_registered_benchmark_has_a_board_and_only_writing_bench_tabs_of_its_own(name: str) -> None:
     benchmark = BENCHMARKS[name]
     kind = board_kind(benchmark)
-    assert kind.own_tab == isinstance(benchmark, ScoredBenchmark)
+    assert kind.own_tab is (name != INDIC_WRITING_BENCH.name)
     assert kind.items_tab(benchmark) == (tab_id(benchmark) if kind.own_tab else JUDGMENTS_TAB)
 
 
@@ -30,8 +28,3 @@ def test_breakdowns_are_each_record_s_own_an_undeclared_metric_by_its_name() -> 
     scored = {"metrics": {"judge": 61.5, "سرائیکی_overlap": 12.0}, "intervals": {"judge": [55.0, 68.0]}}
     assert board_kind(INDIC_QA).breakdown(INDIC_QA, scored) == [
         ("", "judge", "Judge accuracy", 61.5, [55.0, 68.0], "%"), ("", "سرائیکی_overlap", "سرائیکی_overlap", 12.0, None, "")]
-
-
-def test_a_kind_the_board_cannot_show_is_named_with_its_benchmark() -> None:
-    with pytest.raises(ValueError, match=r"benchmark 'indic_qa' is of kind 'pairwise'.*leaderboard/board_kinds\.py"):
-        board_kind(dataclasses.replace(INDIC_QA, kind="pairwise"))

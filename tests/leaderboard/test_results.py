@@ -12,7 +12,7 @@ import pytest
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.details import read_details
 from eval_backend.run_folder import RunFolder
-from eval_backend.writing_bench_reporting import score_run_folder
+from eval_backend.pipeline import score_folder
 from leaderboard.results import (
     LruCache,
     QueryUnavailableError,
@@ -130,7 +130,7 @@ def test_details_are_the_engine_s_details_and_follow_a_rescore(evaluated_copy: P
     pd.testing.assert_frame_equal(details, read_details(folder.details_path))
     assert (details["status"] == "failed").sum() == 3
     folder.judgments_path.write_text("")  # every judgment gone: a re-score makes every item pending
-    score_run_folder(BENCHMARKS[DEFAULT_BENCHMARK], folder, "stand-in-judge")
+    score_folder(BENCHMARKS[DEFAULT_BENCHMARK], folder, "stand-in-judge")
     assert set(store.details("flaky__judge-fails-2b/main")["status"]) == {"pending"}
 
 

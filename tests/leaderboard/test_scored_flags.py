@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlparse
 import pandas as pd
 import pytest
 
-from eval_backend.benchmarks.plugin import ScoredBenchmark
+from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.generation.decoding_mode import mode_text
@@ -46,18 +46,18 @@ def board(tmp_path_factory: pytest.TempPathFactory) -> FlaggedToy:
 
 
 @pytest.fixture(scope="module")
-def toy() -> Iterator[ScoredBenchmark]:
+def toy() -> Iterator[Benchmark]:
     with registered() as benchmark:
         yield benchmark
 
 
 @pytest.fixture(scope="module")
-def runs(board: FlaggedToy, toy: ScoredBenchmark) -> tuple[RunResult, ...]:
+def runs(board: FlaggedToy, toy: Benchmark) -> tuple[RunResult, ...]:
     return ResultsStore(board.runs_dir).snapshot().runs
 
 
 @pytest.fixture(scope="module")
-def ranking(runs: tuple[RunResult, ...], toy: ScoredBenchmark) -> pd.DataFrame:
+def ranking(runs: tuple[RunResult, ...], toy: Benchmark) -> pd.DataFrame:
     return ranking_frame(runs, toy)
 
 
@@ -71,7 +71,7 @@ def test_the_cut_off_run_s_summary_counts_its_answers_cut_off_in_thinking(runs: 
     assert cut.summary["counts"]["unclosed_thinking"] == 5  # every Saraiki answer, half of its ten
 
 
-def test_a_run_with_too_few_items_reads_so_in_place_of_its_interval(ranking: pd.DataFrame, toy: ScoredBenchmark,
+def test_a_run_with_too_few_items_reads_so_in_place_of_its_interval(ranking: pd.DataFrame, toy: Benchmark,
                                                                   runs: tuple[RunResult, ...]) -> None:
     shown = shown_ranking(ranking, toy)
     assert list(shown.columns[:6]) == ["rank", "model", "adequacy", "rank_range", "interval", "flags"]
@@ -92,7 +92,7 @@ def test_the_mode_is_what_the_replies_record_and_blank_for_a_run_from_before(ran
 
 
 def test_a_ranking_cell_opens_the_run_s_items_and_a_breakdown_cell_its_language_s(
-    ranking: pd.DataFrame, toy: ScoredBenchmark, runs: tuple[RunResult, ...]
+    ranking: pd.DataFrame, toy: Benchmark, runs: tuple[RunResult, ...]
 ) -> None:
     clean = ranking.set_index("model").loc[CLEAN_ID]
     asked = parse_qs(urlparse(ranking_links(toy)({"run_id": clean["run_id"]}, "chrf")).query)
@@ -103,7 +103,7 @@ def test_a_ranking_cell_opens_the_run_s_items_and_a_breakdown_cell_its_language_
     assert asked == {"tab": ["toy_translation"], "model": [clean["run_id"]], "config": ["saraiki"]}
 
 
-def test_the_items_a_link_names_are_exactly_those_of_its_language(board: FlaggedToy, toy: ScoredBenchmark) -> None:
+def test_the_items_a_link_names_are_exactly_those_of_its_language(board: FlaggedToy, toy: Benchmark) -> None:
     details = ResultsStore(board.runs_dir).details(board.run_id(CLEAN_ID))
     saraiki = items_frame(details, toy, where={"config": "saraiki"})
     assert list(saraiki["item"]) == [f"saraiki:{index}" for index in range(5)]

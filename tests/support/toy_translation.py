@@ -30,10 +30,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from eval_backend.benchmarks import BENCHMARKS
-from eval_backend.benchmarks.base import ItemValidationError
+from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy
-from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, ScoredBenchmark, ScoredItem
+from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, Benchmark, ScoredItem
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults, after_thinking
 from eval_backend.records import ItemKey, sha256_text
 from eval_backend.statistics import Weighting
@@ -194,7 +194,7 @@ TOY_STATISTICS = ItemStatistics(
     columns=("adequacy_adequate", "chrf"),
 )
 
-TOY_TRANSLATION = ScoredBenchmark(
+TOY_TRANSLATION = Benchmark(
     name=NAME,
     title="Toy translation",
     description="A test-only translation set: chrF against one reference and an LLM judge of adequacy.",
@@ -219,7 +219,7 @@ TOY_TRANSLATION = ScoredBenchmark(
 
 
 @contextlib.contextmanager
-def registered() -> Iterator[ScoredBenchmark]:
+def registered() -> Iterator[Benchmark]:
     """The toy benchmark in the engine's registry for the duration (as a real one is, by its module)."""
     BENCHMARKS[NAME] = TOY_TRANSLATION
     try:

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from eval_backend.benchmarks.base import ItemValidationError
+from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.qa.records import QaRow
 from eval_backend.records import ItemKey, sha256_text
 

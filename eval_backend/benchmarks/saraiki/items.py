@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from eval_backend.benchmarks.base import ItemValidationError
+from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.prompting import Prompt
 from eval_backend.benchmarks.saraiki.prompts import build_prompt
 from eval_backend.benchmarks.saraiki.rows import SaraikiRow, parse_row, selects

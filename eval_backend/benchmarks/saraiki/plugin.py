@@ -24,7 +24,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
-from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, ScoredBenchmark, ScoredItem
+from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, Benchmark, ScoredItem
 from eval_backend.benchmarks.saraiki.board import SARAIKI_BOARD
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.benchmarks.saraiki.answers import AnswerScore, score_math, score_mcq
@@ -208,14 +208,14 @@ def _shared(values: Any) -> Any:
     return distinct[0] if len(distinct) == 1 else distinct or None
 
 
-def saraiki_benchmark(*, chat: bool = True, refusal_judge: bool = False) -> ScoredBenchmark:
+def saraiki_benchmark(*, chat: bool = True, refusal_judge: bool = False) -> Benchmark:
     """The benchmark for one run: chat or raw prompts, keyword rules or the LLM judge for refusals."""
     return dataclasses.replace(
         SARAIKI, record_to_item=functools.partial(record_to_item, chat=chat, refusal_judge=refusal_judge)
     )
 
 
-def _in_mode(chat: bool) -> ScoredBenchmark:
+def _in_mode(chat: bool) -> Benchmark:
     """The benchmark a queued submission runs: its chosen mode, refusals by the LLM judge (a
     worker always has one configured: it judges Indic WritingBench)."""
     return saraiki_benchmark(chat=chat, refusal_judge=True)
@@ -228,7 +228,7 @@ def _item_statistics() -> ItemStatistics:
     return SARAIKI_STATISTICS
 
 
-SARAIKI = ScoredBenchmark(
+SARAIKI = Benchmark(
     name=NAME,
     title="Saraiki",
     description=(

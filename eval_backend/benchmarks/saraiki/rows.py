@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from eval_backend.benchmarks.base import ItemValidationError
+from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.saraiki.tasks import LETTERS, SaraikiTask, TaskKind
 from eval_backend.strict_json import JsonLimits, StrictJsonError, parse_strict_json
 

@@ -131,7 +131,8 @@ def test_invalid_answers_and_failed_requests_go_to_a_follow_up_batch_within_thre
     out = tmp_path / "run"
     with StandInBatchServer(faults=faults, azure=route == "azure") as server:
         (use_azure if route == "azure" else use_openai)(monkeypatch, server)
-        assert run_judge(dataset_dir, responses, out, "--configs", "Hindi", "--judge-mode", "batch") == 0
+        # One judgment fails for good: the run is incomplete, and says so with exit status 1, as live.
+        assert run_judge(dataset_dir, responses, out, "--configs", "Hindi", "--judge-mode", "batch") == 1
     # Round 1 sends all 20; round 2 the three that failed; round 3 the one still invalid.
     assert [len(server.input_lines(f)) for f in server.uploads] == [20, 3, 1]
     lines = by_key(judgments(out))
@@ -195,7 +196,7 @@ def test_a_request_the_endpoint_refuses_is_final_at_once_as_live(tmp_path, datas
     responses = write_responses(tmp_path / "responses.jsonl", hindi(items))
     with StandInBatchServer(reply) as server:
         use_openai(monkeypatch, server)
-        assert run_judge(dataset_dir, responses, tmp_path / "run", "--configs", "Hindi", "--judge-mode", "batch") == 0
+        assert run_judge(dataset_dir, responses, tmp_path / "run", "--configs", "Hindi", "--judge-mode", "batch") == 1
     assert len(server.uploads) == 1
     line = by_key(judgments(tmp_path / "run"))[("Hindi", target.index, 3)]
     assert line["score"] is None and line["error_kind"] == REJECTED and "content filtered" in line["error"]

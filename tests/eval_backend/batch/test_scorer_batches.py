@@ -23,7 +23,7 @@ from eval_backend.generation.options import GenerationOptions
 from eval_backend.pipeline import RunSpec, run_pipeline
 from eval_backend.records import INVALID_ANSWER
 from eval_backend.run_folder import RunFolder
-from eval_backend.scorer_runs import scores_path
+from eval_backend.scorer_runs import verdicts_path
 from tests.eval_backend.benchmarks.saraiki.test_plugin import stand_in_refusal_judge
 from tests.eval_backend.conftest import fast_judge_settings
 from tests.eval_backend.test_scorer_runs import QUESTIONS, seed_answer
@@ -42,7 +42,7 @@ BATCH = {"mode": "batch", "batch_poll_s": 0.01}
 
 
 def score_lines(folder: RunFolder) -> dict[tuple, dict[str, Any]]:
-    lines = [json.loads(line) for line in scores_path(folder).read_text(encoding="utf-8").splitlines()]
+    lines = [json.loads(line) for line in verdicts_path(INDIC_QA, folder).read_text(encoding="utf-8").splitlines()]
     keyed = {(r["config"], r["index"], r["scorer"]): {k: v for k, v in r.items() if k not in VOLATILE} for r in lines}
     assert len(keyed) == len(lines)  # each verdict written once
     return keyed
@@ -115,7 +115,7 @@ def test_a_qa_batch_in_flight_is_collected_on_the_next_run_not_submitted_again(t
         ledger = folder.path / LEDGER_NAME
         events = [json.loads(line) for line in ledger.read_text().splitlines()]
         ledger.write_text("".join(json.dumps(e) + "\n" for e in events if e["event"] != "collected"))
-        scores_path(folder).unlink()
+        verdicts_path(INDIC_QA, folder).unlink()
         assert BatchLedger(folder).read().in_flight()
         qa_model.clear()
         second = run_qa(folder, qa_dataset, qa_model, server.base_url, **BATCH)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, ItemValidationError, Prompt, ScoredBenchmark
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, ItemValidationError, Prompt, Benchmark
 from eval_backend.benchmarks.indic_writing_bench import INDIC_WRITING_BENCH
 from eval_backend.benchmarks.qa.items import QaItem, item_from_meta, record_to_item
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
@@ -13,7 +13,7 @@ from eval_backend.records import to_json_dict
 
 def test_the_registry_holds_both_kinds_and_writing_bench_stays_the_default() -> None:
     assert DEFAULT_BENCHMARK == "indic_writing_bench" and BENCHMARKS[DEFAULT_BENCHMARK] is INDIC_WRITING_BENCH
-    assert BENCHMARKS["indic_qa"] is INDIC_QA and isinstance(INDIC_QA, ScoredBenchmark)
+    assert BENCHMARKS["indic_qa"] is INDIC_QA and isinstance(INDIC_QA, Benchmark)
     for name, benchmark in BENCHMARKS.items():
         assert benchmark.name == name and "__" not in name  # never mistaken for a model's run folder
         assert benchmark.headline_metric().name == benchmark.headline

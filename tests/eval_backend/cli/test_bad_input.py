@@ -199,7 +199,7 @@ def _set_field(name: str, value: object) -> Callable[[str], str]:
         pytest.param(lambda out: (out / "request.json").write_bytes(b'{"model": "\xff"}'), r"request.json: not valid UTF-8",
                      id="request-not-utf-8"),
         pytest.param(lambda out: _replace_line(out / "judgments.jsonl", 3, _set_field("score", "seven")),
-                     r"judgments.jsonl:3: not a valid record \(field 'score' must be int \| None, got str 'seven'\)",
+                     r"judgments.jsonl:3: not a valid verdict \(field 'score' must be int \| None, got str 'seven'\)",
                      id="score-a-string"),
         pytest.param(lambda out: _replace_line(out / "judgments.jsonl", 2, _set_field("usage", [1, 2])),
                      r"judgments.jsonl:2: .*field 'usage' must be an object", id="usage-a-list"),

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.cli import main
 from eval_backend.run_folder import RunFolder
+from eval_backend.scorer_runs import read_verdicts
 from tests.support.chat_server import StandInChatServer
 
 SMOKE = ["--configs", "Hindi,Tamil", "--limit", "2", "--max-tokens", "8", "--backend", "transformers"]
@@ -27,7 +29,7 @@ def test_run_generates_judges_and_scores_then_a_second_run_does_nothing(
     responses = folder.read_responses()
     assert set(responses) == {(c, i) for c in ("Hindi", "Tamil") for i in range(2)}
     assert all(r.error is None and r.output_tokens for r in responses.values())
-    judgments = folder.read_judgments()
+    judgments = read_verdicts(BENCHMARKS[DEFAULT_BENCHMARK], folder)
     assert len(judgments) == 4 * 5 and all(j.score is not None for j in judgments)
     assert len(judge_env.requests) == 20
     summary = folder.read_summary()

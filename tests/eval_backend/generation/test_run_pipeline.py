@@ -18,7 +18,7 @@ def test_phases_report_in_order_and_a_second_call_sends_nothing(
         options = GenerationOptions(model="org/model", backend="openai", base_url=model_server.base_url)
         summary = run_pipeline(spec, {"model": "org/model", "revision": "main"}, options, judge, seen.append)
 
-        assert summary.counts.scored_items == 2
+        assert summary["counts"]["scored_items"] == 2
         phases = [p.phase for p in seen]
         assert phases == sorted(phases, key=["generating", "judging", "scoring"].index)
         assert PhaseProgress("generating", 2, 2) in seen
@@ -31,4 +31,4 @@ def test_phases_report_in_order_and_a_second_call_sends_nothing(
         sent = (len(model_server.requests), len(judge_server.requests))
         again = run_pipeline(spec, {"model": "org/model", "revision": "main"}, options, judge)
         assert (len(model_server.requests), len(judge_server.requests)) == sent == (2, 10)
-        assert again.overall == summary.overall
+        assert again["overall"] == summary["overall"]

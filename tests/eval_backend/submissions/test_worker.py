@@ -10,7 +10,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, Callable
 
 import pytest
@@ -22,13 +21,13 @@ from eval_backend.coverage import Coverage
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.pipeline import PhaseProgress, RunSpec, run_pipeline
-from eval_backend.records import ItemMeta, ResponseRecord, Usage
+from eval_backend.records import ItemMeta, ResponseRecord, Usage, to_json_dict
 from eval_backend.run_folder import RunFolder, RunFolderBusy
 from eval_backend.settings import DataSettings, QueueSettings, Settings
 from eval_backend.submissions import NewRequest, Phase, QueueRequest, QueueStore, Status, SubmissionForm
 from eval_backend.submissions.service import submit
 from eval_backend.submissions.worker import Runner, poll_once, worker_loop
-from eval_backend.writing_bench_scoring import Counts, item_results, summarize
+from eval_backend.scorer_runs import scored_items, summarize
 from tests.eval_backend.submissions.conftest import make_settings
 from tests.eval_backend.test_scorer_runs import CONTEXT, dataset_with, run_qa, strong_answer
 from tests.eval_backend.test_scorer_runs_saraiki import run_saraiki, silent_on_instructions_and_safety
@@ -50,10 +49,10 @@ def queued(store: QueueStore, model: str = "org/model") -> QueueRequest:
     return store.add(NewRequest(model, "b" * 40, "main", "float32", False, "alice", BACKEND))
 
 
-def finished_summary(overall: float | None) -> SimpleNamespace:
+def finished_summary(overall: float | None) -> dict[str, Any]:
     """What a runner returns for a complete run: every expected item scored."""
-    return SimpleNamespace(overall=overall, complete=True, coverage=Coverage(expected=1, scored=1),
-                           counts=Counts(items=1, scored_items=1))
+    return {"overall": overall, "complete": True, "coverage": to_json_dict(Coverage(expected=1, scored=1)),
+            "counts": {"items": 1, "scored_items": 1, "pending_items": 0}}
 
 
 def wait_for(condition: Callable[[], Any], what: str, timeout_s: float = 120.0) -> Any:
@@ -100,8 +99,8 @@ def test_a_run_with_pending_or_failed_items_is_not_finished_and_says_what_is_mis
     items = [ItemMeta("Hindi", n, f"Hindi-{n}", "Hindi", "native", "d", "s", "p", ()) for n in range(3)]
     answered = {items[0].key: ResponseRecord("Hindi", 0, None, error="prompt too long")}  # the floor
     benchmark = BENCHMARKS[DEFAULT_BENCHMARK]
-    results = item_results(benchmark, items, answered, [], "j")
-    incomplete = summarize(benchmark, results, Usage(), {}, expected={"Hindi": 3})
+    results = scored_items(benchmark, items, answered, [], "j")
+    incomplete, _ = summarize(benchmark, results, Usage(), {}, expected={"Hindi": 3})
 
     def runner(row: QueueRequest, folder: RunFolder, _: Settings, on_progress: Progress) -> Any:
         return incomplete

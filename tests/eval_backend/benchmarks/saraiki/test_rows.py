@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from eval_backend.benchmarks.base import ItemValidationError
+from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.saraiki.rows import InstructionRow, MathRow, McqRow, SafetyRow, parse_row, selects
 from eval_backend.benchmarks.saraiki.tasks import CONFIGS, TASKS_BY_NAME
 from tests.support.saraiki_dataset import DEV_CONFIGS, saraiki_rows
