@@ -57,6 +57,7 @@ BENCH_REQUEST = {"model": "bench/model", "revision": "bench"}
 # The engine of the last main commit before the judge transport (eval_backend/judge_transport.py): its judge
 # client on the SDK's own HTTP stack. A commit of main, so the ladder runs from any clone.
 REFERENCE = "6dc78f4"
+REFERENCE_NOTE = " (the judge client on the SDK's HTTP stack)"
 CALLS_PER_ITEM = 5
 """The seed's rubric: one judge call per criterion, five per item. Said here, not imported: the reference
 engine this bench also runs has the number under another name."""
@@ -263,7 +264,7 @@ def peak_rss_mb() -> float:
 def report_ladder(args: argparse.Namespace, rates: list[int], results: dict[tuple[int, str], list[Rung]]) -> None:
     """Per rung, the reference client's figure -> the current client's (each the median of the repeats)."""
     rows = {
-        "engines compared": f"commit {args.reference} (the judge client on the SDK's HTTP stack) -> working tree",
+        "engines compared": f"commit {args.reference}{REFERENCE_NOTE if args.reference == REFERENCE else ''} -> working tree",
         "latency / calls per rung": f"{args.latency} s / ideal rate x {args.seconds_per_rung} s, one config",
         "share and client CPU": "while the calls are in flight (the phase adds one load of the config's queries)",
         "runs per engine and rung": f"{args.repeats} (each figure their median)",

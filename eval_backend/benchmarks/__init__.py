@@ -7,7 +7,7 @@ and Saraiki. `--benchmark NAME` and the queue pick one by its `name`.
 
 from eval_backend.benchmarks.indic_writing_bench import INDIC_WRITING_BENCH
 from eval_backend.benchmarks.item_validation import ItemValidationError
-from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, Benchmark, ScoredItem, SuiteItem
+from eval_backend.benchmarks.plugin import Benchmark, JudgeScorer, Metric, RuleScorer, ScoredItem, SuiteItem
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.benchmarks.saraiki.plugin import SARAIKI

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from eval_backend.benchmarks.board_view import BoardView
 from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
-from eval_backend.benchmarks.plugin import JudgeScorer, Metric, Benchmark
+from eval_backend.benchmarks.plugin import Benchmark, JudgeScorer, Metric
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults, after_thinking
 from eval_backend.records import Item, item_meta_from_dict
 from eval_backend.verdict import parse_verdict

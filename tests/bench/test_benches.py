@@ -31,6 +31,9 @@ SMALLEST = {
     # Its reference: a commit of main, run in a child process on the same run folders.
     "paired_comparison": (["--items-per-config", "30", "--repeats", "1", "--reference", "2ae5fa9"],
                           r"close pair, board: same differences and intervals, every p within Monte-Carlo error\s+True"),
+    # Its reference: a commit of main, scoring a copy of the same folder in a child process.
+    "score_run": (["--configs", "2", "--repeats", "1", "--reference", "72d8bc6"],
+                  r"summary figures and intervals, details.parquet\s+identical"),
     "qa_score_speed": (["--rows", "300", "--repeats", "1"], r"qa-score / scripts, wall time"),
     "qa_judge_scaling": (["--rows", "200", "--concurrency", "8", "--latency", "0.01"],
                          r"200 rows: share of the ideal rate \(judging phase\)"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
-from eval_backend.benchmarks.plugin import JudgeScorer, Metric, RuleScorer, Benchmark, ScoredItem
+from eval_backend.benchmarks.plugin import Benchmark, JudgeScorer, Metric, RuleScorer, ScoredItem
 from eval_backend.benchmarks.qa.board import QA_BOARD
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults, after_thinking
 from eval_backend.benchmarks.qa.items import ROW_FIELDS, QaItem, item_from_meta, record_to_item
