@@ -29,7 +29,7 @@ from eval_backend.judging import JudgingProgress, ProgressCallback, judge_live
 from eval_backend.memory import trim_heap
 from eval_backend.records import Item, ResponseRecord, to_json_dict, utc_now
 from eval_backend.run_folder import RunFolder, recorded_items
-from eval_backend.scorer_runs import score_run
+from eval_backend.scorer_runs import score_folder
 from eval_backend.settings import JudgeSettings
 
 logger = logging.getLogger(__name__)
@@ -184,11 +184,6 @@ def _judge_configs(
 def score_phase(spec: RunSpec, judge_model: str | None) -> dict[str, Any]:
     """Recompute summary.json and details.parquet; returns the summary."""
     return score_folder(spec.benchmark, spec.folder, judge_model)
-
-
-def score_folder(benchmark: Benchmark, folder: RunFolder, judge_model: str | None = None) -> dict[str, Any]:
-    """Recompute a run folder's summary.json and details.parquet from its files alone; returns the summary."""
-    return score_run(benchmark, folder, judge_model)
 
 
 @dataclass(frozen=True)

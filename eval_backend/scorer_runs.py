@@ -122,7 +122,7 @@ def _judge_records(
     return records
 
 
-def score_run(benchmark: Benchmark, folder: RunFolder, judge_model: str | None = None) -> dict[str, Any]:
+def score_folder(benchmark: Benchmark, folder: RunFolder, judge_model: str | None = None) -> dict[str, Any]:
     """Recompute summary.json and details.parquet from the folder's files alone; returns the summary.
 
     `judge_model` defaults to the judge of the verdict file's latest line.
