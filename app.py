@@ -19,6 +19,7 @@ from leaderboard.cell_links import CELL_LINKS_HEAD
 from leaderboard.focus_order import FOCUS_ORDER_HEAD
 from leaderboard.fonts import font_css, serve_fonts
 from leaderboard.styles import APP_CSS
+from leaderboard.tab_menu import TAB_MENU_HEAD
 
 
 def main() -> None:
@@ -33,7 +34,8 @@ def main() -> None:
     start_scheduler(settings)
     app.demo.queue(default_concurrency_limit=8).launch(
         server_name=settings.app.server_name, server_port=settings.app.server_port, footer_links=["api"],
-        css=APP_CSS + font_css(), head=FOCUS_ORDER_HEAD + CELL_LINKS_HEAD, **app.launch_options(settings.app.refresh_s),
+        css=APP_CSS + font_css(), head=FOCUS_ORDER_HEAD + CELL_LINKS_HEAD + TAB_MENU_HEAD,
+        **app.launch_options(settings.app.refresh_s),
     )
 
 

@@ -37,7 +37,10 @@ DEFAULT_REVISION_RULE = ("A model's page without a revision (`?model=org/name`) 
                          "does for an id without one; a model with no run at `main` shows the revision of its newest "
                          "run. Its other revisions are listed and linked on the page (`&revision=`).")
 """Which revision a bare model link opens (the page's rule, also on About)."""
-CHOOSE = "### A model's page\nOpen a model from the **All benchmarks** tab: its name links to its page here."
+CHOOSE = ("### A model's page\nChoose a model above (type to search), or open one from the **All benchmarks** tab: "
+          "its name links to its page here.")
+COUNT_UNIT = "count"
+"""The unit of a metric that counts items (QA's blank answers), shown as a whole number."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,7 @@ def _provenance(run: RunResult) -> str:
         "revision": run.revision,
         "dataset": request.get("dataset") or provenance.get("dataset"),
         "dataset revision": request.get("dataset_revision") or provenance.get("dataset_revision"),
-        "judge": provenance.get("judge_model"),
+        "judge": _judge(run),
         "evaluated": str(provenance.get("created_at") or "")[:19].replace("T", " "),
         "parameters (B)": request.get("params_b"),
         "precision": request.get("precision"),
@@ -147,6 +150,15 @@ def _provenance(run: RunResult) -> str:
     }
     return "; ".join(f"{name} {literal_markdown(str(value))}" for name, value in facts.items()
                      if value not in (None, "", {}))
+
+
+def _judge(run: RunResult) -> str:
+    """The judge the summary scored, or that no judge was called: a run whose verdicts all came from rules
+    (Saraiki's keyword refusal classifier, a QA run of blank answers) names no judge it never asked."""
+    usage = run.summary.get("usage")
+    if isinstance(usage, Mapping) and usage.get("calls") == 0:
+        return "none called (every verdict by the benchmark's rules)"
+    return str(run.provenance.get("judge_model") or "")
 
 
 def _generation(settings: object) -> str:
@@ -174,9 +186,22 @@ def _pair(value: object) -> bool:
 
 
 def _value(value: object, unit: str) -> str:
+    """A figure as the page shows it: a count (an int, or a figure in the unit `count`) as a whole number."""
     if value is None or isinstance(value, bool) or not isinstance(value, (int, float)) or pd.isna(value):
         return "–"
+    if isinstance(value, int) or unit == COUNT_UNIT:
+        return f"{value:,.0f}"
     return f"{value:.{PERCENT_DECIMALS if unit == '%' else DECIMALS}f}"
+
+
+def board_models(runs: Mapping[str, Sequence[RunResult]]) -> list[str]:
+    """Every model with a run on any benchmark's board, once (ids match case-insensitively, as the page's do),
+    in alphabetical order."""
+    spelled: dict[str, str] = {}
+    for board in runs.values():
+        for run in board:
+            spelled.setdefault(run.model.lower(), run.model)
+    return sorted(spelled.values(), key=str.lower)
 
 
 def standings(runs: Mapping[str, Sequence[RunResult]], ranks: Mapping[str, pd.DataFrame]) -> list[BenchmarkStanding]:

@@ -6,7 +6,7 @@ import dataclasses
 
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from leaderboard.benchmark_ranks import benchmark_ranks
-from leaderboard.model_page import BenchmarkStanding, model_page
+from leaderboard.model_page import BenchmarkStanding, board_models, model_page
 from leaderboard.overview import grouped_by_model
 from leaderboard.results import ResultsStore, RunResult
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
@@ -63,3 +63,25 @@ def test_the_overview_lists_a_model_s_revisions_together() -> None:
     frame = pd.DataFrame({"model": ["a/x", "b/y", "A/x"], "revision": ["main", "main", "v2"]})
     assert list(zip(grouped_by_model(frame)["model"], grouped_by_model(frame)["revision"])) == [
         ("a/x", "main"), ("A/x", "v2"), ("b/y", "main")]
+
+
+def test_counts_read_as_whole_numbers_and_a_rules_only_run_names_no_judge(evaluated: EvaluatedData) -> None:
+    [board] = boards(evaluated)
+    run = next(run for run in board.runs if run.model == "acme/strong-7b")
+    qa = BENCHMARKS["indic_qa"]
+    counted = dataclasses.replace(run, summary={**run.summary, "metrics": {"judge": 61.25, "blank_responses": 3, "n": 33},
+                                                "usage": {"calls": 0}})
+    page = model_page("acme/strong-7b", "", [BenchmarkStanding(qa, [counted], benchmark_ranks(qa, [counted]))])
+    assert "| 33 |" in page and "33.00" not in page, "an item count is a whole number"
+    assert "| 3 |" in page and "| 61.2 |" in page, "a count metric is whole, a percentage keeps its decimals"
+    assert "judge none called" in page and "stand\\-in\\-judge" not in page, "no judge named where none was asked"
+    assert "judge stand\\-in\\-judge" in model_page("acme/strong-7b", "", [board]), "a judged run names its judge"
+
+
+def test_the_picker_lists_every_model_once_whatever_its_case_or_benchmarks(evaluated: EvaluatedData) -> None:
+    [board] = boards(evaluated)
+    run = board.runs[0]
+    shouted = dataclasses.replace(run, request={**run.request, "model": run.model.upper()}, run_id="other")
+    models = board_models({"a": board.runs, "b": [shouted]})
+    assert sorted(models, key=str.lower) == models and len(models) == len({r.model.lower() for r in board.runs})
+    assert SCRIPT_MODEL_ID in models, "an id is listed as it is (the dropdown shows it as text)"

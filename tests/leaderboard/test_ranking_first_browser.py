@@ -6,6 +6,7 @@ benchmarks. Screenshots land in test-artifacts/ (not committed).
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 from urllib.parse import parse_qs, urlparse
 
@@ -143,6 +144,25 @@ def test_a_model_page_shows_every_benchmark_its_revisions_and_links(page: Page, 
     page.goto(app.url + other)
     assert "revision=0123456789abcdef" in other
     expect(model_page).to_contain_text("@ 0123456", timeout=LINK_TIMEOUT_MS)
+
+
+def test_the_model_tab_has_a_picker_and_the_phone_menu_reaches_every_tab(page: Page) -> None:
+    if page.viewport_size == PHONE:
+        page.get_by_label("More tabs").click()
+        menu = page.locator(".overflow-dropdown button")
+        folded = [name.strip() for name in menu.all_inner_texts()]
+        for tab in ("All benchmarks", "Indic QA", "Saraiki", "Compare", "Model", "About"):
+            assert tab in folded, f"the phone's tab menu lists {tab}"
+            assert menu.filter(has_text=tab).first.is_visible(), f"{tab} is visible in the open menu"
+        page.keyboard.press("Escape")
+        expect(page.locator(".overflow-dropdown")).to_have_class(re.compile(r"\bhide\b"))
+    open_tab(page, "^Model$")
+    page.locator("#model-picker input").click()
+    page.keyboard.type(LONG_IDS[0][-30:])  # the distinguishing end of a 100-character id finds it
+    page.locator("#model-picker").get_by_role("option", name=LONG_IDS[0], exact=True).click()
+    expect(page.locator("#model-page h2")).to_contain_text(LONG_IDS[0], timeout=LINK_TIMEOUT_MS)
+    assert parse_qs(urlparse(page.url).query) == {"tab": ["model"], "model": [LONG_IDS[0]]}, "the address links the page"
+    shot(page, "model-picker")
 
 
 def test_plots_use_short_labels_and_follow_the_board_s_search(page: Page) -> None:
