@@ -18,6 +18,7 @@ from leaderboard.app_factory import build_app
 from leaderboard.cell_links import CELL_LINKS_HEAD
 from leaderboard.focus_order import FOCUS_ORDER_HEAD
 from leaderboard.fonts import font_css, serve_fonts
+from leaderboard.section_links import SECTION_LINK_HEAD
 from leaderboard.styles import APP_CSS
 from leaderboard.tab_menu import TAB_MENU_HEAD
 
@@ -34,7 +35,7 @@ def main() -> None:
     start_scheduler(settings)
     app.demo.queue(default_concurrency_limit=8).launch(
         server_name=settings.app.server_name, server_port=settings.app.server_port, footer_links=["api"],
-        css=APP_CSS + font_css(), head=FOCUS_ORDER_HEAD + CELL_LINKS_HEAD + TAB_MENU_HEAD,
+        css=APP_CSS + font_css(), head=FOCUS_ORDER_HEAD + CELL_LINKS_HEAD + TAB_MENU_HEAD + SECTION_LINK_HEAD,
         **app.launch_options(settings.app.refresh_s),
     )
 

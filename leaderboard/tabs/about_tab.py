@@ -15,6 +15,7 @@ from leaderboard.model_page import DEFAULT_REVISION_RULE
 from leaderboard.precision import PRECISION_COLUMNS, board_precision
 from leaderboard.pairwise_matrix import ALPHA, MAX_MODELS
 from leaderboard.row_flags import about_markdown
+from leaderboard.section_links import contents
 from leaderboard.writing_bench_tables import RANKING_RULE
 from leaderboard.tabs import consistency_section
 
@@ -223,8 +224,10 @@ The judging protocol follows *WritingBench: A Comprehensive Benchmark for Genera
 
 
 def build(context: AppContext) -> None:
-    """The About page: our own fixed text, then the judge-consistency figures (shown as text)."""
-    gr.Markdown(about_text(context.settings.judge.invalid_answer_attempts), elem_id="about-text")
+    """The About page: its contents, our own fixed text, then the judge-consistency figures (shown as text)."""
+    text = about_text(context.settings.judge.invalid_answer_attempts)
+    gr.Markdown(contents([text, consistency_section.INTRO, PRECISION_INTRO]), elem_id="about-contents")
+    gr.Markdown(text, elem_id="about-text", header_links=True)
     consistency_section.build(context)
     precision_section(context)
 
@@ -256,7 +259,7 @@ PRECISION_LABELS = {
 
 def precision_section(context: AppContext) -> None:
     """Clusters, design effect and detectable difference per benchmark and language, filled whenever the runs change."""
-    gr.Markdown(PRECISION_INTRO, elem_id="precision-text")
+    gr.Markdown(PRECISION_INTRO, elem_id="precision-text", header_links=True)
     table = gr.Dataframe(value=pd.DataFrame(columns=list(PRECISION_LABELS.values())), interactive=False,
                          elem_id="figure-precision", label="No ranked run yet")
     stores = context.stores or {"indic_writing_bench": context.store}

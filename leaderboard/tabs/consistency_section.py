@@ -35,7 +35,7 @@ DATATYPES = ["str", "str", *["number"] * 7]
 
 def build(context: AppContext) -> None:
     """The section's text and table, filled when the page loads and whenever the runs change."""
-    gr.Markdown(INTRO, elem_id="consistency-text")
+    gr.Markdown(INTRO, elem_id="consistency-text", header_links=True)
     table = gr.Dataframe(value=_empty(), datatype=DATATYPES, interactive=False, elem_id="judge-consistency",
                          label="No run has been checked yet")
     context.results_version.change(lambda: consistency_table(context.store), None, table)

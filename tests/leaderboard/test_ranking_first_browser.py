@@ -165,6 +165,19 @@ def test_the_model_tab_has_a_picker_and_the_phone_menu_reaches_every_tab(page: P
     shot(page, "model-picker")
 
 
+def test_about_has_contents_whose_links_land_and_a_section_link_opens_its_section(page: Page, app: AppServer) -> None:
+    open_tab(page, "^About$")
+    links = page.locator("#about-contents a")
+    expect(links.first).to_be_visible()
+    targets = [href.lstrip("#") for href in links.evaluate_all("links => links.map(a => a.getAttribute('href'))")]
+    assert len(targets) >= 10 and "h-judge-consistency" in targets, targets
+    for target in targets:  # every entry names a heading Gradio drew with that id
+        assert page.locator(f'[id="{target}"]').count() == 1, f"the contents entry #{target} has its heading"
+    page.goto(f"{app.url}?tab=about#h-judge-consistency")
+    heading = page.locator('[id="h-judge-consistency"]')
+    expect(heading).to_be_in_viewport(timeout=LINK_TIMEOUT_MS)
+
+
 def test_plots_use_short_labels_and_follow_the_board_s_search(page: Page) -> None:
     page.locator("#model-search textarea").fill("indic-nlp;thinking-lab")
     expect(board_rows(page)).to_have_count(3)
