@@ -1,0 +1,119 @@
+"""A board's answer lengths and style-controlled ranking over run folders: the one call the board and the CLI make.
+
+The ranked runs' figure values come aligned item by item from `joint_ranking.aligned_figure`
+(the same items, clusters and refusals as the raw joint ranking); each run's answers are measured
+from its own folder (`answer_style`), the features declared by its benchmark taken on the same
+items, a feature declared relative to the item less the item's median over the ranked runs. The
+fit (`statistics.style_control`) runs once per board state; with `cached`, what was read from a
+folder is kept under its files' stamps, so a board whose one run changed reads that run again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from eval_backend.answer_style import RunLengths, answer_measures, run_lengths
+from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.item_statistics import Figure
+from eval_backend.benchmarks.style_features import StyleFeature
+from eval_backend.joint_ranking import AlignedFigure, Loader, aligned_figure
+from eval_backend.run_folder import RunFolder, RunFolderError
+from eval_backend.run_items import KEY, folder_benchmark, run_label
+from eval_backend.statistics import DEFAULT_REPLICATES, DEFAULT_SEED
+from eval_backend.statistics.style_control import StyleControl, StyleNotIdentified, style_control
+
+
+@dataclass(frozen=True, eq=False)
+class StyleBoard:
+    """Per run (in the order given) its label and median lengths; the controlled ranking of the figure.
+
+    `control` is None when the benchmark declares no style feature (`uncontrolled` then says so) or
+    its features do not vary beyond model and item on these runs (`uncontrolled` says which).
+    `strata` names the fit's strata (configs), in the order of `control.stratum_coefficients`.
+    """
+
+    benchmark: str
+    figure: Figure
+    labels: tuple[str, ...]
+    lengths: tuple[RunLengths, ...]
+    features: tuple[StyleFeature, ...]
+    control: StyleControl | None
+    strata: tuple[str, ...]
+    uncontrolled: str | None = None
+
+
+def style_board(
+    folders: Sequence[RunFolder], figure: str | None = None, replicates: int = DEFAULT_REPLICATES,
+    seed: int = DEFAULT_SEED, cached: Loader | None = None,
+) -> StyleBoard:
+    """Lengths and the style-controlled ranking of `figure` (default: the headline) over complete runs of one benchmark.
+
+    RunFolderError when a folder is not a scored run of the first run's benchmark or its items differ.
+    """
+    if not folders:
+        raise ValueError("no run to rank")
+    benchmark = _one_benchmark(folders)
+    load = cached or (lambda key, build: build())
+    aligned = aligned_figure(folders, figure or benchmark.headline, cached)
+    measures = [load(("answers", _stamp(folder)), lambda folder=folder: answer_measures(folder, benchmark))
+                for folder in folders]
+    features = benchmark.board.style_features
+    control, uncontrolled = _control(aligned, measures, features, replicates, seed)
+    return StyleBoard(
+        benchmark=benchmark.name,
+        figure=aligned.figure,
+        labels=tuple(run_label(folder) for folder in folders),
+        lengths=tuple(run_lengths(frame, benchmark.board.breakdowns) for frame in measures),
+        features=features,
+        control=control,
+        strata=tuple(dict.fromkeys(aligned.configs)),
+        uncontrolled=uncontrolled,
+    )
+
+
+def _control(
+    aligned: AlignedFigure, measures: Sequence[pd.DataFrame], features: Sequence[StyleFeature],
+    replicates: int, seed: int,
+) -> tuple[StyleControl | None, str | None]:
+    if not features:
+        return None, "the benchmark declares no style feature: answer length only"
+    values = np.stack([_feature_values(frame, aligned, features) for frame in measures])
+    for k, feature in enumerate(features):
+        if feature.relative_to_item:
+            values[:, :, k] -= np.median(values[:, :, k], axis=0)
+    try:
+        control = style_control(aligned.values, values, aligned.design, [feature.name for feature in features],
+                                replicates, seed, aligned.figure.higher_is_better)
+    except StyleNotIdentified as exc:
+        return None, str(exc)
+    return control, None
+
+
+def _feature_values(frame: pd.DataFrame, aligned: AlignedFigure, features: Sequence[StyleFeature]) -> np.ndarray:
+    """(items, features): one run's feature values on the aligned items, in their order."""
+    keys = pd.MultiIndex.from_arrays([list(aligned.configs), list(aligned.indexes)], names=KEY)
+    values = frame.set_index(KEY)[[feature.name for feature in features]].reindex(keys).to_numpy(float)
+    if not np.isfinite(values).all():
+        raise RunFolderError("a run's answers do not cover the ranked items")  # aligned_figure refuses such runs first
+    return values
+
+
+def _one_benchmark(folders: Sequence[RunFolder]) -> Benchmark:
+    benchmarks = [folder_benchmark(folder) for folder in folders]
+    for folder, benchmark in zip(folders, benchmarks):
+        if benchmark.name != benchmarks[0].name:
+            raise RunFolderError(f"{folder.path} is a run of {benchmark.name}, {folders[0].path} of {benchmarks[0].name}")
+    return benchmarks[0]
+
+
+def _stamp(folder: RunFolder) -> tuple[str, int, int, int]:
+    """The folder and its details' and responses' modification stamps: what its answers' measures depend on."""
+    try:
+        details, responses = folder.details_path.stat(), folder.responses_path.stat()
+    except FileNotFoundError as exc:
+        raise RunFolderError(f"{folder.path}: no {exc.filename}; score the run first") from None
+    return (str(folder.path), details.st_mtime_ns, details.st_size, responses.st_mtime_ns)

@@ -1,0 +1,147 @@
+"""Answer lengths and the style-controlled ranking over run folders scored by the real engine, and the `style` CLI.
+
+The stand-in judge scores each answer by its quality marker; these models' long answers carry a
+marker two points higher (the judge's taste for length), so a verbose model ranks first raw and
+second once length is controlled. Markdown comes and goes with no effect on the score.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from eval_backend.answer_style import CHARACTERS, TOKENS, answer_measures, run_lengths
+from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.board_view import BY_LANGUAGE
+from eval_backend.benchmarks.style_features import markdown_density
+from eval_backend.cli import main
+from eval_backend.records import Item
+from eval_backend.run_folder import RunFolderError
+from eval_backend.style_ranking import style_board
+from tests.support.run_folders import EvaluatedData, ModelProfile, build_evaluated_data
+
+LONG_ID = "verbose-lab/" + "ल" * 20 + "-" + "x" * 67  # 100 characters
+PADDING = " यह उत्तर बहुत लंबा है।" * 40
+MARKDOWN = "## शीर्षक\n- पहला बिंदु\n- दूसरा बिंदु\n**ज़रूरी** "
+
+
+@dataclass(frozen=True)
+class StyledProfile(ModelProfile):
+    """A model whose answers to items with index % long_every == 0 are long (and judged 2 points higher), and whose
+    answers to items with index % 3 == markdown_at carry headers, list items and bold."""
+
+    long_every: int = 0
+    markdown_at: int = -1
+
+    def _long(self, item: Item) -> bool:
+        return bool(self.long_every) and item.index % self.long_every == 0
+
+    def response_for(self, item: Item) -> str:
+        quality = self.quality_for(item) + (2 if self._long(item) else 0)
+        styled = MARKDOWN if item.index % 3 == self.markdown_at else ""
+        return f"{styled}[quality={quality}] {item.id}." + (PADDING if self._long(item) else "")
+
+
+PROFILES = (
+    StyledProfile(LONG_ID, 5, long_every=1, markdown_at=1),  # every answer long: raw 7, quality 5
+    StyledProfile("terse/balanced-7b", 6, markdown_at=2),  # never long: 6
+    StyledProfile("mixed/half-long-3b", 4, long_every=2, markdown_at=0),  # half long: raw 5, quality 4
+)
+LABELS = [profile.model_id for profile in PROFILES]
+
+
+@pytest.fixture(scope="module")
+def evaluated(tmp_path_factory: pytest.TempPathFactory) -> EvaluatedData:
+    return build_evaluated_data(tmp_path_factory.mktemp("style"), PROFILES)
+
+
+def _folders(evaluated: EvaluatedData) -> list:
+    return [evaluated.folders[label] for label in LABELS]
+
+
+def test_median_lengths_are_the_judged_answers_in_characters_per_language(evaluated: EvaluatedData) -> None:
+    benchmark = BENCHMARKS["indic_writing_bench"]
+    board = style_board(_folders(evaluated), replicates=100)
+    for profile, lengths in zip(PROFILES, board.lengths):
+        measures = answer_measures(evaluated.folders[profile.model_id], benchmark)
+        assert lengths.unit == CHARACTERS  # the stand-in answers recorded no token counts
+        assert lengths.overall.median == pd.Series(measures["characters"]).median()
+        assert lengths.overall.answers == 24
+        assert set(lengths.groups["language"]) == {"Hindi", "Tamil", "Bengali", "english_original"}
+    half_long = board.lengths[2].groups["language"]["Hindi"]
+    assert half_long.answers == 6 and half_long.median > len(PADDING) / 2  # 3 of 6 answers padded: median between
+
+
+def test_the_controlled_ranking_puts_the_verbose_model_below_the_better_terse_one(evaluated: EvaluatedData) -> None:
+    board = style_board(_folders(evaluated), replicates=200)
+    control = board.control
+    assert board.uncontrolled is None and [f.name for f in board.features] == ["log_length", "markdown_density"]
+    assert control.raw.rank.tolist() == [1, 2, 3]
+    assert control.controlled.rank.tolist() == [2, 1, 3]
+    length, markdown = control.coefficients
+    assert length.feature == "log_length" and length.low > 0.5  # +2 points for answers ~15 times as long
+    assert abs(markdown.estimate) < 0.05  # markdown never moved the stand-in judge
+    assert board.strata == ("Hindi", "Tamil", "Bengali")  # the Indic average's configs
+    assert all(c is None or c[0].estimate > 0 for c in control.stratum_coefficients)
+
+
+def test_answer_features_are_computed_from_the_judged_text(evaluated: EvaluatedData) -> None:
+    measures = answer_measures(evaluated.folders[LONG_ID], BENCHMARKS["indic_writing_bench"])
+    first = measures.iloc[0]
+    text = PROFILES[0].response_for(next(i for i in _items(evaluated, first)))
+    assert first["log_length"] == pytest.approx(math.log1p(len(text)))
+    assert first["markdown_density"] == pytest.approx(markdown_density(text))
+
+
+def _items(evaluated: EvaluatedData, row: pd.Series):
+    from eval_backend.run_folder import recorded_items
+
+    benchmark = BENCHMARKS["indic_writing_bench"]
+    for meta in recorded_items(benchmark, evaluated.folders[LONG_ID]):
+        if (meta.config, meta.index) == (row["config"], row["index"]):
+            yield Item(meta.config, meta.index, meta.id, meta.domain, meta.subdomain, meta.language, meta.variant,
+                       meta.prompt, "", meta.checklist)
+
+
+def test_markdown_density_counts_headers_list_items_and_bold_per_thousand_characters() -> None:
+    text = "# Title\n\n- one\n* two\n3. three\nplain **bold** and __also__ text" + " " * 40
+    assert markdown_density(text) == pytest.approx(1000 * 6 / len(text))
+    assert markdown_density("") == 0.0
+    assert markdown_density("a*b*c and 2*3 = 6") == 0.0
+
+
+def test_lengths_are_in_tokens_only_where_every_answer_has_a_count() -> None:
+    counted = pd.DataFrame({"config": ["Hindi", "Hindi", "Tamil"], "index": [0, 1, 0], "answered": [True, True, True],
+                            "characters": [10.0, 30.0, 50.0], "tokens": [3.0, 9.0, 20.0]})
+    lengths = run_lengths(counted, [BY_LANGUAGE])
+    assert (lengths.unit, lengths.overall.median, lengths.groups["language"]["Hindi"].median) == (TOKENS, 9.0, 6.0)
+    one_uncounted = counted.assign(tokens=[3.0, float("nan"), 20.0])
+    assert run_lengths(one_uncounted, [BY_LANGUAGE]).overall.median == 30.0
+    unanswered = counted.assign(answered=[False, False, False])
+    assert run_lengths(unanswered, [BY_LANGUAGE]).overall is None
+
+
+def test_the_style_command_prints_scores_and_coefficients(evaluated: EvaluatedData, capsys) -> None:
+    dirs = [str(folder.path) for folder in _folders(evaluated)]
+    assert main(["style", *dirs, "--replicates", "100"]) == 0
+    text = capsys.readouterr().out
+    assert LONG_ID in text and "+1 log-length unit: +" in text and "Hindi:" in text
+    assert main(["style", *dirs, "--replicates", "100", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert [run["run"] for run in document["runs"]] == LABELS
+    assert [run["controlled"]["rank"] for run in document["runs"]] == [2, 1, 3]
+    assert document["coefficients"][0]["feature"] == "log_length"
+    assert document["runs"][0]["median_length"]["unit"] == "characters"
+
+
+def test_the_style_command_names_a_folder_that_is_not_a_scored_run(evaluated: EvaluatedData, tmp_path: Path,
+                                                                   capsys) -> None:
+    assert main(["style", str(evaluated.folders[LONG_ID].path), str(tmp_path)]) == 2
+    assert str(tmp_path) in capsys.readouterr().err
+    with pytest.raises(RunFolderError, match="no summary.json"):
+        style_board([evaluated.folders[LONG_ID], type(evaluated.folders[LONG_ID])(tmp_path)])
