@@ -55,7 +55,7 @@ class RunLengths:
 def answer_measures(folder: RunFolder, benchmark: Benchmark) -> pd.DataFrame:
     """One row per item in details.parquet: its key and breakdown columns, `answered`, `characters` and `tokens`
     of its answer (NaN where none, or no count reported), and each declared style feature's raw value
-    (an item with no answer as an empty answer)."""
+    (NaN where no answer: a model that did not answer showed no style)."""
     if not folder.details_path.is_file():
         raise RunFolderError(f"{folder.path}: no details.parquet; score the run first")
     fields = _group_fields(benchmark.board.breakdowns)
@@ -71,7 +71,7 @@ def answer_measures(folder: RunFolder, benchmark: Benchmark) -> pd.DataFrame:
     measures["tokens"] = [float(count) if count is not None and text is not None else float("nan")
                           for count, text in zip(tokens, texts)]
     for feature in benchmark.board.style_features:
-        measures[feature.name] = [feature.value(text or "") for text in texts]
+        measures[feature.name] = [feature.value(text) if text is not None else float("nan") for text in texts]
     return measures
 
 

@@ -3,7 +3,11 @@
 The ranked runs' figure values come aligned item by item from `joint_ranking.aligned_figure`
 (the same items, clusters and refusals as the raw joint ranking); each run's answers are measured
 from its own folder (`answer_style`), the features declared by its benchmark taken on the same
-items, a feature declared relative to the item less the item's median over the ranked runs. The
+items, a feature declared relative to the item less the item's median over the ranked runs that
+answered it. An item a model did not answer (scored by the benchmark's no-answer policy) takes that
+model's mean style over the items it answered, which leaves the fit nothing to learn from it: its
+floor score is the model's failure, as the raw ranking counts it, and must not teach the fit that
+short answers score low (length 0), nor that styled ones do (the item's median style). The
 fit (`statistics.style_control`) runs once per board state; with `cached`, what was read from a
 folder is kept under its files' stamps, so a board whose one run changed reads that run again.
 """
@@ -81,10 +85,8 @@ def _control(
 ) -> tuple[StyleControl | None, str | None]:
     if not features:
         return None, "the benchmark declares no style feature: answer length only"
-    values = np.stack([_feature_values(frame, aligned, features) for frame in measures])
-    for k, feature in enumerate(features):
-        if feature.relative_to_item:
-            values[:, :, k] -= np.median(values[:, :, k], axis=0)
+    values = style_matrix(np.stack([_feature_values(frame, aligned, features) for frame in measures]),
+                          [feature.relative_to_item for feature in features])
     try:
         control = style_control(aligned.values, values, aligned.design, [feature.name for feature in features],
                                 replicates, seed, aligned.figure.higher_is_better)
@@ -93,13 +95,30 @@ def _control(
     return control, None
 
 
+def style_matrix(values: np.ndarray, relative: Sequence[bool]) -> np.ndarray:
+    """(runs, items, features) of raw feature values, NaN where a run did not answer, as the fit takes them.
+
+    A feature `relative` to the item less the item's median over the runs that answered it; then
+    each NaN the run's mean of that feature over the items it answered (0 for a run with no answer).
+    """
+    style = np.array(values, dtype=float)
+    answered = ~np.isnan(style)
+    for k, is_relative in enumerate(relative):
+        some = answered[:, :, k].any(axis=0)
+        if is_relative and some.any():
+            style[:, some, k] -= np.nanmedian(style[:, some, k], axis=0)
+    counts = answered.sum(axis=1)
+    means = np.where(counts > 0, np.nansum(style, axis=1) / np.maximum(counts, 1), 0.0)
+    return np.where(answered, style, means[:, np.newaxis, :])
+
+
 def _feature_values(frame: pd.DataFrame, aligned: AlignedFigure, features: Sequence[StyleFeature]) -> np.ndarray:
-    """(items, features): one run's feature values on the aligned items, in their order."""
+    """(items, features): one run's feature values on the aligned items, in their order; NaN where it did not answer."""
     keys = pd.MultiIndex.from_arrays([list(aligned.configs), list(aligned.indexes)], names=KEY)
-    values = frame.set_index(KEY)[[feature.name for feature in features]].reindex(keys).to_numpy(float)
-    if not np.isfinite(values).all():
+    indexed = frame.set_index(KEY)
+    if not keys.isin(indexed.index).all():
         raise RunFolderError("a run's answers do not cover the ranked items")  # aligned_figure refuses such runs first
-    return values
+    return indexed[[feature.name for feature in features]].reindex(keys).to_numpy(float)
 
 
 def _one_benchmark(folders: Sequence[RunFolder]) -> Benchmark:

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -22,7 +23,7 @@ from eval_backend.benchmarks.style_features import markdown_density
 from eval_backend.cli import main
 from eval_backend.records import Item
 from eval_backend.run_folder import RunFolderError
-from eval_backend.style_ranking import style_board
+from eval_backend.style_ranking import style_board, style_matrix
 from tests.support.run_folders import EvaluatedData, ModelProfile, build_evaluated_data
 
 LONG_ID = "verbose-lab/" + "ल" * 20 + "-" + "x" * 67  # 100 characters
@@ -51,6 +52,7 @@ PROFILES = (
     StyledProfile(LONG_ID, 5, long_every=1, markdown_at=1),  # every answer long: raw 7, quality 5
     StyledProfile("terse/balanced-7b", 6, markdown_at=2),  # never long: 6
     StyledProfile("mixed/half-long-3b", 4, long_every=2, markdown_at=0),  # half long: raw 5, quality 4
+    StyledProfile("skipping/short-context-1b", 3, skip_every=4),  # every 4th prompt does not fit: floor score
 )
 LABELS = [profile.model_id for profile in PROFILES]
 
@@ -71,7 +73,7 @@ def test_median_lengths_are_the_judged_answers_in_characters_per_language(evalua
         measures = answer_measures(evaluated.folders[profile.model_id], benchmark)
         assert lengths.unit == CHARACTERS  # the stand-in answers recorded no token counts
         assert lengths.overall.median == pd.Series(measures["characters"]).median()
-        assert lengths.overall.answers == 24
+        assert lengths.overall.answers == (18 if profile.skip_every else 24)  # over the answers there are
         assert set(lengths.groups["language"]) == {"Hindi", "Tamil", "Bengali", "english_original"}
     half_long = board.lengths[2].groups["language"]["Hindi"]
     assert half_long.answers == 6 and half_long.median > len(PADDING) / 2  # 3 of 6 answers padded: median between
@@ -81,10 +83,13 @@ def test_the_controlled_ranking_puts_the_verbose_model_below_the_better_terse_on
     board = style_board(_folders(evaluated), replicates=200)
     control = board.control
     assert board.uncontrolled is None and [f.name for f in board.features] == ["log_length", "markdown_density"]
-    assert control.raw.rank.tolist() == [1, 2, 3]
-    assert control.controlled.rank.tolist() == [2, 1, 3]
+    assert control.raw.rank.tolist() == [1, 2, 3, 4]
+    assert control.controlled.rank.tolist() == [2, 1, 3, 4]
     length, markdown = control.coefficients
-    assert length.feature == "log_length" and length.low > 0.5  # +2 points for answers ~15 times as long
+    # The judge pays 2 points for the padding, whatever the answer: per log-length unit, 2 / log(long / short).
+    short, long = len("[quality=5] Hindi-0003."), len("[quality=5] Hindi-0003." + PADDING)
+    per_unit = 2 / (math.log1p(long) - math.log1p(short))
+    assert length.feature == "log_length" and 0.8 * per_unit < length.low < length.high < 1.2 * per_unit
     assert abs(markdown.estimate) < 0.05  # markdown never moved the stand-in judge
     assert board.strata == ("Hindi", "Tamil", "Bengali")  # the Indic average's configs
     assert all(c is None or c[0].estimate > 0 for c in control.stratum_coefficients)
@@ -106,6 +111,18 @@ def _items(evaluated: EvaluatedData, row: pd.Series):
         if (meta.config, meta.index) == (row["config"], row["index"]):
             yield Item(meta.config, meta.index, meta.id, meta.domain, meta.subdomain, meta.language, meta.variant,
                        meta.prompt, "", meta.checklist)
+
+
+def test_an_unanswered_item_shows_no_style_and_takes_the_models_own_in_the_fit(evaluated: EvaluatedData) -> None:
+    measures = answer_measures(evaluated.folders[PROFILES[3].model_id], BENCHMARKS["indic_writing_bench"])
+    unanswered = measures[~measures["answered"]]
+    assert len(unanswered) == 6 and unanswered[["characters", "log_length", "markdown_density"]].isna().all().all()
+    # runs x items x (a feature as it is, one relative to the item): run 1 skipped item 1, run 3 answered nothing
+    raw = np.array([[1.0, 5.0], [3.0, np.nan], [2.0, 8.0], [np.nan, np.nan]])
+    style = style_matrix(np.stack([raw, raw], axis=2), [False, True])
+    assert style[:, :, 0].tolist() == [[1.0, 5.0], [3.0, 3.0], [2.0, 8.0], [0.0, 0.0]]
+    # relative: less the item's median over the runs that answered it (2 and 6.5); the gap: run 1's own mean
+    assert style[:, :, 1].tolist() == [[-1.0, -1.5], [1.0, 1.0], [0.0, 1.5], [0.0, 0.0]]
 
 
 def test_markdown_density_counts_headers_list_items_and_bold_per_thousand_characters() -> None:
@@ -134,7 +151,7 @@ def test_the_style_command_prints_scores_and_coefficients(evaluated: EvaluatedDa
     assert main(["style", *dirs, "--replicates", "100", "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert [run["run"] for run in document["runs"]] == LABELS
-    assert [run["controlled"]["rank"] for run in document["runs"]] == [2, 1, 3]
+    assert [run["controlled"]["rank"] for run in document["runs"]] == [2, 1, 3, 4]
     assert document["coefficients"][0]["feature"] == "log_length"
     assert document["runs"][0]["median_length"]["unit"] == "characters"
 
