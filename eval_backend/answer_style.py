@@ -64,7 +64,8 @@ def answer_measures(folder: RunFolder, benchmark: Benchmark) -> pd.DataFrame:
         raise RunFolderError(f"{folder.details_path}: no response column, so no answer to measure")
     texts = [text if isinstance(text, str) else None for text in details["response"]]
     responses = folder.read_responses()
-    tokens = [_tokens(responses.get((config, int(index)))) for config, index in zip(details["config"], details["index"])]
+    keys = zip(details["config"], details["index"])
+    tokens = [_tokens(responses.get((config, int(index)))) for config, index in keys]
     measures = details[[column for column in [*KEY, *fields] if column in details]].copy()
     measures["answered"] = [text is not None for text in texts]
     measures["characters"] = [float(len(text)) if text is not None else float("nan") for text in texts]
@@ -80,7 +81,9 @@ def run_lengths(measures: pd.DataFrame, breakdowns: Sequence[Breakdown]) -> RunL
     answered = measures[measures["answered"]]
     unit = TOKENS if len(answered) and answered["tokens"].notna().all() else CHARACTERS
     groups = {
-        breakdown.name: {str(group): _median(rows[unit], unit) for group, rows in answered.groupby(breakdown.item_field)}
+        breakdown.name: {
+            str(group): _median(rows[unit], unit) for group, rows in answered.groupby(breakdown.item_field)
+        }
         for breakdown in breakdowns if breakdown.item_field in answered
     }
     return RunLengths(unit, _median(answered[unit], unit) if len(answered) else None, groups)

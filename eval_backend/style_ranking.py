@@ -125,7 +125,9 @@ def _one_benchmark(folders: Sequence[RunFolder]) -> Benchmark:
     benchmarks = [folder_benchmark(folder) for folder in folders]
     for folder, benchmark in zip(folders, benchmarks):
         if benchmark.name != benchmarks[0].name:
-            raise RunFolderError(f"{folder.path} is a run of {benchmark.name}, {folders[0].path} of {benchmarks[0].name}")
+            raise RunFolderError(
+                f"{folder.path} is a run of {benchmark.name}, {folders[0].path} of {benchmarks[0].name}"
+            )
     return benchmarks[0]
 
 

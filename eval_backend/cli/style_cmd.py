@@ -28,7 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     board = style_board([RunFolder(path) for path in args.run_dirs], args.figure, args.replicates, args.seed)
-    print(json.dumps(style_document(board), indent=2, ensure_ascii=False) if args.json else "\n".join(text_lines(board)))
+    if args.json:
+        print(json.dumps(style_document(board), indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(text_lines(board)))
     return 0
 
 

@@ -144,7 +144,8 @@ def _checked(
         raise ValueError("every answer needs a value of every style feature")
     if style.ndim != 3 or style.shape[:2] != values.shape or style.shape[2] != len(feature_names):
         raise ValueError(
-            f"style features of shape {style.shape} do not match scores {values.shape} and {len(feature_names)} features"
+            f"style features of shape {style.shape} do not match scores {values.shape} "
+            f"and {len(feature_names)} features"
         )
     if values.shape[1] != design.n_items:
         raise ValueError(f"scores have {values.shape[1]} items, the design {design.n_items}")

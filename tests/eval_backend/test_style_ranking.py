@@ -21,9 +21,12 @@ from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.board_view import BY_LANGUAGE
 from eval_backend.benchmarks.style_features import markdown_density
 from eval_backend.cli import main
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.item_status import answered
 from eval_backend.records import Item
-from eval_backend.run_folder import RunFolderError
+from eval_backend.run_folder import RunFolderError, recorded_items
 from eval_backend.style_ranking import style_board, style_matrix
+from tests.support.qa_runs import QA_PROFILES, build_qa_runs
 from tests.support.run_folders import EvaluatedData, ModelProfile, build_evaluated_data
 
 LONG_ID = "verbose-lab/" + "ल" * 20 + "-" + "x" * 67  # 100 characters
@@ -96,21 +99,16 @@ def test_the_controlled_ranking_puts_the_verbose_model_below_the_better_terse_on
 
 
 def test_answer_features_are_computed_from_the_judged_text(evaluated: EvaluatedData) -> None:
-    measures = answer_measures(evaluated.folders[LONG_ID], BENCHMARKS["indic_writing_bench"])
-    first = measures.iloc[0]
-    text = PROFILES[0].response_for(next(i for i in _items(evaluated, first)))
-    assert first["log_length"] == pytest.approx(math.log1p(len(text)))
-    assert first["markdown_density"] == pytest.approx(markdown_density(text))
-
-
-def _items(evaluated: EvaluatedData, row: pd.Series):
-    from eval_backend.run_folder import recorded_items
-
     benchmark = BENCHMARKS["indic_writing_bench"]
-    for meta in recorded_items(benchmark, evaluated.folders[LONG_ID]):
-        if (meta.config, meta.index) == (row["config"], row["index"]):
-            yield Item(meta.config, meta.index, meta.id, meta.domain, meta.subdomain, meta.language, meta.variant,
-                       meta.prompt, "", meta.checklist)
+    measures = answer_measures(evaluated.folders[LONG_ID], benchmark).set_index(["config", "index"])
+    for meta in recorded_items(benchmark, evaluated.folders[LONG_ID])[:6]:
+        item = Item(meta.config, meta.index, meta.id, meta.domain, meta.subdomain, meta.language, meta.variant,
+                    meta.prompt, "", meta.checklist)  # what `response_for` reads of an item: no query
+        text = PROFILES[0].response_for(item)
+        row = measures.loc[(meta.config, meta.index)]
+        assert row["characters"] == len(text)
+        assert row["log_length"] == pytest.approx(math.log1p(len(text)))
+        assert row["markdown_density"] == pytest.approx(markdown_density(text))
 
 
 def test_an_unanswered_item_shows_no_style_and_takes_the_models_own_in_the_fit(evaluated: EvaluatedData) -> None:
@@ -162,3 +160,21 @@ def test_the_style_command_names_a_folder_that_is_not_a_scored_run(evaluated: Ev
     assert str(tmp_path) in capsys.readouterr().err
     with pytest.raises(RunFolderError, match="no summary.json"):
         style_board([evaluated.folders[LONG_ID], type(evaluated.folders[LONG_ID])(tmp_path)])
+
+
+def test_qa_runs_generated_through_an_endpoint_have_lengths_in_tokens_and_a_length_control(tmp_path: Path,
+                                                                                            capsys) -> None:
+    qa = build_qa_runs(tmp_path, QA_PROFILES)
+    folders = [qa.folders[profile.model_id] for profile in QA_PROFILES]
+    board = style_board(folders, replicates=100)
+    for folder, lengths in zip(folders, board.lengths):
+        # a blank reply is no answer to the engine (scored by QA's no-answer policy): no length either
+        answers = [record for record in folder.read_responses().values() if answered(INDIC_QA, record)]
+        assert lengths.unit == TOKENS  # the endpoint reported usage for every answer
+        # the stand-in counts a token per four characters of the whole output, thinking included
+        assert lengths.overall.median == pd.Series([len(record.response) // 4 for record in answers]).median()
+    assert [f.name for f in board.features] == ["log_length"] and board.control is not None
+    assert set(board.strata) <= set(board.lengths[0].groups["language"])
+    assert main(["style", *(str(folder.path) for folder in folders), "--replicates", "50", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["benchmark"] == "indic_qa" and document["runs"][3]["run"] == QA_PROFILES[3].model_id
