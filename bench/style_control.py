@@ -8,7 +8,13 @@ engine's `joint_bootstrap` and `style_control` in turns (medians of `--repeats`)
 ratio, and checks that the style fit's raw side is the joint bootstrap (same draws, same
 intervals and rank intervals) and that its length coefficient's interval covers `BETA`.
 
-    python bench/style_control.py --record
+With `--folders N`, it also writes N full-size run folders (details.parquet with an answer of
+about 3,000 characters of varied words per item, some with markdown, and responses.jsonl with
+token counts) and times what a board does with them: `style_board` cold (every folder's answers
+read and measured, then the fit), and again with the board's cache after one run changed. The
+per-run read is what a cold board over 500 runs pays 500 times.
+
+    python bench/style_control.py --folders 12 --record
 """
 
 from __future__ import annotations
@@ -17,17 +23,24 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.joint_bootstrap import full_size_design, synthetic_scores  # noqa: E402
+from bench.joint_bootstrap import full_size_design, synthetic_scores, write_folders  # noqa: E402
 from bench.record import publish  # noqa: E402
+from eval_backend.pipeline import import_responses  # noqa: E402
+from eval_backend.records import ResponseRecord  # noqa: E402
+from eval_backend.run_folder import RunFolder  # noqa: E402
 from eval_backend.statistics import Design, joint_bootstrap  # noqa: E402
 from eval_backend.statistics.style_control import style_control  # noqa: E402
+from eval_backend.style_ranking import style_board  # noqa: E402
+from leaderboard.results import LruCache  # noqa: E402
 
 BETA = 0.4
 """Points the simulated judge adds per log-length unit."""
@@ -59,10 +72,53 @@ def main() -> int:
         "raw side is the joint bootstrap": str(_same(style.raw, joint)),
         f"log-length coefficient (true {BETA})": f"{length.estimate:+.3f} [{length.low:+.3f}, {length.high:+.3f}]",
         "CPUs": str(os.cpu_count()),
-        "load average (1 min) before / after": f"{args.load_before:.2f} / {os.getloadavg()[0]:.2f}",
     }
+    if args.folders:
+        rows.update(measure_folders(design, scores[: args.folders], args.replicates))
+    rows["load average (1 min) before / after"] = f"{args.load_before:.2f} / {os.getloadavg()[0]:.2f}"
     publish("Style-controlled ranking at full size", rows, args.record)
     return 0
+
+
+def measure_folders(design: Design, scores: np.ndarray, replicates: int) -> dict[str, str]:
+    """`style_board` over full-size run folders: cold, and after one run's details changed (board cache)."""
+    with tempfile.TemporaryDirectory(prefix="bench-style-") as tmp:
+        folders = write_folders(Path(tmp), scores)
+        rng = np.random.default_rng(2)
+        for folder in folders:
+            write_answers(folder, rng)
+        cache: LruCache[object] = LruCache(4 * len(folders))
+        started = time.perf_counter()
+        board = style_board(folders, "overall", replicates, cached=cache.get_or_load)
+        cold = time.perf_counter() - started
+        stamp = folders[-1].details_path.stat()
+        os.utime(folders[-1].details_path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1_000_000))
+        started = time.perf_counter()
+        style_board(folders, "overall", replicates, cached=cache.get_or_load)
+        warm = time.perf_counter() - started
+    n = len(folders)
+    return {
+        f"style_board from {n} full-size run folders, cold": f"{cold:.2f} s ({cold / n:.2f} s per run)",
+        "the same after one run changed (board cache)": f"{warm:.2f} s",
+        "controlled ranking from the folders": "yes" if board.control is not None else f"no: {board.uncontrolled}",
+    }
+
+
+def write_answers(folder: RunFolder, rng: np.random.Generator) -> None:
+    """Varied answers of about 3,000 characters (this model's verbosity), some with markdown, in details.parquet
+    and responses.jsonl (with token counts), on the items `write_folders` wrote."""
+    details = pd.read_parquet(folder.details_path)
+    words = np.array(["भारत", "लेखन", "கட்டுரை", "উত্তর", "answer", "model", "writing", "quality", "detail", "style"])
+    verbosity, styled = rng.uniform(0.5, 1.5), rng.uniform()
+    texts = []
+    for _ in range(len(details)):
+        body = " ".join(rng.choice(words, size=int(rng.integers(200, 400) * verbosity)))
+        texts.append(f"## शीर्षक\n- {body[:80]}\n**{body[80:120]}**\n{body}" if rng.uniform() < styled else body)
+    details.assign(response=texts).to_parquet(folder.details_path)
+    import_responses(folder, [
+        ResponseRecord(config, int(index), text, output_tokens=len(text) // 4)
+        for config, index, text in zip(details["config"], details["index"], texts)
+    ])
 
 
 def synthetic_style(design: Design, models: int, rng: np.random.Generator) -> np.ndarray:
@@ -87,6 +143,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--models", type=int, default=500)
     parser.add_argument("--replicates", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--folders", type=int, default=0, help="also time style_board over this many run folders")
     parser.add_argument("--record", action="store_true", help="append the figures to bench/README.md")
     args = parser.parse_args()
     args.load_before = os.getloadavg()[0]

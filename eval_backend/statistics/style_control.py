@@ -166,8 +166,8 @@ def _cluster_table(scores: np.ndarray, features: np.ndarray, design: Design) -> 
     per_item = np.concatenate([
         scores.T,
         features.transpose(1, 0, 2).reshape(n_items, n_models * n_features),
-        np.einsum("mik,mi->ik", features, scores),
-        np.einsum("mik,mil->ikl", features, features).reshape(n_items, -1),
+        (scores.T[:, np.newaxis, :] @ features.transpose(1, 0, 2))[:, 0],
+        (features.transpose(1, 2, 0) @ features.transpose(1, 0, 2)).reshape(n_items, -1),
         feature_mean * score_mean[:, np.newaxis],
         np.einsum("ik,il->ikl", feature_mean, feature_mean).reshape(n_items, -1),
         score_mean[:, np.newaxis],
@@ -214,7 +214,7 @@ def _replicate_fits(table: np.ndarray, counts: np.ndarray, design: Design, layou
     beta, identified = _fit(parts, layout.models)
     model_style = parts["features"]
     median_style = np.median(model_style, axis=1)
-    controlled = parts["scores"] - np.einsum("rmk,rk->rm", model_style - median_style[:, np.newaxis], beta)
+    controlled = parts["scores"] - ((model_style - median_style[:, np.newaxis]) @ beta[:, :, np.newaxis])[:, :, 0]
     return _Fits(parts["scores"], controlled, beta, identified, model_style, median_style,
                  stratum_beta, stratum_identified)
 
@@ -227,13 +227,14 @@ def _fit(parts: dict[str, np.ndarray], n_models: int) -> tuple[np.ndarray, np.nd
         S_xy = mean(sum_m x y) - sum_m b a - M mean(d c) + M g_x g_y
         S_xx = mean(sum_m x x') - sum_m b b' - M mean(d d') + M g_x g_x'
     (the within-transformed x is orthogonal to model and item effects, so S_xy needs y untransformed).
+    The sums over models are batched matrix products: several times faster than `einsum` here.
     """
     a, b = parts["scores"], parts["features"]
     g_y, g_x = parts["score_mean"], parts["feature_mean"]
-    s_xy = (parts["cross"] - np.einsum("rmk,rm->rk", b, a) - n_models * parts["mean_cross"]
+    s_xy = (parts["cross"] - (a[:, np.newaxis, :] @ b)[:, 0] - n_models * parts["mean_cross"]
             + n_models * g_x * g_y[:, np.newaxis])
-    s_xx = (parts["gram"] - np.einsum("rmk,rml->rkl", b, b) - n_models * parts["mean_gram"]
-            + n_models * np.einsum("rk,rl->rkl", g_x, g_x))
+    s_xx = (parts["gram"] - b.transpose(0, 2, 1) @ b - n_models * parts["mean_gram"]
+            + n_models * g_x[:, :, np.newaxis] * g_x[:, np.newaxis, :])
     total = np.diagonal(parts["gram"], axis1=1, axis2=2) - n_models * g_x**2
     beta = (np.linalg.pinv(s_xx) @ s_xy[..., np.newaxis])[..., 0]
     return beta, _identified(s_xx, total)
