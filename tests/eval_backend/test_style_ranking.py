@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from eval_backend.answer_style import CHARACTERS, TOKENS, answer_measures, run_lengths
+from eval_backend.answer_style import CHARACTERS, TOKENS, answer_measures, run_lengths, token_counts
 from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.board_view import BY_LANGUAGE
 from eval_backend.benchmarks.style_features import markdown_density
@@ -24,7 +24,7 @@ from eval_backend.cli import main
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.item_status import answered
 from eval_backend.records import Item
-from eval_backend.run_folder import RunFolderError, recorded_items
+from eval_backend.run_folder import RunFolder, RunFolderError, recorded_items
 from eval_backend.style_ranking import style_board, style_matrix
 from tests.support.qa_runs import QA_PROFILES, build_qa_runs
 from tests.support.run_folders import EvaluatedData, ModelProfile, build_evaluated_data
@@ -178,3 +178,26 @@ def test_qa_runs_generated_through_an_endpoint_have_lengths_in_tokens_and_a_leng
     assert main(["style", *(str(folder.path) for folder in folders), "--replicates", "50", "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["benchmark"] == "indic_qa" and document["runs"][3]["run"] == QA_PROFILES[3].model_id
+
+
+def _responses_file(tmp_path: Path, text: str) -> RunFolder:
+    folder = RunFolder(tmp_path / "run")
+    folder.create()
+    folder.responses_path.write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_token_counts_are_each_items_latest_line_and_survive_a_torn_last_line(tmp_path: Path) -> None:
+    lines = [json.dumps({"config": "Hindi", "index": 0, "response": "पहला", "output_tokens": 5}),
+             json.dumps({"config": "Tamil", "index": 1, "response": "இரண்டு", "output_tokens": None}),
+             json.dumps({"config": "Hindi", "index": 0, "response": "फिर से", "output_tokens": 9})]
+    folder = _responses_file(tmp_path, "\n".join(lines) + "\n" + '{"config": "Tamil", "index": 2, "resp')
+    assert token_counts(folder) == {("Hindi", 0): 9, ("Tamil", 1): None}
+
+
+def test_a_token_count_that_is_not_a_number_is_named_with_its_line(tmp_path: Path) -> None:
+    lines = [json.dumps({"config": "Hindi", "index": 0, "response": "ठीक", "output_tokens": 5}),
+             json.dumps({"config": "Hindi", "index": 1, "response": "ठीक", "output_tokens": "seven"})]
+    folder = _responses_file(tmp_path, "\n".join(lines) + "\n")
+    with pytest.raises(RunFolderError, match=r"responses.jsonl:2: not a valid record .field .output_tokens. must be int):
+        token_counts(folder)
