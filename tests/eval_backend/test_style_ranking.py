@@ -199,5 +199,5 @@ def test_a_token_count_that_is_not_a_number_is_named_with_its_line(tmp_path: Pat
     lines = [json.dumps({"config": "Hindi", "index": 0, "response": "ठीक", "output_tokens": 5}),
              json.dumps({"config": "Hindi", "index": 1, "response": "ठीक", "output_tokens": "seven"})]
     folder = _responses_file(tmp_path, "\n".join(lines) + "\n")
-    with pytest.raises(RunFolderError, match=r"responses.jsonl:2: not a valid record .field .output_tokens. must be int):
+    with pytest.raises(RunFolderError, match=r"responses.jsonl:2: not a valid record .field .output_tokens. must be int"):
         token_counts(folder)
