@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from eval_backend.answer_style import MedianLength
+from eval_backend.cli.common import positive_int
 from eval_backend.run_folder import RunFolder
 from eval_backend.statistics import DEFAULT_REPLICATES, DEFAULT_SEED
 from eval_backend.statistics.style_control import Coefficient
@@ -20,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("run_dirs", type=Path, nargs="+", metavar="RUN_DIR", help="scored run folders, one per model")
     parser.add_argument("--figure", help="the figure to rank by (default: the benchmark's headline)")
-    parser.add_argument("--replicates", type=int, default=DEFAULT_REPLICATES, help="bootstrap replicates")
+    parser.add_argument("--replicates", type=positive_int, default=DEFAULT_REPLICATES, help="bootstrap replicates")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the bootstrap draws")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(func=run)

@@ -158,6 +158,11 @@ def test_the_style_command_names_a_folder_that_is_not_a_scored_run(evaluated: Ev
                                                                    capsys) -> None:
     assert main(["style", str(evaluated.folders[LONG_ID].path), str(tmp_path)]) == 2
     assert str(tmp_path) in capsys.readouterr().err
+    assert main(["style", str(evaluated.folders[LONG_ID].path), "--figure", "fluency"]) == 2
+    assert "indic_writing_bench has no figure 'fluency'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["style", str(evaluated.folders[LONG_ID].path), "--replicates", "0"])
+    assert exited.value.code == 2 and "--replicates" in capsys.readouterr().err
     with pytest.raises(RunFolderError, match="no summary.json"):
         style_board([evaluated.folders[LONG_ID], type(evaluated.folders[LONG_ID])(tmp_path)])
 
