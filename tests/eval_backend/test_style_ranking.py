@@ -28,6 +28,7 @@ from eval_backend.run_folder import RunFolder, RunFolderError, recorded_items
 from eval_backend.style_ranking import style_board, style_matrix
 from tests.support.qa_runs import QA_PROFILES, build_qa_runs
 from tests.support.run_folders import EvaluatedData, ModelProfile, build_evaluated_data
+from tests.support.saraiki_runs import build_saraiki_runs
 
 LONG_ID = "verbose-lab/" + "ल" * 20 + "-" + "x" * 67  # 100 characters
 PADDING = " यह उत्तर बहुत लंबा है।" * 40
@@ -206,3 +207,13 @@ def test_a_token_count_that_is_not_a_number_is_named_with_its_line(tmp_path: Pat
     folder = _responses_file(tmp_path, "\n".join(lines) + "\n")
     with pytest.raises(RunFolderError, match=r"responses.jsonl:2: not a valid record .field .output_tokens. must be int"):
         token_counts(folder)
+
+
+def test_a_benchmark_that_declares_no_style_shows_length_only_per_task(tmp_path: Path) -> None:
+    saraiki = build_saraiki_runs(tmp_path)
+    board = style_board(list(saraiki.folders.values()), replicates=50)
+    assert board.control is None and "declares no style feature" in board.uncontrolled
+    for folder, lengths in zip(saraiki.folders.values(), board.lengths):
+        tasks = answer_measures(folder, BENCHMARKS["saraiki"]).query("answered")["task"]
+        assert lengths.unit == TOKENS and set(lengths.groups["task"]) == set(tasks)
+        assert sum(length.answers for length in lengths.groups["task"].values()) == lengths.overall.answers
