@@ -15,6 +15,7 @@ folder is kept under its files' stamps, so a board whose one run changed reads t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -60,13 +61,13 @@ def style_board(
     """
     if not folders:
         raise ValueError("no run to rank")
-    benchmark = _one_benchmark(folders)
     load = cached or (lambda key, build: build())
+    benchmark = _one_benchmark(folders, load)
     aligned = aligned_figure(folders, figure or benchmark.headline, cached)
     measures = [load(("answers", _stamp(folder)), lambda folder=folder: answer_measures(folder, benchmark))
                 for folder in folders]
     features = benchmark.board.style_features
-    control, uncontrolled = _control(aligned, measures, features, replicates, seed)
+    control, uncontrolled = _control(aligned, folders, measures, features, replicates, seed)
     return StyleBoard(
         benchmark=benchmark.name,
         figure=aligned.figure,
@@ -80,13 +81,13 @@ def style_board(
 
 
 def _control(
-    aligned: AlignedFigure, measures: Sequence[pd.DataFrame], features: Sequence[StyleFeature],
-    replicates: int, seed: int,
+    aligned: AlignedFigure, folders: Sequence[RunFolder], measures: Sequence[pd.DataFrame],
+    features: Sequence[StyleFeature], replicates: int, seed: int,
 ) -> tuple[StyleControl | None, str | None]:
     if not features:
         return None, "the benchmark declares no style feature: answer length only"
-    values = style_matrix(np.stack([_feature_values(frame, aligned, features) for frame in measures]),
-                          [feature.relative_to_item for feature in features])
+    values = np.stack([_feature_values(folder, frame, aligned, features) for folder, frame in zip(folders, measures)])
+    values = style_matrix(values, [feature.relative_to_item for feature in features])
     try:
         control = style_control(aligned.values, values, aligned.design, [feature.name for feature in features],
                                 replicates, seed, aligned.figure.higher_is_better)
@@ -112,23 +113,34 @@ def style_matrix(values: np.ndarray, relative: Sequence[bool]) -> np.ndarray:
     return np.where(answered, style, means[:, np.newaxis, :])
 
 
-def _feature_values(frame: pd.DataFrame, aligned: AlignedFigure, features: Sequence[StyleFeature]) -> np.ndarray:
+def _feature_values(
+    folder: RunFolder, frame: pd.DataFrame, aligned: AlignedFigure, features: Sequence[StyleFeature]
+) -> np.ndarray:
     """(items, features): one run's feature values on the aligned items, in their order; NaN where it did not answer."""
     keys = pd.MultiIndex.from_arrays([list(aligned.configs), list(aligned.indexes)], names=KEY)
     indexed = frame.set_index(KEY)
-    if not keys.isin(indexed.index).all():
-        raise RunFolderError("a run's answers do not cover the ranked items")  # aligned_figure refuses such runs first
+    if not keys.isin(indexed.index).all():  # aligned_figure refuses such runs first, from the same details.parquet
+        raise RunFolderError(f"{folder.details_path}: its answers do not cover the ranked items")
     return indexed[[feature.name for feature in features]].reindex(keys).to_numpy(float)
 
 
-def _one_benchmark(folders: Sequence[RunFolder]) -> Benchmark:
-    benchmarks = [folder_benchmark(folder) for folder in folders]
+def _one_benchmark(folders: Sequence[RunFolder], load: Loader) -> Benchmark:
+    """The runs' one benchmark, each summary.json read once per change of it (a full one is tens of KB)."""
+    benchmarks = [load(("benchmark", str(folder.path), _mtime(folder.summary_path)),
+                       lambda folder=folder: folder_benchmark(folder)) for folder in folders]
     for folder, benchmark in zip(folders, benchmarks):
         if benchmark.name != benchmarks[0].name:
             raise RunFolderError(
                 f"{folder.path} is a run of {benchmark.name}, {folders[0].path} of {benchmarks[0].name}"
             )
     return benchmarks[0]
+
+
+def _mtime(path: Path) -> int | None:
+    try:
+        return path.stat().st_mtime_ns
+    except FileNotFoundError:
+        return None  # folder_benchmark says what is missing
 
 
 def _stamp(folder: RunFolder) -> tuple[str, int, int, int]:

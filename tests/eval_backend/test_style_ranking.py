@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -217,3 +218,26 @@ def test_a_benchmark_that_declares_no_style_shows_length_only_per_task(tmp_path:
         tasks = answer_measures(folder, BENCHMARKS["saraiki"]).query("answered")["task"]
         assert lengths.unit == TOKENS and set(lengths.groups["task"]) == set(tasks)
         assert sum(length.answers for length in lengths.groups["task"].values()) == lengths.overall.answers
+
+
+def test_a_kept_read_is_reused_until_the_runs_files_change(evaluated: EvaluatedData) -> None:
+    kept: dict = {}
+    loads: list = []
+
+    def cached(key, load):
+        if key not in kept:
+            loads.append(key[0])
+            kept[key] = load()
+        return kept[key]
+
+    folders = _folders(evaluated)
+    first = style_board(folders, replicates=50, cached=cached)
+    assert sorted(set(loads)) == ["answers", "benchmark", "reference", "values"] and loads.count("answers") == 4
+    loads.clear()
+    again = style_board(folders, replicates=50, cached=cached)
+    assert loads == [] and again.control.controlled.headlines.tolist() == first.control.controlled.headlines.tolist()
+    responses = folders[1].responses_path
+    stamp = responses.stat()
+    os.utime(responses, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1_000_000))
+    style_board(folders, replicates=50, cached=cached)
+    assert loads == ["answers"]
