@@ -56,6 +56,8 @@ class AlignedFigure:
     design: Design
     configs: tuple[str, ...]
     """Per item (column), its config."""
+    indexes: tuple[int, ...] = ()
+    """Per item (column), its index in its config: with `configs`, the items' keys."""
 
 
 def aligned_figure(folders: Sequence[RunFolder], figure: str, cached: Loader | None = None) -> AlignedFigure:
@@ -72,7 +74,7 @@ def aligned_figure(folders: Sequence[RunFolder], figure: str, cached: Loader | N
     counted = reference.counted
     configs = counted["config"].tolist()
     design = item_design(configs, counted["cluster"].tolist(), reference.figure.weighting)
-    return AlignedFigure(reference.figure, values, design, tuple(configs))
+    return AlignedFigure(reference.figure, values, design, tuple(configs), tuple(counted["index"].tolist()))
 
 
 def _reference(folder: RunFolder, name: str) -> _Reference:

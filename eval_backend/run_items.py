@@ -91,3 +91,8 @@ def _label(request: dict, folder: RunFolder) -> str:
     if not model:
         return str(folder.path)
     return model if revision in (None, "", "main") else f"{model} @ {revision}"
+
+
+def run_label(folder: RunFolder) -> str:
+    """How a run is named to a reader: its model id, with its revision unless main; the folder without a request."""
+    return _label(folder.read_request() if folder.request_path.exists() else {}, folder)

@@ -17,6 +17,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from eval_backend.benchmarks.style_features import StyleFeature
+
 Row = Mapping[str, Any]
 """One row of a run's details.parquet, as a mapping of column to value."""
 
@@ -111,3 +113,6 @@ class BoardView:
     own_tabs: bool = False
     """Its tabs are its own, built by name in the app (WritingBench's Leaderboard, Plots and Judgments),
     not one benchmark tab from these declarations."""
+    style_features: tuple[StyleFeature, ...] = ()
+    """What its style-controlled ranking adjusts for (`eval_backend.benchmarks.style_features`); none:
+    the board shows answer length only."""

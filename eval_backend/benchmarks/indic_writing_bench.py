@@ -16,6 +16,7 @@ from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
 from eval_backend.benchmarks.plugin import Benchmark, JudgeScorer, Metric
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults, after_thinking
+from eval_backend.benchmarks.style_features import LOG_LENGTH_RELATIVE, MARKDOWN_DENSITY
 from eval_backend.records import Item, item_meta_from_dict
 from eval_backend.verdict import parse_verdict
 from eval_backend.writing_bench_details import CRITERIA_PER_ITEM, details_row
@@ -226,7 +227,8 @@ INDIC_WRITING_BENCH = Benchmark(
     no_answer=RUBRIC_FLOOR,
     index_from_position=False,
     item_statistics=_item_statistics,
-    board=BoardView(own_tabs=True),
+    # Its judge reads long answers whole: the style-controlled view adjusts for length and markdown.
+    board=BoardView(own_tabs=True, style_features=(LOG_LENGTH_RELATIVE, MARKDOWN_DENSITY)),
     verdict_lines=JUDGMENT_LINES,
     judged_from_folder=False,
     details_row=details_row,

@@ -50,8 +50,15 @@ def joint_bootstrap(
     require_finite(values)
     if values.shape[1] != design.n_items:
         raise ValueError(f"scores have {values.shape[1]} items, the design {design.n_items}")
-    point = headline(values, design)
     boot = replicate_headlines(values, design, replicates, seed)
+    return from_replicates(headline(values, design), boot, seed, higher_is_better, level)
+
+
+def from_replicates(
+    point: np.ndarray, boot: np.ndarray, seed: int, higher_is_better: bool = True, level: float = LEVEL
+) -> JointBootstrap:
+    """Intervals, ranks and rank intervals of models' point figures (models,) and their joint replicates
+    (replicates, models): what any figure refit on each replicate (the style-controlled score) shows."""
     low, high = percentile_bounds(boot, level)
     best, worst = rank_intervals(competition_ranks(boot, higher_is_better), level)
     return JointBootstrap(

@@ -28,6 +28,8 @@ SMALLEST = {
                            r"\w+ -> current"),
     "joint_bootstrap": (["--models", "3", "--replicates", "20", "--repeats", "1", "--folders"],
                         r"same intervals and rank intervals\s+True"),
+    "style_control": (["--models", "3", "--replicates", "20", "--repeats", "1"],
+                      r"raw side is the joint bootstrap\s+True"),
     # Its reference: a commit of main, run in a child process on the same run folders.
     "paired_comparison": (["--items-per-config", "30", "--repeats", "1", "--reference", "2ae5fa9"],
                           r"close pair, board: same differences and intervals, every p within Monte-Carlo error\s+True"),

@@ -19,6 +19,7 @@ from eval_backend.benchmarks.board_view import (
     Row,
     verdict_text,
 )
+from eval_backend.benchmarks.style_features import LOG_LENGTH
 
 INTRO = (
     "Short factual questions, one per chat turn, answered greedily. Each answer (the text after "
@@ -75,4 +76,5 @@ QA_BOARD = BoardView(
         ItemFilter("judge failed", lambda row: isinstance(row.get("judge_error"), str) and bool(row["judge_error"])),
     ),
     item_view=item_view,
+    style_features=(LOG_LENGTH,),
 )
