@@ -8,7 +8,8 @@ files (`.lock`, `summary.json.tmp`) are a writer's, never part of a run, so none
     request.json, summary.json, consistency.json     a JSON object
     items, responses, judgments, scores .jsonl      one JSON object a line, each with its item key
     consistency_judgments.jsonl                     one JSON object a line
-    details.parquet                                  a readable table with the item key and its score
+    details.parquet                                  a readable table with the item key and the columns
+                                                     its benchmark's figures are read from
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from eval_backend.benchmarks import Benchmark
 from eval_backend.consistency import CONSISTENCY_FILE, REJUDGMENTS_FILE
 from eval_backend.jsonl import parse_json
 from eval_backend.run_folder import RunFolder
@@ -46,6 +48,8 @@ class RunFile:
     """Larger is refused: far above what a full run writes (WritingBench's ~1,000 items with long answers)."""
     required: tuple[str, ...] = ()
     """Keys every JSON line must have, or columns the table must have."""
+    figure_columns: bool = False
+    """The table must also have the columns the run's benchmark reads its per-item figures from."""
 
 
 _FOLDER = RunFolder(Path())  # for the names its writers give its files
@@ -56,7 +60,7 @@ RUN_FILES: tuple[RunFile, ...] = (
     RunFile(_FOLDER.judgments_path.name, FileFormat.JSONL, 512 * MB, ITEM_KEY),
     RunFile(SCORE_LINES.file, FileFormat.JSONL, 512 * MB, ITEM_KEY),
     RunFile(_FOLDER.summary_path.name, FileFormat.JSON, 16 * MB),
-    RunFile(_FOLDER.details_path.name, FileFormat.PARQUET, 512 * MB, (*ITEM_KEY, "item_score")),
+    RunFile(_FOLDER.details_path.name, FileFormat.PARQUET, 512 * MB, ITEM_KEY, figure_columns=True),
     RunFile(CONSISTENCY_FILE, FileFormat.JSON, 16 * MB),
     RunFile(REJUDGMENTS_FILE, FileFormat.JSONL, 256 * MB),
 )
@@ -79,21 +83,30 @@ def name_problem(name: str, size: int | None) -> str | None:
     return None
 
 
-def file_problem(name: str, path: Path) -> str | None:
-    """Why the file at `path` cannot be the run folder's `name` (its name, size, format or fields), or None."""
+def file_problem(name: str, path: Path, benchmark: Benchmark | None = None) -> str | None:
+    """Why the file at `path` cannot be the run folder's `name` (its name, size, format or fields), or None.
+
+    With `benchmark` (the run's), a details table must also have the columns its figures are read from.
+    """
     problem = name_problem(name, path.stat().st_size)
     if problem is not None:
         return problem
     declared = _BY_NAME[name]
     try:
         if declared.format is FileFormat.PARQUET:
-            return _table_problem(path, declared.required)
+            return _table_problem(path, (*declared.required, *_figure_columns(declared, benchmark)))
         data = path.read_bytes()
         if declared.format is FileFormat.JSON:
             return _object_problem(parse_json(data, "the file"), declared.required, "the file")
         return _lines_problem(data, declared.required)
     except ValueError as exc:
         return str(exc)
+
+
+def _figure_columns(declared: RunFile, benchmark: Benchmark | None) -> tuple[str, ...]:
+    if not declared.figure_columns or benchmark is None or benchmark.item_statistics is None:
+        return ()
+    return benchmark.item_statistics().columns
 
 
 def _object_problem(value: object, required: tuple[str, ...], where: str) -> str | None:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from huggingface_hub import HfApi, hf_hub_download
 
+from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.hub_client import hub_api
 from eval_backend.hub_sync._hub import DATASET, RemoteFile, head_sha, remote_tree
 from eval_backend.hub_sync._ledger import Ledger
@@ -149,8 +150,11 @@ def _download_run(
                 endpoint=api.endpoint, token=api.token, local_dir=Path(staging) / "download",
             )
             shutil.move(downloaded, staged / name)
+        benchmark = BENCHMARKS.get(run.partition("/")[0])
         damaged = [
-            RefusedFile(run, name, problem) for name in sorted(remote) if (problem := file_problem(name, staged / name))
+            RefusedFile(run, name, problem)
+            for name in sorted(remote)
+            if (problem := file_problem(name, staged / name, benchmark))
         ]
         if not damaged:
             _swap_in(staged, target)

@@ -1,6 +1,7 @@
 """`hub pull` takes only what a run folder has (#40): the declared files, within their sizes, each checked before
 it replaces anything. Whatever else the shared results repo holds (a writer's `.lock`, a `summary.json.tmp`, a
-20 MB `big.bin`) is left out, a damaged declared file keeps the whole run out (the local copy untouched), and
+20 MB `big.bin`) is left out, a damaged declared file (or a details table without the columns its benchmark's
+figures are read from) keeps the whole run out (the local copy untouched), and
 every refused file is reported by run, name and reason, also by the CLI. Against the stand-in Hub."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.cli import main
 from eval_backend.hub_client import hub_api
 from eval_backend.hub_sync import pull_results, push_run
@@ -21,6 +23,7 @@ from eval_backend.run_files import RUN_FILES, file_problem, run_file
 from eval_backend.run_folder import RunFolder
 from tests.eval_backend.hub_sync.conftest import RESULTS_REPO, TOKEN, hub_settings
 from tests.eval_backend.hub_sync.test_results_push import folder_bytes, runs
+from tests.support.qa_runs import QA_PROFILES, build_qa_runs
 
 JUNK = {".lock": b"pid 4242 on worker-7\n", "summary.json.tmp": b'{"overall": 6.', "big.bin": b"\0" * (20 * 1024 * 1024)}
 
@@ -117,9 +120,23 @@ def test_the_cli_names_each_refused_file_and_why(hub, pushed, tmp_path, monkeypa
 
 
 def test_every_file_a_run_writes_is_declared_and_passes_its_check(pushed) -> None:  # noqa: ANN001
-    for path in pushed.values():
+    for run, path in pushed.items():
         for file in sorted(path.iterdir()):
             if file.is_file() and not file.name.startswith("."):
-                assert file_problem(file.name, file) is None, file
+                assert file_problem(file.name, file, BENCHMARKS[run.partition("/")[0]]) is None, file
     assert len({declared.name for declared in RUN_FILES}) == len(RUN_FILES)
     assert json.loads((next(iter(pushed.values())) / "summary.json").read_text())  # a real, non-empty run
+
+
+def test_a_qa_table_without_the_columns_its_figures_are_read_from_is_refused(hub, tmp_path) -> None:  # noqa: ANN001
+    """What a details table must hold is its benchmark's (declared by its item statistics), not WritingBench's."""
+    qa = build_qa_runs(tmp_path / "qa", QA_PROFILES[:1])
+    folder = next(iter(qa.folders.values()))
+    assert push_run(folder, hub_settings(qa.data_dir, hub.url, requests=False))
+    run = f"indic_qa/{folder.path.parent.name}/{folder.path.name}"
+    table = pd.read_parquet(folder.details_path).drop(columns=["exact_correct"])
+    put(hub, {f"runs/{repo_run(run)}/details.parquet": parquet_bytes(table)})
+    report = pull_results(hub_settings(tmp_path / "fresh", hub.url, requests=False))
+    assert report.pulled == []
+    assert [(entry.run, entry.name) for entry in report.refused] == [(run, "details.parquet")]
+    assert "lacks the column exact_correct" in report.refused[0].reason
