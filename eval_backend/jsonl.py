@@ -2,7 +2,9 @@
 
 A line is written and flushed as soon as its work is done, so a crash loses at most the
 work in flight. A crash mid-write can leave a torn last line; readers detect it and
-`repair_torn_tail` cuts it off before new lines are appended after it.
+`repair_torn_tail` cuts it off before new lines are appended after it. Every line passes
+`redaction.mask_known_secrets` as it is written: whatever text a record carries (an answer, a
+judge's reason, an error), no configured secret reaches the file.
 
 Encoding: UTF-8 with non-ASCII text as is (`to_json`). A lone surrogate (`\\ud800`), which a
 judge or model can send inside a JSON string and Python keeps, has no UTF-8 form: it is written
@@ -18,6 +20,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
+from eval_backend.redaction import mask_known_secrets
 from eval_backend.write_guard import check_write
 
 logger = logging.getLogger(__name__)
@@ -78,9 +81,9 @@ class JsonlAppender:
         self._file = path.open("a", encoding="utf-8")
 
     def append(self, record: dict[str, Any]) -> None:
-        """Write one record as a line; it is on disk (in the OS) when this returns."""
+        """Write one record as a line, every registered secret masked; it is on disk (in the OS) when this returns."""
         check_write()
-        line = to_json(record) + "\n"
+        line = to_json(mask_known_secrets(record)) + "\n"
         try:
             self._file.write(line)
             self._file.flush()

@@ -22,7 +22,7 @@ from eval_backend.concurrency import AdaptiveLimiter
 from eval_backend.connection_failures import ConnectionFailures, url_host
 from eval_backend.judge_transport import JudgeTransport, encode_body
 from eval_backend.records import INVALID_ANSWER, REJECTED, TRANSPORT_ERROR, Usage, sha256_text
-from eval_backend.redaction import redact
+from eval_backend.redaction import add_secrets, judge_secrets, redact
 from eval_backend.settings import JudgeSettings
 from eval_backend.verdict import VerdictError, parse_verdict
 
@@ -119,6 +119,7 @@ class JudgeClient:
         self, settings: JudgeSettings, client: openai.AsyncOpenAI | None = None, *, temperature: float | None = None
     ) -> None:
         self.settings = settings
+        add_secrets(judge_secrets(settings))  # whatever text a call brings back is stored without them
         # Sent while the judge accepts it (WritingBench's protocol sends none); once the judge
         # refuses it, calls go without and the refusal is kept here for the summary to record.
         self.temperature = temperature

@@ -27,6 +27,7 @@ from eval_backend.records import (
     response_from_dict,
     to_json_dict,
 )
+from eval_backend.redaction import mask_known_secrets
 from eval_backend.write_guard import check_write
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
@@ -215,8 +216,8 @@ def iter_run_folders(runs_dir: Path) -> Iterator[RunFolder]:
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON so a reader sees the old file or the new one, never half of one."""
-    _write_text_atomic(path, to_json(data, indent=2) + "\n")
+    """Write JSON so a reader sees the old file or the new one, never half of one; registered secrets masked."""
+    _write_text_atomic(path, to_json(mask_known_secrets(data), indent=2) + "\n")
 
 
 def _write_text_atomic(path: Path, text: str) -> None:

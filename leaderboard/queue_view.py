@@ -33,15 +33,21 @@ class QueueTables:
 
 
 def queue_tables(requests: Sequence[QueueRequest]) -> QueueTables:
-    """Split the queue by status; running rows carry their phase and a progress bar."""
+    """Split the queue by status; running rows carry their phase and a progress bar.
+
+    A row that cannot be read is listed with the failed ones whatever its stored status (a worker
+    fails it when it claims it), its problem as the reason.
+    """
     def rows(*statuses: Status) -> list[QueueRequest]:
-        return [r for r in requests if r.status in statuses]
+        return [r for r in requests if r.status in statuses and not r.problem]
 
     return QueueTables(
         pending=_frame(rows(Status.PENDING), []),
         running=_frame(rows(Status.RUNNING), ["phase", "progress", "started"]),
         finished=_frame(rows(Status.FINISHED), ["finished"]),
-        failed=_frame(rows(Status.FAILED, Status.CANCELLED), ["status", "finished", "reason"]),
+        failed=_frame(
+            rows(Status.FAILED, Status.CANCELLED) + [r for r in requests if r.problem], ["status", "finished", "reason"]
+        ),
     )
 
 
@@ -73,7 +79,7 @@ def _row(request: QueueRequest) -> dict[str, object]:
         "started": (request.started_at or "")[:19],
         "finished": (request.finished_at or "")[:19],
         "status": str(request.status),
-        "reason": request.error or "",
+        "reason": f"the queue row cannot be read: {request.problem}" if request.problem else request.error or "",
     }
 
 

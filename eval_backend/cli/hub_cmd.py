@@ -10,7 +10,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from eval_backend.hub_sync import HUB_ERRORS, describe, pull_results, push_run, restore_queue_if_missing, sync_once
+from eval_backend.hub_sync import (
+    HUB_ERRORS,
+    PullReport,
+    describe,
+    pull_results,
+    push_run,
+    restore_queue_if_missing,
+    sync_once,
+)
 from eval_backend.run_folder import RunFolder
 from eval_backend.run_layout import iter_all_run_folders
 from eval_backend.settings import Settings
@@ -62,7 +70,13 @@ def run_pull(args: argparse.Namespace) -> int:
         print(f"error: cannot pull from {settings.hub.results_repo}: {describe(exc)}", file=sys.stderr)
         return 1
     print(f"pulled {len(report.pulled)} run folders; kept {len(report.kept_local)} with local work", file=sys.stderr)
+    _print_refused(report)
     return 0
+
+
+def _print_refused(report: PullReport) -> None:
+    for refused in report.refused:
+        print(f"refused {refused}", file=sys.stderr)
 
 
 def run_sync(args: argparse.Namespace) -> int:
@@ -72,6 +86,7 @@ def run_sync(args: argparse.Namespace) -> int:
         f"queue rows mirrored {report.requests_mirrored}, pulled {len(report.pull.pulled)}",
         file=sys.stderr,
     )
+    _print_refused(report.pull)
     for error in report.errors:
         print(f"error: {error}", file=sys.stderr)
     return 1 if report.errors or report.still_pending else 0

@@ -70,7 +70,7 @@ def _row(request: QueueRequest) -> str:
         f"{request.id:>5}  {request.status:<9}  {request.phase or '':<10}  {progress:>11}  "
         f"{request.submitted_at:<29}  {request.submitter:<16}  {request.benchmark:<20}  {request.chat_mode:<4}  "
         f"{request.model_id}@{request.revision[:12]}"
-    )
+    ) + (f"  (cannot be read: {request.problem})" if request.problem else "")
 
 
 def _show(args: argparse.Namespace) -> int:

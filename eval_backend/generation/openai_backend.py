@@ -29,7 +29,7 @@ from eval_backend.generation.decoding_mode import BackendMode, refuse_reference_
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.served_context import TOKENIZE_TIMEOUT_S, ServedContext
 from eval_backend.judge_client import is_retryable
-from eval_backend.redaction import redact
+from eval_backend.redaction import add_secrets, generation_secrets, redact
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +69,7 @@ class OpenAIGenerator:
             )
         refuse_reference_mode(options.decoding_mode, self.name)
         self.options = options
+        add_secrets(generation_secrets(options))  # whatever text a call brings back is stored without them
         self._prompt_of: PromptOf = query_prompt
         self.endpoint = url_host(options.base_url)
         self._connections = ConnectionFailures(self.endpoint, options.max_connection_failures, GenerationUnreachableError)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
@@ -27,6 +27,8 @@ class RemoteFile:
 
     oid: str
     lfs_sha256: str | None = None
+    size: int | None = field(default=None, compare=False)
+    """Bytes, as the tree listing says (None in ledger records written before it was kept); not its identity."""
 
     def matches(self, local: Path) -> bool:
         """True when the local file has this content."""
@@ -54,7 +56,7 @@ def remote_tree(api: HfApi, repo_id: str, revision: str, under: str | None = Non
     """Every file of the repo at `revision` (optionally only under a folder), by path."""
     entries = api.list_repo_tree(repo_id, under, recursive=True, revision=revision, repo_type=DATASET)
     return {
-        entry.path: RemoteFile(entry.blob_id, entry.lfs.sha256 if entry.lfs else None)
+        entry.path: RemoteFile(entry.blob_id, entry.lfs.sha256 if entry.lfs else None, entry.size)
         for entry in entries
         if isinstance(entry, RepoFile)
     }

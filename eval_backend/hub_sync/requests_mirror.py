@@ -51,7 +51,7 @@ def request_path(request: QueueRequest) -> str:
     return f"{model_dir.as_posix()}/{request.id}.json"
 
 
-_FREE_TEXT = ("error", "log_tail")
+_FREE_TEXT = ("error", "log_tail", "problem")
 
 
 def request_document(request: QueueRequest) -> bytes:

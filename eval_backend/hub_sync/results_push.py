@@ -12,7 +12,6 @@ from pathlib import Path
 from huggingface_hub import HfApi
 from tenacity import retry, retry_if_exception, stop_after_attempt
 
-from eval_backend.consistency import CONSISTENCY_FILE, REJUDGMENTS_FILE
 from eval_backend.hub_client import hub_api
 from eval_backend.hub_sync._hub import (
     HUB_ERRORS,
@@ -27,8 +26,8 @@ from eval_backend.hub_sync._hub import (
 from eval_backend.hub_sync._ledger import Ledger
 from eval_backend.hub_sync.dataset_card import render_card, runs_with_details
 from eval_backend.hub_sync.layout import RUNS_PREFIX, current_run, repo_run
+from eval_backend.run_files import RUN_FILES
 from eval_backend.run_folder import RunFolder
-from eval_backend.scores import SCORE_LINES
 from eval_backend.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -37,12 +36,8 @@ _COMMIT_ATTEMPTS = 3  # a commit that lost a race to another writer is rebuilt o
 
 
 def run_files(folder: RunFolder) -> list[Path]:
-    """The files of a run folder that are mirrored, those that exist."""
-    paths = (
-        folder.request_path, folder.items_path, folder.responses_path,
-        folder.judgments_path, folder.path / SCORE_LINES.file, folder.summary_path, folder.details_path,
-        folder.path / CONSISTENCY_FILE, folder.path / REJUDGMENTS_FILE,
-    )
+    """The files of a run folder that are mirrored (every declared one, `run_files.RUN_FILES`), those that exist."""
+    paths = (folder.path / declared.name for declared in RUN_FILES)
     return [path for path in paths if path.is_file()]
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Collection, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Protocol, Sequence
 
 from eval_backend.benchmarks import DEFAULT_BENCHMARK
 from eval_backend.benchmarks.chat_mode import ChatMode
@@ -142,21 +142,108 @@ class QueueRequest:
     """The model card's license at submission; None when not declared or not recorded (older rows)."""
     open_weights: bool | None = None
     """Open weights at submission; None when unknown (a local folder, or a row from before it was recorded)."""
+    problem: str | None = None
+    """What in the stored row could not be decoded (column and reason), None when every column could; such a
+    row is listed, and failed with this reason when claimed, never run. Not a column: it is made when read."""
 
 
-_COLUMNS = [column.name for column in fields(QueueRequest)]
+_COLUMNS = [column.name for column in fields(QueueRequest) if column.name != "problem"]
 
 
 def row_to_request(row: Mapping[str, Any]) -> QueueRequest:
-    """A database row (a mapping of column to value) as a QueueRequest."""
-    data = {name: row[name] for name in _COLUMNS}
-    data["reasoning"] = bool(data["reasoning"])
-    data["backend_params"] = json.loads(data["backend_params"])
-    data["status"] = Status(data["status"])
-    data["phase"] = Phase(data["phase"]) if data["phase"] else None
-    data["chat_mode"] = ChatMode(data["chat_mode"])
-    data["open_weights"] = None if data["open_weights"] is None else bool(data["open_weights"])
-    return QueueRequest(**data)
+    """A database row (a mapping of column to value) as a QueueRequest; never raises on what a column holds.
+
+    A column whose value cannot be decoded takes a stand-in (`{}`, 0, None, the text as stored) and is
+    named in `problem`, so one bad row is listed with its problem instead of failing every read of the queue.
+    """
+    data: dict[str, Any] = {}
+    problems: list[str] = []
+    for name in _COLUMNS:
+        decode, stand_in = _DECODERS.get(name, (_text, _as_text))
+        try:
+            data[name] = decode(row[name])
+        except (ValueError, TypeError) as exc:
+            problems.append(f"{name} {exc}")
+            data[name] = stand_in(row[name])
+    return QueueRequest(**data, problem="; ".join(problems) or None)
+
+
+Decoder = Callable[[Any], Any]
+
+
+def _json_object(value: Any) -> dict[str, Any]:
+    try:
+        decoded = json.loads(_text(value))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"is not JSON ({exc})") from exc
+    if not isinstance(decoded, dict):
+        raise ValueError(f"is not a JSON object (a {type(decoded).__name__})")
+    return decoded
+
+
+def _integer(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"is not an integer ({_shown(value)})")
+    return value
+
+
+def _flag_of(value: Any) -> bool:
+    if value not in (0, 1) or isinstance(value, float):
+        raise ValueError(f"is not 0 or 1 ({_shown(value)})")
+    return bool(value)
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"is not text ({_shown(value)})")
+    return value
+
+
+def _optional(decode: Decoder) -> Decoder:
+    """The decoder for a column that may be NULL."""
+    return lambda value: None if value is None else decode(value)
+
+
+def _member(kind: type[StrEnum]) -> Decoder:
+    def decode(value: Any) -> StrEnum:
+        try:
+            return kind(value)
+        except ValueError:
+            raise ValueError(f"is not one of {', '.join(kind)} ({_shown(value)})") from None
+    return decode
+
+
+def _shown(value: Any) -> str:
+    """A stored value in a problem message, cut short (the row is the admin's to read in full)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
+def _as_text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _none(value: Any) -> None:
+    return None
+
+
+_DECODERS: dict[str, tuple[Decoder, Decoder]] = {
+    # column: (decode, stand-in when it cannot be decoded)
+    "id": (_integer, lambda value: -1),
+    "reasoning": (_flag_of, lambda value: False),
+    "backend_params": (_json_object, lambda value: {}),
+    "status": (_member(Status), lambda value: Status.FAILED),
+    "phase": (lambda value: _member(Phase)(value) if value else None, _none),  # no phase yet: NULL (or '')
+    "progress_done": (_integer, lambda value: 0),
+    "progress_total": (_integer, lambda value: 0),
+    "attempts": (_integer, lambda value: 0),
+    "parameters": (_optional(_integer), _none),
+    "submission_id": (_optional(_integer), _none),
+    "chat_mode": (_member(ChatMode), lambda value: ChatMode.CHAT),
+    "open_weights": (_optional(_flag_of), _none),
+    **{name: (_optional(_text), _none) for name in (
+        "worker_id", "started_at", "finished_at", "heartbeat_at", "error", "run_dir", "license")},
+}
 
 
 def timestamp(moment: datetime | None = None) -> str:

@@ -119,6 +119,10 @@ def poll_once(
     if request is None:
         return None
     mirror_request(request, settings)
+    if request.problem:  # a row that cannot be read fails alone, never reaching a runner (or ending the worker)
+        logger.warning("request #%d cannot be read: %s", request.id, request.problem)
+        store.fail(request.id, worker_id, f"the queue row cannot be read: {request.problem}")
+        return _mirrored(store.get(request.id), settings)
     folder = RunFolder.for_model(settings.data.benchmark_runs_dir(request.benchmark), request.model_id, request.revision)
     store.set_run_dir(request.id, worker_id, str(folder.path))
     with RunMonitor(store, request.id, worker_id, queue.heartbeat_interval_s, stale_after_s=queue.stale_after_s) as monitor:
@@ -150,9 +154,13 @@ def poll_once(
                 logger.info("request #%d finished -> %s", request.id, folder.summary_path)
                 if store.finish(request.id, worker_id) and coverage.complete:
                     push_run(folder, settings)
-    final = store.get(request.id)
-    mirror_request(final, settings)
-    return final
+    return _mirrored(store.get(request.id), settings)
+
+
+def _mirrored(request: QueueRequest, settings: Settings) -> QueueRequest:
+    """The request, after pushing its row's copy to the requests repo (when one is set up)."""
+    mirror_request(request, settings)
+    return request
 
 
 def _coverage(summary: Mapping[str, Any]) -> tuple[Coverage, int]:
