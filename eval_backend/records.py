@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import json
 import types
 import typing
 from dataclasses import dataclass, field

@@ -13,8 +13,8 @@ from eval_backend.benchmarks.writing_bench.records import Item, ItemMeta, Judgme
 from eval_backend.verdict_lines import VerdictLines
 
 if TYPE_CHECKING:
-    from eval_backend.judge_client import JudgeOutcome
     from eval_backend.benchmarks.writing_bench.verdict import Verdict
+    from eval_backend.judge_client import JudgeOutcome
 
 
 def build_judgment(

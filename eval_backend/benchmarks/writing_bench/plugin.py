@@ -25,6 +25,7 @@ DATASET_ID = "sarvam/indic_writing_bench_v1"
 FLOOR_SCORE = 1
 """The rubric's lowest score, given on every criterion of an item the model did not answer."""
 
+
 def _item_statistics() -> ItemStatistics:
     """Renderings of one request cluster; the Indic average and each config's mean; imported on first use (it needs pandas)."""
     from eval_backend.benchmarks.writing_bench.statistics import WRITING_STATISTICS
