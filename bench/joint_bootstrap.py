@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.joint_bootstrap_reference import reference_joint_bootstrap  # noqa: E402
 from bench.record import publish  # noqa: E402
-from eval_backend.benchmarks.indic_writing_bench import record_to_item  # noqa: E402
+from eval_backend.benchmarks.writing_bench.items import record_to_item  # noqa: E402
+from eval_backend.benchmarks.writing_bench.records import ItemMeta  # noqa: E402
 from eval_backend.joint_ranking import joint_ranking  # noqa: E402
-from eval_backend.records import ItemMeta  # noqa: E402
 from eval_backend.run_folder import RunFolder  # noqa: E402
 from eval_backend.statistics import Design, item_design, joint_bootstrap  # noqa: E402
 from leaderboard.results import LruCache  # noqa: E402

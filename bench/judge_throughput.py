@@ -40,9 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.record import publish  # noqa: E402
 from bench.reference import extract_revision  # noqa: E402
-from eval_backend.benchmarks import BENCHMARKS  # noqa: E402
-from eval_backend.dataset_loader import DatasetSpec  # noqa: E402
 from eval_backend import judging, pipeline  # noqa: E402
+from eval_backend.benchmarks.registry import BENCHMARKS  # noqa: E402
+from eval_backend.dataset_loader import DatasetSpec  # noqa: E402
 from eval_backend.judging import JudgingProgress  # noqa: E402
 from eval_backend.pipeline import RunSpec, import_responses, prepare_run  # noqa: E402
 from eval_backend.records import ResponseRecord  # noqa: E402

@@ -22,13 +22,14 @@ from typing import Callable
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.record import publish  # noqa: E402
-from eval_backend.benchmarks import BENCHMARKS  # noqa: E402
-from eval_backend.benchmarks.indic_writing_bench import KNOWN_CONFIGS, VARIANTS  # noqa: E402
 from eval_backend.benchmarks.plugin import ScoredItem  # noqa: E402
+from eval_backend.benchmarks.registry import BENCHMARKS  # noqa: E402
+from eval_backend.benchmarks.writing_bench.items import KNOWN_CONFIGS, VARIANTS  # noqa: E402
+from eval_backend.benchmarks.writing_bench.records import ItemMeta, Judgment  # noqa: E402
 from eval_backend.coverage import Coverage  # noqa: E402
 from eval_backend.details import write_details  # noqa: E402
 from eval_backend.item_status import SCORED  # noqa: E402
-from eval_backend.records import ItemMeta, Judgment, ResponseRecord, Usage, to_json_dict  # noqa: E402
+from eval_backend.records import ResponseRecord, Usage, to_json_dict  # noqa: E402
 from eval_backend.run_folder import RunFolder  # noqa: E402
 from eval_backend.scorer_runs import details_frame  # noqa: E402
 from leaderboard.display import display_table  # noqa: E402

@@ -28,8 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.record import publish  # noqa: E402
 from bench.reference import ROOT, extract_revision  # noqa: E402
-from eval_backend.benchmarks.indic_writing_bench import VARIANTS  # noqa: E402
-from eval_backend.records import ItemMeta, Judgment, ResponseRecord, Usage, sha256_text, to_json_dict  # noqa: E402
+from eval_backend.benchmarks.writing_bench.items import VARIANTS  # noqa: E402
+from eval_backend.benchmarks.writing_bench.records import ItemMeta, Judgment  # noqa: E402
+from eval_backend.records import ResponseRecord, Usage, sha256_text, to_json_dict  # noqa: E402
 from eval_backend.run_folder import RunFolder  # noqa: E402
 from tests.support.hub_dataset import full_size_shape  # noqa: E402
 
@@ -42,7 +43,10 @@ FIGURES = ("overall", "configs", "config_groups", "variants", "domains", "subdom
 CHILD = """
 import sys, time
 from pathlib import Path
-from eval_backend.benchmarks import BENCHMARKS
+try:  # the working tree: the registry is a module of its own
+    from eval_backend.benchmarks.registry import BENCHMARKS
+except ImportError:  # the reference commit
+    from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.pipeline import score_folder
 from eval_backend.run_folder import RunFolder
 folder = RunFolder(Path(sys.argv[1]))

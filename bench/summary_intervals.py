@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.joint_bootstrap import full_size_design, synthetic_scores  # noqa: E402
 from bench.record import publish  # noqa: E402
-from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS  # noqa: E402
+from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS  # noqa: E402
 from eval_backend.figure_intervals import figure_interval  # noqa: E402
 from eval_backend.statistics import Weighting, precision  # noqa: E402
 from leaderboard.precision import MAX_RUNS  # noqa: E402

@@ -37,7 +37,7 @@ from typing import Any, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.record import publish  # noqa: E402
-from eval_backend.benchmarks import BENCHMARKS  # noqa: E402
+from eval_backend.benchmarks.registry import BENCHMARKS  # noqa: E402
 from eval_backend.dataset_loader import DatasetSpec, discover_configs, load_items  # noqa: E402
 from eval_backend.generation.base import Completion  # noqa: E402
 from eval_backend.generation.options import GenerationOptions  # noqa: E402
@@ -112,7 +112,7 @@ def main() -> int:
     load_s = time.perf_counter() - loading
 
     # The reference gets exactly what the backend sends, prepared outside its timing.
-    prompts, refused = build_prompts(generator.tokenizer, items, options, generator.context)
+    prompts, refused = build_prompts(generator.tokenizer, items, options, generator.context, BENCHMARK.prompt)
     assert not refused, f"{len(refused)} prompts do not fit the context of {generator.context}"
     token_prompts = [{"prompt_token_ids": prompt.token_ids} for prompt in prompts]
     params = [vllm.SamplingParams(**sampling_kwargs(options, prompt.max_tokens)) for prompt in prompts]
@@ -134,7 +134,7 @@ def main() -> int:
     def backend() -> int:
         completions: list[Completion] = []
         inside.clear()
-        generator.generate(items, completions.append)
+        generator.generate(items, completions.append, BENCHMARK.prompt)
         return sum(completion.output_tokens or 0 for completion in completions)
 
     def direct() -> int:

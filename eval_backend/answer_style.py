@@ -21,7 +21,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.json as pa_json
 
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.board_view import Breakdown
 from eval_backend.details import read_details
 from eval_backend.records import ItemKey

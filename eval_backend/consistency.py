@@ -27,7 +27,7 @@ from itertools import chain
 from typing import Any, Callable, Hashable, Mapping, Sequence, TypeVar
 
 from eval_backend.agreement import Agreement, agreement
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.judge_calls import VerdictBook, call_id_of
 from eval_backend.judged_samples import JudgedSample
 from eval_backend.judging import ProgressCallback, judge_live

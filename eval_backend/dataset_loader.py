@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from eval_backend.benchmarks import BENCHMARKS, Benchmark
+from eval_backend.benchmarks.plugin import Benchmark, SuiteItem
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.memory import trim_heap
-from eval_backend.records import Item, ItemKey
+from eval_backend.records import ItemKey
 from eval_backend.settings import DataSettings
 from eval_backend.text_csv import read_text_csv_stream
 
@@ -164,12 +165,12 @@ def resolve_configs(spec: DatasetSpec, requested: Sequence[str] | None) -> list[
 
 def load_items(
     benchmark: Benchmark, spec: DatasetSpec, configs: Sequence[str], limit: int | None = None
-) -> list[Item]:
+) -> list[SuiteItem]:
     """Every item of the given configs, validated; `limit` keeps the first N of each config.
 
     Raises ItemValidationError for a bad row and DatasetLoadError for an unreadable config.
     """
-    items: list[Item] = []
+    items: list[SuiteItem] = []
     for config in configs:
         rows = _load_rows(benchmark, spec, config)
         _release_arrow_memory()
@@ -195,7 +196,7 @@ def config_sizes(benchmark: Benchmark, spec: DatasetSpec, configs: Sequence[str]
     return sizes
 
 
-def index_items(items: Sequence[Item]) -> dict[ItemKey, Item]:
+def index_items(items: Sequence[SuiteItem]) -> dict[ItemKey, SuiteItem]:
     """Items keyed by (config, index)."""
     return {item.key: item for item in items}
 
@@ -319,7 +320,7 @@ def _release_arrow_memory() -> None:
     trim_heap()
 
 
-def _check_unique_indices(config: str, items: Sequence[Item]) -> None:
+def _check_unique_indices(config: str, items: Sequence[SuiteItem]) -> None:
     seen: set[int] = set()
     for item in items:
         if item.index in seen:

@@ -2,7 +2,7 @@
 
 Run metadata (model, revision, judge) is kept in columns, so a file means the same thing wherever
 it is copied; what the rows hold is each benchmark's (`scorer_runs.details_row` by default,
-WritingBench's `writing_bench_details`).
+WritingBench's `benchmarks.writing_bench.details`).
 """
 
 from __future__ import annotations

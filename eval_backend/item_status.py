@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from eval_backend.benchmarks import Benchmark
+    from eval_backend.benchmarks.plugin import Benchmark
     from eval_backend.records import ResponseRecord
 
 SCORED, FAILED, PENDING, NO_RESPONSE = "scored", "failed", "pending", "no_response"

@@ -24,7 +24,7 @@ from eval_backend.judge_transport import JudgeTransport, encode_body
 from eval_backend.records import INVALID_ANSWER, REJECTED, TRANSPORT_ERROR, Usage, sha256_text
 from eval_backend.redaction import add_secrets, judge_secrets, redact
 from eval_backend.settings import JudgeSettings
-from eval_backend.verdict import VerdictError, parse_verdict
+from eval_backend.verdict import VerdictError
 
 logger = logging.getLogger(__name__)
 
@@ -137,12 +137,12 @@ class JudgeClient:
         self._transport = JudgeTransport(client or build_openai_client(settings), path, settings.timeout_s)
 
     async def judge(
-        self, messages: list[dict[str, str]], parse: Callable[[str | None], V] = parse_verdict, *, attempts_used: int = 0
+        self, messages: list[dict[str, str]], parse: Callable[[str | None], V], *, attempts_used: int = 0
     ) -> JudgeOutcome[V]:
         """One judgment: up to `invalid_answer_attempts` answers until `parse` accepts one.
 
-        `parse` turns the judge's text into a verdict or raises VerdictError (default: the
-        WritingBench verdict). `attempts_used` counts answers already refused elsewhere (in a
+        `parse` turns the judge's text into a verdict or raises VerdictError: the judge scorer's
+        own parser (`JudgeScorer.parse`). `attempts_used` counts answers already refused elsewhere (in a
         batch), so the attempts left are the rest of the same bound. Raises JudgeConfigError
         when the endpoint refuses us outright (auth, unknown model, quota).
         """

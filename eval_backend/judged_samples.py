@@ -6,8 +6,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from eval_backend.benchmarks import Benchmark
-from eval_backend.benchmarks.plugin import judge_of_part
+from eval_backend.benchmarks.plugin import Benchmark, judge_of_part
 from eval_backend.dataset_loader import DatasetSpec, load_items
 from eval_backend.judge_calls import VerdictBook, by_config, never_settled, plan_calls
 from eval_backend.records import ItemKey, ResponseRecord
@@ -74,7 +73,7 @@ def run_items(benchmark: Benchmark, folder: RunFolder) -> list[Any]:
     dataset = request.get("dataset") if isinstance(request, dict) else None
     if not isinstance(dataset, str) or not dataset:
         raise RunFolderError(f"{folder.request_path}: no 'dataset' recorded, so the queries cannot be read")
-    keys = {meta.key for meta in folder.read_items()}
+    keys = {meta.key for meta in recorded_items(benchmark, folder)}
     configs = sorted({config for config, _ in keys})
     items = load_items(benchmark, DatasetSpec(dataset, request.get("dataset_revision")), configs)
     return [item for item in items if item.key in keys]

@@ -21,9 +21,9 @@ from eval_backend.judge_calls import JudgeCall, VerdictBook
 from eval_backend.judge_client import JudgeClients
 from eval_backend.judge_transport import run_event_loop
 from eval_backend.memory import trim_heap
-from eval_backend.records import Judgment, sha256_text, to_json_dict
-from eval_backend.scores import ScoreRecord
+from eval_backend.records import sha256_text, to_json_dict
 from eval_backend.settings import JudgeSettings
+from eval_backend.verdict_lines import VerdictLine
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class JudgingProgress:
     throttled: int = 0
     transport_retries: int = 0
 
-    def record(self, verdict: Judgment | ScoreRecord) -> None:
+    def record(self, verdict: VerdictLine) -> None:
         self.done += 1
         self.failed += verdict.failed
         self.tokens += verdict.usage.total_tokens

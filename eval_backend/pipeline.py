@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from eval_backend.batch import judge_in_batches
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.plugin import Benchmark, SuiteItem
 from eval_backend.dataset_loader import (
     DatasetSpec,
     config_sizes,
@@ -27,7 +27,7 @@ from eval_backend.generation.select import build_generator
 from eval_backend.judge_calls import VerdictBook, by_config
 from eval_backend.judging import JudgingProgress, ProgressCallback, judge_live
 from eval_backend.memory import trim_heap
-from eval_backend.records import Item, ResponseRecord, to_json_dict, utc_now
+from eval_backend.records import ResponseRecord, to_json_dict, utc_now
 from eval_backend.run_folder import RunFolder, recorded_items
 from eval_backend.scorer_runs import score_folder
 from eval_backend.settings import JudgeSettings
@@ -46,7 +46,7 @@ class RunSpec:
     limit: int | None = None
 
 
-def prepare_run(spec: RunSpec, request: dict[str, Any]) -> list[Item]:
+def prepare_run(spec: RunSpec, request: dict[str, Any]) -> list[SuiteItem]:
     """Load and validate the items, and record them and the request in the run folder."""
     spec = pin_run(spec)
     items = load_run_items(spec)
@@ -59,7 +59,7 @@ def pin_run(spec: RunSpec) -> RunSpec:
     return dataclasses.replace(spec, dataset=pinned(spec.dataset))
 
 
-def load_run_items(spec: RunSpec) -> list[Item]:
+def load_run_items(spec: RunSpec) -> list[SuiteItem]:
     """Check the folder can be written and what it holds is readable, then load the items; writes nothing.
 
     Everything a run could refuse is refused here, before its first write.
@@ -72,7 +72,7 @@ def load_run_items(spec: RunSpec) -> list[Item]:
     return load_items(spec.benchmark, spec.dataset, configs, spec.limit)
 
 
-def record_run(spec: RunSpec, items: Sequence[Item], request: dict[str, Any]) -> None:
+def record_run(spec: RunSpec, items: Sequence[SuiteItem], request: dict[str, Any]) -> None:
     """Record the request and the items in the run folder, keeping what earlier runs recorded.
 
     A narrower run (fewer configs, a `limit`) adds to the folder's items and configs and never
@@ -98,7 +98,7 @@ def record_run(spec: RunSpec, items: Sequence[Item], request: dict[str, Any]) ->
     spec.folder.write_items(sorted(merged.values(), key=lambda meta: (configs.index(meta.config), meta.index)))
 
 
-def _dataset_sizes(spec: RunSpec, items: Sequence[Item]) -> dict[str, int]:
+def _dataset_sizes(spec: RunSpec, items: Sequence[SuiteItem]) -> dict[str, int]:
     """The dataset's item count per config of this run: a `limit` does not change what is expected."""
     configs = list(dict.fromkeys(item.config for item in items))
     if spec.limit:
@@ -118,7 +118,7 @@ def import_responses(folder: RunFolder, responses: Sequence[ResponseRecord]) -> 
 
 def judge_phase(
     spec: RunSpec,
-    items: Sequence[Item],
+    items: Sequence[SuiteItem],
     settings: JudgeSettings,
     on_progress: ProgressCallback | None = None,
     retry_failed: bool = False,
@@ -161,14 +161,14 @@ def _run_configs(spec: RunSpec) -> list[str]:
     return resolve_configs(spec.dataset, spec.configs)
 
 
-def _config_loader(spec: RunSpec) -> Callable[[str], list[Item]]:
+def _config_loader(spec: RunSpec) -> Callable[[str], list[SuiteItem]]:
     return lambda config: load_items(spec.benchmark, spec.dataset, [config], spec.limit)
 
 
 def _judge_configs(
     spec: RunSpec,
     configs: Sequence[str],
-    load_config: Callable[[str], Sequence[Item]],
+    load_config: Callable[[str], Sequence[SuiteItem]],
     settings: JudgeSettings,
     on_progress: ProgressCallback | None,
     retry_failed: bool,
@@ -197,7 +197,7 @@ class PhaseProgress:
 
 def generate_phase(
     spec: RunSpec,
-    items: Sequence[Item],
+    items: Sequence[SuiteItem],
     options: GenerationOptions,
     on_progress: GenerationCallback | None = None,
 ) -> GenerationProgress:
@@ -213,7 +213,7 @@ def generate_phase(
     params = {**options.record_params(), "backend": generator.name, "decoding_mode": generator.decoding_mode}
     try:
         with spec.folder.response_appender() as appender:
-            return generate_items(owed, generator, params, appender, on_progress, spec.benchmark.prompt)
+            return generate_items(owed, generator, params, appender, spec.benchmark.prompt, on_progress)
     finally:
         generator.close()
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.consistency import CONSISTENCY_FILE, REJUDGMENTS_FILE
 from eval_backend.jsonl import parse_json
 from eval_backend.run_folder import RunFolder

@@ -19,14 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from eval_backend.jsonl import JsonlAppender, StorageWriteError, parse_json, read_jsonl, to_json
-from eval_backend.records import (
-    ItemKey,
-    ItemMeta,
-    ResponseRecord,
-    item_meta_from_dict,
-    response_from_dict,
-    to_json_dict,
-)
+from eval_backend.records import ItemKey, ResponseRecord, response_from_dict, to_json_dict
 from eval_backend.redaction import mask_known_secrets
 from eval_backend.write_guard import check_write
 
@@ -134,15 +127,13 @@ class RunFolder:
     def read_request(self) -> dict[str, Any]:
         return _read_json(self.request_path)
 
-    def write_items(self, items: Iterable[ItemMeta]) -> None:
-        """Record the run's items; a resumed run with the same items leaves the file untouched."""
+    def write_items(self, items: Iterable[Any]) -> None:
+        """Record the run's items (each a benchmark's frozen item record, `SuiteItem.meta()`); a resumed run
+        with the same items leaves the file untouched. `recorded_items` reads them back."""
         text = "".join(to_json(to_json_dict(item)) + "\n" for item in items)
         if self.items_path.exists() and self.items_path.read_bytes() == text.encode("utf-8"):
             return
         _write_text_atomic(self.items_path, text)
-
-    def read_items(self) -> list[ItemMeta]:
-        return list(read_records(self.items_path, item_meta_from_dict))
 
     def response_appender(self) -> JsonlAppender:
         return JsonlAppender(self.responses_path)

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS, Benchmark
 from eval_backend.benchmarks.item_statistics import ItemStatistics
+from eval_backend.benchmarks.plugin import Benchmark
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.details import read_details
 from eval_backend.run_folder import RunFolder, RunFolderError, recorded_items
 

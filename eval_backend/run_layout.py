@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.run_folder import RunFolder, iter_run_folders
 
 logger = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from eval_backend.answer_style import RunLengths, answer_measures, run_lengths
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.item_statistics import Figure
 from eval_backend.benchmarks.style_features import StyleFeature
 from eval_backend.joint_ranking import AlignedFigure, Loader, aligned_figure

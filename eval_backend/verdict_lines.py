@@ -4,7 +4,7 @@ Every verdict line names its item (config, index), the hash of the text judged, 
 the item's hash and when it was written, and says whether it failed and whether that is final.
 What else it holds, and the file's name, are its benchmark's: QA and Saraiki write a `ScoreRecord`
 per call to scores.jsonl (`eval_backend.scores.SCORE_LINES`), WritingBench a `Judgment` per
-criterion to judgments.jsonl (`eval_backend.writing_bench_verdicts.JUDGMENT_LINES`), the shape
+criterion to judgments.jsonl (`eval_backend.benchmarks.writing_bench.judgment_lines.JUDGMENT_LINES`), the shape
 its run folders, and the copies on the Hub, have always had.
 """
 

@@ -11,7 +11,7 @@ from typing import Any, Collection
 import gradio as gr
 from starlette.middleware import Middleware
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.settings import Settings
 from leaderboard.board_kinds import board_kind
 from leaderboard.compare_links import COMPARE_TAB

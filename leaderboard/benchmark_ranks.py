@@ -10,7 +10,8 @@ from typing import Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS, Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
+from eval_backend.benchmarks.registry import BENCHMARKS
 from leaderboard.board_kinds import board_kind
 from leaderboard.context import AppContext
 from leaderboard.results import RunResult

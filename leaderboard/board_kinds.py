@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
 from leaderboard.context import AppContext
 from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.results import RunResult, Snapshot

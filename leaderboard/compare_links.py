@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from leaderboard.page_link import read_link
 from leaderboard.pairwise_matrix import DEFAULT_MODELS, MAX_MODELS, figure_choices
 from leaderboard.results import ResultsStore, UnknownRunError

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from eval_backend.benchmarks.indic_writing_bench import BANDS
+from eval_backend.benchmarks.writing_bench.items import BANDS
 
 ITEM_COLUMNS = ["config", "index", "status", "item_score", "language", "variant", "domain", "subdomain", "prompt"]
 FILTER_FIELDS = ("language", "variant", "domain", "subdomain")

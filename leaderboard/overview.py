@@ -11,7 +11,8 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS, Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
+from eval_backend.benchmarks.registry import BENCHMARKS
 from leaderboard.board_kinds import board_kind
 from leaderboard.results import RunResult
 

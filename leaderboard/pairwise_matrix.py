@@ -17,8 +17,8 @@ from typing import Sequence
 
 import numpy as np
 
-from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.item_statistics import Figure
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.joint_ranking import aligned_figure
 from eval_backend.run_folder import RunFolderError
 from eval_backend.statistics import (

@@ -20,7 +20,7 @@ from typing import Any, Hashable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.joint_ranking import AlignedFigure, aligned_figure
 from eval_backend.run_folder import RunFolderError
 from eval_backend.statistics import precision

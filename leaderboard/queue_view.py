@@ -13,7 +13,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.submissions import QueueRequest, Status
 from leaderboard.display import short_revision
 

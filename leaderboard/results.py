@@ -19,7 +19,9 @@ from typing import Any, Callable, Generic, Hashable, Mapping, Sequence, TypeVar
 
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark, ItemValidationError
+from eval_backend.benchmarks.item_validation import ItemValidationError
+from eval_backend.benchmarks.plugin import Benchmark
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.consistency import CONSISTENCY_FILE
 from eval_backend.dataset_loader import DatasetLoadError, DatasetSpec, load_items
 from eval_backend.details import read_details

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.run_comparison import FigureComparison, RunsNotComparable, compare_runs
 from eval_backend.run_folder import RunFolderError
 from eval_backend.run_items import RunItems, read_run_items

@@ -10,7 +10,7 @@ import html
 import pandas as pd
 import plotly.graph_objects as go
 
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
 from leaderboard.writing_bench_figures import error_figure
 
 

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
 from leaderboard.joint_ranks import with_joint_rank_ranges
 from leaderboard.results import RunResult
 from leaderboard.writing_bench_tables import INCOMPLETE, RANKED, coverage_standing, rank_ranges

@@ -16,8 +16,8 @@ from typing import Any, Collection, Mapping, Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks import Benchmark
 from eval_backend.benchmarks.board_view import Breakdown, ItemField, ItemView, Row
+from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.display import PERCENT_DECIMALS, format_rank_range
 from leaderboard.judgment_links import item_key

@@ -15,7 +15,7 @@ from typing import Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
+from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from leaderboard.display import format_interval, format_rank_range
 from leaderboard.short_labels import full_label, short_labels
 from leaderboard.writing_bench_tables import group_members

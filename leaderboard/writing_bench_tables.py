@@ -23,8 +23,8 @@ from typing import Any, Hashable, Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
-from eval_backend.writing_bench_scoring import SUBDOMAIN_SEPARATOR
+from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
+from eval_backend.benchmarks.writing_bench.scoring import SUBDOMAIN_SEPARATOR
 from leaderboard.joint_ranks import with_joint_rank_ranges
 from leaderboard.results import UNKNOWN_LICENSE, RunResult, Snapshot, breakdown_frame, runs_frame
 from leaderboard.row_flags import DatasetPin, board_flags, is_hidden, outdated, run_facts

@@ -16,15 +16,15 @@ from eval_backend.batch.results import LineResult
 from eval_backend.judge_client import JudgeOutcome
 from eval_backend.records import INVALID_ANSWER, REJECTED, TRANSPORT_ERROR, Usage
 from eval_backend.redaction import redact
-from eval_backend.verdict import VerdictError, parse_verdict
+from eval_backend.verdict import VerdictError
 
 
 def settle(
-    result: LineResult, carry: Carry, max_attempts: int, parse: Callable[[str | None], Any] = parse_verdict
+    result: LineResult, carry: Carry, max_attempts: int, parse: Callable[[str | None], Any]
 ) -> JudgeOutcome[Any] | Carry:
     """The final outcome of `result`'s judgment, or what it carries to its next attempt.
 
-    `parse` is the judged part's strict parser (default: the WritingBench verdict)."""
+    `parse` is the judged part's strict parser, its judge scorer's `parse`."""
     if result.unfinished:
         return carry
     attempt = carry.attempts + 1

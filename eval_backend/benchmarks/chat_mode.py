@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
 
 
 class ChatMode(StrEnum):

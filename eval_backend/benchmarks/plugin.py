@@ -2,7 +2,7 @@
 
 Modelled on inspect_ai's dataset / solver / scorer split and lighteval's per-sample metric
 with a corpus aggregation. A benchmark module builds one `Benchmark` and registers it
-in `eval_backend.benchmarks.BENCHMARKS`; the engine does the rest (loading, generation, the
+in `eval_backend.benchmarks.registry.BENCHMARKS`; the engine does the rest (loading, generation, the
 judge transport with its retries, run folders, resume, the queue, the CLI's `--benchmark`):
 
     items      record_to_item(config, row) -> its own frozen item type (`SuiteItem`);

@@ -12,7 +12,7 @@ from eval_backend.settings import JudgeSettings, Settings
 if TYPE_CHECKING:  # each command imports what it uses: `qa-score` alone should not load the run pipeline
     from tqdm import tqdm
 
-    from eval_backend.benchmarks import Benchmark
+    from eval_backend.benchmarks.plugin import Benchmark
     from eval_backend.dataset_loader import DatasetSpec
     from eval_backend.generation.generating import GenerationCallback
     from eval_backend.judging import ProgressCallback
@@ -53,7 +53,7 @@ def request_id(text: str) -> int:
 
 
 def add_benchmark_argument(parser: argparse.ArgumentParser) -> None:
-    from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+    from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 
     parser.add_argument(
         "--benchmark", default=DEFAULT_BENCHMARK, choices=sorted(BENCHMARKS),
@@ -81,7 +81,7 @@ def add_judge_mode_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def benchmark_of(args: argparse.Namespace) -> Benchmark:
-    from eval_backend.benchmarks import BENCHMARKS
+    from eval_backend.benchmarks.registry import BENCHMARKS
 
     return BENCHMARKS[args.benchmark]
 

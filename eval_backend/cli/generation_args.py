@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.cli.common import fraction, positive_int
 from eval_backend.generation.decoding_mode import DECODING_MODES
 from eval_backend.generation.generating import GenerationProgress

@@ -9,9 +9,9 @@ import sys
 from dataclasses import asdict
 from typing import Callable
 
-from eval_backend.cli.common import request_id
-from eval_backend.benchmarks import DEFAULT_BENCHMARK
 from eval_backend.benchmarks.chat_mode import AUTO, ChatMode
+from eval_backend.benchmarks.registry import DEFAULT_BENCHMARK
+from eval_backend.cli.common import request_id
 from eval_backend.hub_sync import mirror_request
 from eval_backend.settings import Settings
 from eval_backend.submissions import QueueRequest, QueueStore, Status, SubmissionForm, open_queue

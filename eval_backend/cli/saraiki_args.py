@@ -12,7 +12,7 @@ import argparse
 import dataclasses
 from pathlib import Path
 
-from eval_backend.benchmarks import Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.saraiki.plugin import NAME, saraiki_benchmark
 from eval_backend.benchmarks.saraiki.tasks import CONFIGS, TASKS_BY_NAME
 from eval_backend.generation.options import GenerationOptions

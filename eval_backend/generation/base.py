@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
 from eval_backend.benchmarks.prompting import Prompt
-from eval_backend.records import Item, ItemKey
+from eval_backend.records import ItemKey
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
@@ -48,11 +48,6 @@ PromptOf = Callable[[Any], Prompt]
 """How an item becomes the model's prompt: the benchmark's `prompt`."""
 
 
-def query_prompt(item: Item) -> Prompt:
-    """Indic WritingBench's prompt, the default: the item's query as one user turn."""
-    return Prompt.user(item.query)
-
-
 class Generator(Protocol):
     """A loaded model (or a client for one) that answers benchmark items."""
 
@@ -61,7 +56,7 @@ class Generator(Protocol):
     decoding_mode: str
     """How it kept batching from changing greedy replies (`decoding_mode`), recorded with each response."""
 
-    def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf = query_prompt) -> None:
+    def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf) -> None:
         """Answer every item (its prompt is `prompt_of(item)`), calling `on_result` once per item as its answer is known."""
 
     def close(self) -> None:

@@ -11,11 +11,14 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from eval_backend.generation.base import Completion, Generator, PromptOf, query_prompt, unclosed_thinking
+from eval_backend.generation.base import Completion, Generator, PromptOf, unclosed_thinking
 from eval_backend.jsonl import JsonlAppender
-from eval_backend.records import MODEL_ERROR, Item, ItemKey, ResponseRecord, to_json_dict
+from eval_backend.records import MODEL_ERROR, ItemKey, ResponseRecord, to_json_dict
+
+if TYPE_CHECKING:
+    from eval_backend.benchmarks.plugin import SuiteItem
 
 logger = logging.getLogger(__name__)
 
@@ -40,18 +43,18 @@ class GenerationProgress:
 GenerationCallback = Callable[[GenerationProgress], None]
 
 
-def owed_items(items: Sequence[Item], responses: Mapping[ItemKey, ResponseRecord]) -> list[Item]:
+def owed_items(items: Sequence[SuiteItem], responses: Mapping[ItemKey, ResponseRecord]) -> list[SuiteItem]:
     """The items owed an answer, in the run's order: no line yet, a system error, or an answer to an older query."""
     return [item for item in items if _owed(item, responses.get(item.key))]
 
 
-def _owed(item: Item, response: ResponseRecord | None) -> bool:
+def _owed(item: SuiteItem, response: ResponseRecord | None) -> bool:
     if response is None or response.system_error:
         return True
     return response.query_sha256 is not None and response.query_sha256 != item.query_sha256
 
 
-def response_record(item: Item, completion: Completion, params: Mapping[str, Any]) -> ResponseRecord:
+def response_record(item: SuiteItem, completion: Completion, params: Mapping[str, Any]) -> ResponseRecord:
     """The responses.jsonl line for one completion; `params` are the run's generation parameters."""
     return ResponseRecord(
         config=item.config,
@@ -71,12 +74,12 @@ def response_record(item: Item, completion: Completion, params: Mapping[str, Any
 
 
 def generate_items(
-    items: Sequence[Item],
+    items: Sequence[SuiteItem],
     generator: Generator,
     params: Mapping[str, Any],
     appender: JsonlAppender,
+    prompt_of: PromptOf,
     on_progress: GenerationCallback | None = None,
-    prompt_of: PromptOf = query_prompt,
 ) -> GenerationProgress:
     """Answer `items` (each asked `prompt_of(item)`) with `generator`, appending each response the moment it is known."""
     by_key = {item.key: item for item in items}

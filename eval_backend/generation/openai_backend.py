@@ -21,14 +21,16 @@ import httpx
 import openai
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
+from eval_backend.benchmarks.prompting import Prompt
 from eval_backend.connection_failures import ConnectionFailures, url_host
 from eval_backend.generation.base import (
-    Completion, GenerationConfigError, GenerationUnreachableError, PromptOf, ResultCallback, query_prompt,
+    Completion, GenerationConfigError, GenerationUnreachableError, PromptOf, ResultCallback,
 )
 from eval_backend.generation.decoding_mode import BackendMode, refuse_reference_mode
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.served_context import TOKENIZE_TIMEOUT_S, ServedContext
 from eval_backend.judge_client import is_retryable
+from eval_backend.records import ItemKey
 from eval_backend.redaction import add_secrets, generation_secrets, redact
 
 logger = logging.getLogger(__name__)
@@ -70,19 +72,17 @@ class OpenAIGenerator:
         refuse_reference_mode(options.decoding_mode, self.name)
         self.options = options
         add_secrets(generation_secrets(options))  # whatever text a call brings back is stored without them
-        self._prompt_of: PromptOf = query_prompt
         self.endpoint = url_host(options.base_url)
         self._connections = ConnectionFailures(self.endpoint, options.max_connection_failures, GenerationUnreachableError)
 
-    def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf = query_prompt) -> None:
+    def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf) -> None:
         """Answer `items` with at most `concurrency` requests in flight, reporting each as it lands."""
-        self._prompt_of = prompt_of
-        asyncio.run(self._generate(items, on_result))
+        asyncio.run(self._generate(items, on_result, prompt_of))
 
     def close(self) -> None:
         """Nothing held between calls: each `generate` opens and closes its own client."""
 
-    async def _generate(self, items: Sequence[Any], on_result: ResultCallback) -> None:
+    async def _generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf) -> None:
         key = self.options.api_key.get_secret_value() if self.options.api_key else "not-needed"
         client = openai.AsyncOpenAI(
             base_url=self.options.base_url, api_key=key, max_retries=0, timeout=REQUEST_TIMEOUT_S
@@ -97,12 +97,12 @@ class OpenAIGenerator:
         async def worker() -> None:
             nonlocal answered
             for item in pending:
-                prompt = self._prompt_of(item)
+                prompt = prompt_of(item)
                 budget = await context.budget(http, self.options.model, prompt, prompt.token_limit(self.options.max_tokens))
                 if budget.error:
                     on_result(Completion(item.key, None, error=budget.error))
                 else:
-                    on_result(await self._answer(client, item, budget.max_tokens))
+                    on_result(await self._answer(client, item.key, prompt, budget.max_tokens))
                 answered += 1
 
         try:
@@ -115,11 +115,11 @@ class OpenAIGenerator:
             await client.close()
             await http.aclose()
 
-    async def _answer(self, client: openai.AsyncOpenAI, item: Any, max_tokens: int) -> Completion:
+    async def _answer(self, client: openai.AsyncOpenAI, key: ItemKey, prompt: Prompt, max_tokens: int) -> Completion:
         try:
-            completion = await self._complete(client, item, max_tokens)
+            completion = await self._complete(client, prompt, max_tokens)
         except openai.BadRequestError as exc:
-            return Completion(item.key, None, error=redact(f"endpoint rejected the request: {exc}"))
+            return Completion(key, None, error=redact(f"endpoint rejected the request: {exc}"))
         except openai.APIStatusError as exc:
             if is_retryable(exc):
                 raise
@@ -128,7 +128,7 @@ class OpenAIGenerator:
         usage = completion.usage
         text = choice.message.content if hasattr(choice, "message") else choice.text
         return Completion(
-            key=item.key,
+            key=key,
             text=text or "",
             finish_reason=choice.finish_reason,
             output_tokens=usage.completion_tokens if usage else None,
@@ -136,7 +136,7 @@ class OpenAIGenerator:
             prompt_opens_thinking=self.options.reasoning,
         )
 
-    async def _complete(self, client: openai.AsyncOpenAI, item: Any, max_tokens: int) -> Any:
+    async def _complete(self, client: openai.AsyncOpenAI, prompt: Prompt, max_tokens: int) -> Any:
         retrying = AsyncRetrying(
             retry=retry_if_exception(is_retryable),
             stop=stop_after_attempt(TRANSPORT_ATTEMPTS),
@@ -144,7 +144,6 @@ class OpenAIGenerator:
             before_sleep=_log_retry,
             reraise=True,
         )
-        prompt = self._prompt_of(item)
         kwargs = {**request_kwargs(self.options), "max_tokens": max_tokens}
         async for attempt in retrying:
             with attempt:

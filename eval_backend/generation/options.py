@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from pydantic import SecretStr
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark
+from eval_backend.benchmarks.plugin import Benchmark
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.generation.decoding_mode import DECODING_MODES, DecodingMode
 
 BackendName = Literal["auto", "vllm", "transformers", "openai"]

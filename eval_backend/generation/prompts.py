@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from eval_backend.benchmarks import prompting
-from eval_backend.generation.base import Completion, GenerationConfigError, PromptOf, opens_thinking, query_prompt
+from eval_backend.generation.base import Completion, GenerationConfigError, PromptOf, opens_thinking
 from eval_backend.generation.options import GenerationOptions
 
 
@@ -56,7 +56,7 @@ def build_prompts(
     items: Sequence[Any],
     options: GenerationOptions,
     context: int,
-    prompt_of: PromptOf = query_prompt,
+    prompt_of: PromptOf,
     script_tokenisation: bool = False,
 ) -> tuple[list[Prompt], list[Completion]]:
     """Tokenize each item's prompt; those that leave no room for an answer come back as errors.

@@ -18,7 +18,6 @@ from eval_backend.generation.base import (
     PromptOf,
     ResultCallback,
     cut_at_stop,
-    query_prompt,
 )
 from eval_backend.generation.batching import fixed_batches, single_batches
 from eval_backend.generation.decoding_mode import DecodingMode
@@ -57,7 +56,7 @@ class TransformersGenerator:
         tokenizer_eos = None if self.reference else self.tokenizer.eos_token_id
         self.stop_ids = _stop_ids(self.model.generation_config, tokenizer_eos)
 
-    def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf = query_prompt) -> None:
+    def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf) -> None:
         """Answer `items` batch by batch (see the module's docstring for how batches are formed)."""
         prompts, refused = build_prompts(
             self.tokenizer, items, self.options, self.context, prompt_of, script_tokenisation=self.reference

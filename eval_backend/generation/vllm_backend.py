@@ -25,7 +25,7 @@ import os
 from types import ModuleType
 from typing import Any, Sequence
 
-from eval_backend.generation.base import Completion, GenerationConfigError, PromptOf, ResultCallback, query_prompt
+from eval_backend.generation.base import Completion, GenerationConfigError, PromptOf, ResultCallback
 from eval_backend.generation.decoding_mode import BackendMode, refuse_reference_mode
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.prompts import Prompt, build_prompts, load_tokenizer
@@ -142,7 +142,7 @@ class VllmGenerator:
         # vLLM settles the context (the model's, or --max-model-len); budgets must use the same one.
         self.context = self.llm.llm_engine.model_config.max_model_len
 
-    def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf = query_prompt) -> None:
+    def generate(self, items: Sequence[Any], on_result: ResultCallback, prompt_of: PromptOf) -> None:
         """Answer `items`, one `LLM.generate` call per DEFAULT_BATCH_SIZE (or --batch-size) items."""
         prompts, refused = build_prompts(self.tokenizer, items, self.options, self.context, prompt_of)
         for completion in refused:

@@ -10,7 +10,7 @@ model folder's always does, so the two depths never collide.
 
 from __future__ import annotations
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 
 RUNS_PREFIX = "runs"
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from huggingface_hub import HfApi, hf_hub_download
 
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.hub_client import hub_api
 from eval_backend.hub_sync._hub import DATASET, RemoteFile, head_sha, remote_tree
 from eval_backend.hub_sync._ledger import Ledger

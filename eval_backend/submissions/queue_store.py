@@ -26,8 +26,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Callable, Collection, Iterable, Mapping, Protocol, Sequence
 
-from eval_backend.benchmarks import DEFAULT_BENCHMARK
 from eval_backend.benchmarks.chat_mode import ChatMode
+from eval_backend.benchmarks.registry import DEFAULT_BENCHMARK
 from eval_backend.settings import Settings
 
 LOG_TAIL_CHARS = 8000

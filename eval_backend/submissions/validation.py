@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.benchmarks.chat_mode import AUTO, MODE_CHOICES, ChatMode, offers_raw, resolved_mode
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.hub_client import hub_api
 from eval_backend.run_folder import RunFolder, RunFolderError, iter_run_folders
 from eval_backend.settings import QueueSettings, Settings

@@ -17,8 +17,8 @@ import threading
 import uuid
 from typing import Any, Callable, Collection, Mapping
 
-from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.chat_mode import ChatMode, in_mode
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.coverage import Coverage, unfinished_reason
 from eval_backend.dataset_loader import benchmark_dataset
 from eval_backend.generation.options import GenerationOptions

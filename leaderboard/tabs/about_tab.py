@@ -5,8 +5,9 @@ from __future__ import annotations
 import gradio as gr
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS
-from eval_backend.benchmarks.indic_writing_bench import CRITERIA_PER_ITEM, INDIC_CONFIGS, INDIC_WRITING_BENCH
+from eval_backend.benchmarks.registry import BENCHMARKS
+from eval_backend.benchmarks.writing_bench.items import CRITERIA_PER_ITEM, INDIC_CONFIGS
+from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH
 from eval_backend.statistics import CORRECTION, DEFAULT_REPLICATES
 from eval_backend.statistics.sign_flip import DEFAULT_PERMUTATIONS, EXACT_CLUSTERS, SURE_MISS
 from leaderboard.context import AppContext

@@ -22,8 +22,8 @@ from typing import Any, Mapping, Sequence
 import gradio as gr
 import pandas as pd
 
-from eval_backend.benchmarks import Benchmark
 from eval_backend.benchmarks.board_view import Breakdown
+from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.dataset_loader import configured_benchmarks
 from leaderboard.context import AppContext, as_updates
 from leaderboard.judgment_links import known_run, parse_item_key

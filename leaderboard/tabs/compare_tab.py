@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 import gradio as gr
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from leaderboard.compare_links import LINK_SCRIPT, parse_compare_link
 from leaderboard.comparison_tables import (
     COLUMNS,

@@ -16,7 +16,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from eval_backend.benchmarks.indic_writing_bench import BANDS
+from eval_backend.benchmarks.writing_bench.items import BANDS
 from leaderboard.answer_html import answer_html
 from leaderboard.display import format_score
 from leaderboard.judgments import JudgmentView

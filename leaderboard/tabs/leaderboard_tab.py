@@ -21,7 +21,7 @@ import gradio as gr
 import pandas as pd
 
 from leaderboard.context import AppContext, as_updates
-from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
+from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from leaderboard.display import DisplayTable, column_label, display_table
 from leaderboard.exports import export_view_csv
 from leaderboard.filter_summary import active_filters_line

@@ -10,7 +10,7 @@ from typing import Any
 
 import gradio as gr
 
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
 from leaderboard.benchmark_ranks import board_ranks
 from leaderboard.context import AppContext
 from leaderboard.model_links import linked_model, model_address

@@ -7,7 +7,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
 from leaderboard.benchmark_ranks import board_ranks
 from leaderboard.context import AppContext
 from leaderboard.display import DECIMALS, PERCENT_DECIMALS, format_rank_range, linked_markdown, short_revision

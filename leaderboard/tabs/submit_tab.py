@@ -8,10 +8,10 @@ from typing import Any
 
 import gradio as gr
 
-from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.chat_mode import AUTO, ChatMode, offers_raw
-from eval_backend.dataset_loader import configured_benchmarks
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.cost import measured_cost
+from eval_backend.dataset_loader import configured_benchmarks
 from eval_backend.settings import CostSettings, Settings
 from eval_backend.submissions import QueueStore, SubmissionForm, SubmissionRejected, open_queue
 from eval_backend.submissions.service import queue_submission

@@ -7,9 +7,9 @@ from typing import Iterator
 
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
+from eval_backend.benchmarks.writing_bench.records import Item
 from eval_backend.dataset_loader import DatasetSpec, discover_configs, load_items
-from eval_backend.records import Item
 from eval_backend.settings import JudgeSettings
 from tests.support.chat_server import StandInChatServer
 from tests.support.hub_dataset import DatasetShape, write_writing_bench_dataset

@@ -16,11 +16,11 @@ from typing import Iterator
 
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
+from eval_backend.benchmarks.writing_bench.records import Item
 from eval_backend.cli import main
 from eval_backend.consistency import CONSISTENCY_FILE, REJUDGMENTS_FILE, read_reports, stratified_sample
 from eval_backend.dataset_loader import DatasetSpec, discover_configs, load_items
-from eval_backend.records import Item
 from eval_backend.run_folder import RunFolder
 from tests.support.chat_server import StandInChatServer, noisy_judge_reply
 from tests.support.hub_dataset import DatasetShape, write_writing_bench_dataset

@@ -6,11 +6,12 @@ import re
 
 import pytest
 
+from eval_backend.benchmarks.writing_bench.judge import judge_messages
+from eval_backend.benchmarks.writing_bench.records import Item
 from eval_backend.cli import main
 from eval_backend.cost import estimate_for_calls, estimate_for_items
-from eval_backend.benchmarks.indic_writing_bench import judge_messages
 from eval_backend.judge_calls import never_settled, plan_calls
-from eval_backend.records import Item, ResponseRecord
+from eval_backend.records import ResponseRecord
 from eval_backend.settings import CostSettings
 from tests.eval_backend.conftest import BENCHMARK
 

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 from huggingface_hub import constants as hub_constants
 
-from eval_backend.benchmarks import ItemValidationError
+from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.dataset_loader import (
     LOCAL_REVISION_PREFIX,

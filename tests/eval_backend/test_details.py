@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from eval_backend.benchmarks import BENCHMARKS
-from eval_backend.benchmarks.indic_writing_bench import FLOOR_SCORE
+from eval_backend.benchmarks.registry import BENCHMARKS
+from eval_backend.benchmarks.writing_bench.plugin import FLOOR_SCORE
+from eval_backend.benchmarks.writing_bench.records import ItemMeta
 from eval_backend.details import read_details, write_details
 from eval_backend.item_status import NO_RESPONSE, PENDING
-from eval_backend.records import ItemMeta, ResponseRecord
+from eval_backend.records import ResponseRecord
 from eval_backend.scorer_runs import details_frame, scored_items
 
 BENCHMARK = BENCHMARKS["indic_writing_bench"]

@@ -17,10 +17,13 @@ from typing import Iterator
 import pandas as pd
 import pytest
 
-from eval_backend.benchmarks.indic_writing_bench import INDIC_WRITING_BENCH, judge_messages
+from eval_backend.benchmarks.writing_bench.judge import judge_messages
+from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH
+from eval_backend.benchmarks.writing_bench.records import Item
+from eval_backend.benchmarks.writing_bench.verdict import parse_verdict
 from eval_backend.jsonl import JsonlAppender, read_jsonl
 from eval_backend.judge_client import JudgeClient, JudgeUnreachableError
-from eval_backend.records import INVALID_ANSWER, TRANSPORT_ERROR, Item
+from eval_backend.records import INVALID_ANSWER, TRANSPORT_ERROR
 from eval_backend.run_folder import RunFolder
 from eval_backend.scorer_runs import read_verdicts
 from tests.eval_backend.cli.test_judge_cmd import run_judge, write_responses
@@ -155,7 +158,7 @@ def judge_once(settings, messages):
     async def go():
         client = JudgeClient(settings)
         try:
-            return await client.judge(messages)
+            return await client.judge(messages, parse_verdict)
         finally:
             await client.close()
 
@@ -207,9 +210,9 @@ def test_connection_failures_between_answers_do_not_stop_the_run(raw_judge, item
         try:
             for mode in ["hang-up", "answer"] * 3 + ["hang-up"]:
                 raw_judge.mode = mode
-                outcomes.append(await client.judge(messages))
+                outcomes.append(await client.judge(messages, parse_verdict))
             with pytest.raises(JudgeUnreachableError, match=f"127.0.0.1:{raw_judge.port} could not be reached 2 times"):
-                await client.judge(messages)
+                await client.judge(messages, parse_verdict)
         finally:
             await client.close()
         return outcomes

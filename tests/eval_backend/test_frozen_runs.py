@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.pipeline import score_folder
 from eval_backend.run_folder import RunFolder
 from eval_backend.run_items import read_run_items

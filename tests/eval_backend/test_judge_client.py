@@ -9,9 +9,11 @@ import time
 
 import pytest
 
-from eval_backend.benchmarks.indic_writing_bench import judge_messages
+from eval_backend.benchmarks.writing_bench.judge import judge_messages
+from eval_backend.benchmarks.writing_bench.records import Item
+from eval_backend.benchmarks.writing_bench.verdict import parse_verdict
 from eval_backend.judge_client import JudgeClient, JudgeConfigError, build_openai_client
-from eval_backend.records import INVALID_ANSWER, TRANSPORT_ERROR, Item, sha256_text
+from eval_backend.records import INVALID_ANSWER, TRANSPORT_ERROR, sha256_text
 from eval_backend.settings import JudgeSettings
 from tests.eval_backend.conftest import fast_judge_settings
 from tests.support.chat_server import FaultPlan, Reply, StandInChatServer, default_score, judge_reply, request_key
@@ -21,7 +23,7 @@ def judge_once(settings: JudgeSettings, messages: list[dict[str, str]]):
     async def go():
         client = JudgeClient(settings)
         try:
-            return await client.judge(messages), client
+            return await client.judge(messages, parse_verdict), client
         finally:
             await client.close()
 
@@ -180,7 +182,8 @@ def test_concurrency_is_bounded(items: list[Item]) -> None:
     async def go(settings):
         client = JudgeClient(settings)
         try:
-            await asyncio.gather(*(client.judge(judge_messages(items[0], 0, f"t{n}")) for n in range(12)))
+            calls = (client.judge(judge_messages(items[0], 0, f"t{n}"), parse_verdict) for n in range(12))
+            await asyncio.gather(*calls)
         finally:
             await client.close()
 

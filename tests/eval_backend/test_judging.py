@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 
 from eval_backend import judging
-from eval_backend.benchmarks import BENCHMARKS
-from eval_backend.writing_bench_details import CRITERIA_PER_ITEM
+from eval_backend.benchmarks.registry import BENCHMARKS
+from eval_backend.benchmarks.writing_bench.items import CRITERIA_PER_ITEM
+from eval_backend.benchmarks.writing_bench.records import Item
+from eval_backend.jsonl import JsonlAppender
 from eval_backend.judge_calls import JudgeCall, VerdictBook, never_settled, plan_calls
 from eval_backend.judge_client import JudgeClients
 from eval_backend.judge_transport import run_event_loop
-from eval_backend.jsonl import JsonlAppender
-from eval_backend.records import Item, ItemKey, ResponseRecord
+from eval_backend.records import ItemKey, ResponseRecord
 from eval_backend.run_folder import RunFolder
 from tests.eval_backend.conftest import fast_judge_settings
 from tests.support.chat_server import StandInChatServer

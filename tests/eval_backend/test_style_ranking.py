@@ -18,13 +18,13 @@ import pandas as pd
 import pytest
 
 from eval_backend.answer_style import CHARACTERS, TOKENS, answer_measures, run_lengths, token_counts
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.benchmarks.board_view import BY_LANGUAGE
 from eval_backend.benchmarks.style_features import markdown_density
 from eval_backend.cli import main
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.item_status import answered
-from eval_backend.records import Item
+from eval_backend.benchmarks.writing_bench.records import Item
 from eval_backend.run_folder import RunFolder, RunFolderError, recorded_items
 from eval_backend.style_ranking import style_board, style_matrix
 from tests.support.qa_runs import QA_PROFILES, build_qa_runs

@@ -16,8 +16,8 @@ from urllib.parse import parse_qs, urlencode, urlparse
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.chat_mode import ChatMode
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.submissions import NewRequest, SqliteQueueStore
 from tests.leaderboard.test_board_browser import LAPTOP, PHONE, SEEN_JS, open_tab, shot
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, choose, headers

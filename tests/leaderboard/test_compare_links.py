@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from eval_backend.benchmarks import DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import DEFAULT_BENCHMARK
 from leaderboard.compare_links import CompareLink, parse_compare_link
 from leaderboard.pairwise_matrix import MAX_MODELS
 

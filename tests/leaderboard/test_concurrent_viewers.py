@@ -7,6 +7,8 @@ from typing import Iterator
 import httpx
 import pytest
 
+from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH
+from eval_backend.run_folder import recorded_items
 from tests.support.app_server import AppServer, running_app
 from tests.support.run_folders import EvaluatedData
 from tests.support.viewer_load import call_endpoint, simulate_viewers
@@ -30,7 +32,7 @@ def test_a_hundred_simultaneous_viewers_all_get_the_board_and_the_judgments(
     assert [r.error for r in results if r.error] == []
     assert {r.board_rows for r in results} == {len(evaluated.ranked_models())}  # the ranked table
     assert {r.rows_in_page for r in results} == {len(evaluated.ranked_models())}  # already in the page
-    assert {r.judgment_rows for r in results} == {len(folder.read_items())}
+    assert {r.judgment_rows for r in results} == {len(recorded_items(INDIC_WRITING_BENCH, folder))}
 
 
 @pytest.mark.parametrize("run_id", ["nobody__nothing/main", "../../etc/passwd"])

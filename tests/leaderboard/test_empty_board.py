@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.settings import DataSettings, Settings
 from leaderboard.app_factory import build_app
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from eval_backend.benchmarks.writing_statistics import WRITING_STATISTICS
+from eval_backend.benchmarks.writing_bench.statistics import WRITING_STATISTICS
 from eval_backend.cli import main
 from eval_backend.statistics import Weighting, cluster_bootstrap_interval, compare_paired, headline, item_design
 from leaderboard.exports import export_judgments

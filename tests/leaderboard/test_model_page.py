@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from leaderboard.benchmark_ranks import benchmark_ranks
 from leaderboard.model_page import BenchmarkStanding, board_models, model_page
 from leaderboard.overview import grouped_by_model

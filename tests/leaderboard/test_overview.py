@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from eval_backend.benchmarks.indic_writing_bench import INDIC_WRITING_BENCH
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH
 from leaderboard.overview import headline_column, overview_frame
 from leaderboard.results import ResultsStore
 from leaderboard.writing_bench_tables import ranked_rows, table_for_runs, unranked_rows

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from eval_backend.benchmarks import DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import DEFAULT_BENCHMARK
 from eval_backend.run_items import read_run_items
 from eval_backend.statistics import CORRECTION, compare_paired, holm_adjusted, item_design
 from leaderboard.pairwise_matrix import (

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.benchmarks.saraiki.plugin import NAME as SARAIKI
 from eval_backend.benchmarks.saraiki.statistics import SARAIKI_STATISTICS
 from eval_backend.joint_ranking import aligned_figure

@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 from playwright.sync_api import Browser, expect
 
-from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.registry import BENCHMARKS
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, BrowserPage, board_rows, cells, headers, open_ui, shot
 from tests.support.app_server import AppServer, running_app
 from tests.support.qa_runs import QaData, build_qa_runs

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.chat_mode import ChatMode
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.submissions import NewRequest, Phase, SqliteQueueStore
 from leaderboard.queue_view import progress_bar, queue_tables
 

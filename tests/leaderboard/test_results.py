@@ -9,10 +9,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.details import read_details
-from eval_backend.run_folder import RunFolder
 from eval_backend.pipeline import score_folder
+from eval_backend.run_folder import RunFolder
 from leaderboard.results import (
     LruCache,
     QueryUnavailableError,

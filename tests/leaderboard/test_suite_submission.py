@@ -12,8 +12,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from eval_backend.benchmarks.indic_writing_bench import INDIC_WRITING_BENCH
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH
 from eval_backend.settings import DataSettings, JudgeSettings, QueueSettings, Settings
 from eval_backend.submissions import SubmissionForm, open_queue
 from eval_backend.submissions.queue_store import Status

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS, VARIANTS
+from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from leaderboard.results import ResultsStore
 from leaderboard.writing_bench_tables import (
     BASE_COLUMNS,

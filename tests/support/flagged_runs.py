@@ -12,8 +12,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from eval_backend.benchmarks import DEFAULT_BENCHMARK
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.registry import DEFAULT_BENCHMARK
 from eval_backend.benchmarks.saraiki.plugin import NAME as SARAIKI_NAME
 from tests.support.qa_runs import build_qa_runs
 from tests.support.readable_runs import LONG_IDS, MARKUP_ANSWER, SHAHMUKHI_ANSWER

@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.writing_bench.records import Item
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.pipeline import RunSpec, import_responses, judge_phase, prepare_run, score_phase
-from eval_backend.records import MODEL_ERROR, Item, ResponseRecord
+from eval_backend.records import MODEL_ERROR, ResponseRecord
 from eval_backend.run_folder import RunFolder
 from eval_backend.settings import JudgeSettings
 from tests.support.chat_server import FaultPlan, StandInChatServer, judge_key, judge_reply

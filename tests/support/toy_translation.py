@@ -29,12 +29,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from eval_backend.benchmarks import BENCHMARKS
-from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
+from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy
 from eval_backend.benchmarks.plugin import Benchmark, JudgeScorer, Metric, RuleScorer, ScoredItem
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults, after_thinking
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.records import ItemKey, sha256_text
 from eval_backend.statistics import Weighting
 from eval_backend.verdict import VerdictError, parse_json_object

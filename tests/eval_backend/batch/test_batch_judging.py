@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from eval_backend.batch.ledger import LEDGER_NAME, BatchLedger
-from eval_backend.records import INVALID_ANSWER, REJECTED, Item
+from eval_backend.benchmarks.writing_bench.records import Item
+from eval_backend.records import INVALID_ANSWER, REJECTED
 from eval_backend.run_folder import RunFolder
 from tests.eval_backend.cli.test_judge_cmd import run_judge, write_responses
 from tests.support.batch_server import AZURE_URL, OPENAI_URL, StandInBatchServer

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark, ItemValidationError, Prompt
-from eval_backend.benchmarks.indic_writing_bench import INDIC_WRITING_BENCH
+from eval_backend.benchmarks.item_validation import ItemValidationError
+from eval_backend.benchmarks.plugin import Benchmark
+from eval_backend.benchmarks.prompting import Prompt
 from eval_backend.benchmarks.qa.items import QaItem, item_from_meta, record_to_item
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH
 from eval_backend.records import to_json_dict
 
 

@@ -15,8 +15,8 @@ from statistics import mean
 import pandas as pd
 import pytest
 
+from eval_backend.benchmarks.writing_bench.records import Item
 from eval_backend.cli import main
-from eval_backend.records import Item
 from eval_backend.run_folder import RunFolder
 from tests.support.chat_server import FaultPlan, StandInChatServer, default_score
 

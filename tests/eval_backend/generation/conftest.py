@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.pipeline import RunSpec
 from eval_backend.run_folder import RunFolder

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.cli import main
 from eval_backend.run_folder import RunFolder
 from eval_backend.scorer_runs import read_verdicts

@@ -7,11 +7,11 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
+from eval_backend.benchmarks.writing_bench.records import Item
 from eval_backend.generation.base import GenerationConfigError
 from eval_backend.generation.generating import GenerationProgress
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.pipeline import RunSpec, generate_phase
-from eval_backend.records import Item
 from tests.eval_backend.generation.conftest import BENCHMARK
 from tests.support.chat_server import Reply, StandInChatServer, chat_reply, user_text
 

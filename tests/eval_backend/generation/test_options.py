@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 from pydantic import SecretStr
 
-from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.prompting import SamplingDefaults
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.select import resolve_backend
 

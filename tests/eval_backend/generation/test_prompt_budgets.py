@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tokenizers.processors import TemplateProcessing
 
-from eval_backend.benchmarks import Prompt
+from eval_backend.benchmarks.prompting import Prompt
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.prompts import build_prompts, load_tokenizer
 from tests.support.tiny_model import BOS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from eval_backend.benchmarks import Prompt
+from eval_backend.benchmarks.prompting import Prompt
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.generation.base import cut_at_stop

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from eval_backend.benchmarks.saraiki.plugin import saraiki_benchmark
+from eval_backend.benchmarks.writing_bench.records import Item
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.generation.base import GenerationConfigError
 from eval_backend.generation.generating import GenerationProgress
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.jsonl import read_jsonl
 from eval_backend.pipeline import RunSpec, generate_phase, load_run_items, prepare_run, score_phase
-from eval_backend.records import Item
 from eval_backend.run_folder import RunFolder
 from tests.eval_backend.generation.conftest import SHORT_CONTEXT
 from tests.support.saraiki_dataset import write_saraiki_dataset

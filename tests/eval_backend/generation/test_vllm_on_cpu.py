@@ -21,11 +21,12 @@ from typing import Any
 import pytest
 
 from eval_backend.benchmarks.prompting import Prompt
+from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH
+from eval_backend.benchmarks.writing_bench.records import Item
 from eval_backend.generation.base import THINK_CLOSE, Completion
 from eval_backend.generation.generating import generate_items
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.generation.vllm_backend import VllmGenerator
-from eval_backend.records import Item
 from eval_backend.run_folder import RunFolder
 from tests.support.chat_server import StandInChatServer
 from tests.support.tiny_model import CHATML_TEMPLATE, build_tiny_chat_model
@@ -83,7 +84,7 @@ def generator(vllm_model: Path) -> Iterator[VllmGenerator]:
 
 def _generate(generator: VllmGenerator, items: list[Item]) -> dict[tuple[str, int], Completion]:
     completions: list[Completion] = []
-    generator.generate(items, completions.append)
+    generator.generate(items, completions.append, INDIC_WRITING_BENCH.prompt)
     assert len(completions) == len(items)
     return {completion.key: completion for completion in completions}
 
@@ -166,7 +167,7 @@ def test_a_template_that_opens_thinking_flags_answers_that_never_close_it(
     folder = RunFolder(tmp_path / "run")
     params = {**generator.options.record_params(), "backend": generator.name}
     with folder.response_appender() as appender:
-        progress = generate_items(chosen, generator, params, appender)
+        progress = generate_items(chosen, generator, params, appender, INDIC_WRITING_BENCH.prompt)
 
     assert progress.done == 3 and progress.errors == 0
     for record in folder.read_responses().values():

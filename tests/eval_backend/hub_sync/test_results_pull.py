@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.cli import main
 from eval_backend.hub_client import hub_api
 from eval_backend.hub_sync import pull_results, push_run

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 from huggingface_hub import snapshot_download
 
-from eval_backend.benchmarks import DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import DEFAULT_BENCHMARK
 from eval_backend.consistency import (
     CONSISTENCY_FILE,
     REJUDGMENTS_FILE,

@@ -154,7 +154,7 @@ def test_results_in_a_folder_named_after_the_branch_make_a_duplicate(
 def test_a_submission_queues_only_the_benchmarks_still_to_run(
     store: QueueStore, hub: StandInHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from eval_backend import benchmarks
+    from eval_backend.benchmarks import registry as benchmarks
     from eval_backend.submissions import validation
 
     second = "second_bench"

@@ -14,20 +14,21 @@ from typing import Any, Callable
 
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.benchmarks.chat_mode import ChatMode
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.writing_bench.records import ItemMeta
 from eval_backend.coverage import Coverage
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.generation.options import GenerationOptions
 from eval_backend.pipeline import PhaseProgress, RunSpec, run_pipeline
-from eval_backend.records import ItemMeta, ResponseRecord, Usage, to_json_dict
+from eval_backend.records import ResponseRecord, Usage, to_json_dict
 from eval_backend.run_folder import RunFolder, RunFolderBusy
+from eval_backend.scorer_runs import scored_items, summarize
 from eval_backend.settings import DataSettings, QueueSettings, Settings
 from eval_backend.submissions import NewRequest, Phase, QueueRequest, QueueStore, Status, SubmissionForm
 from eval_backend.submissions.service import submit
 from eval_backend.submissions.worker import Runner, poll_once, worker_loop
-from eval_backend.scorer_runs import scored_items, summarize
 from tests.eval_backend.submissions.conftest import make_settings
 from tests.eval_backend.test_scorer_runs import CONTEXT, dataset_with, run_qa, strong_answer
 from tests.eval_backend.test_scorer_runs_saraiki import run_saraiki, silent_on_instructions_and_safety

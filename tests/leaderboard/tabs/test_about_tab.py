@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.benchmarks.saraiki.refusal import classify
 from eval_backend.benchmarks.saraiki.refusal_accuracy import classifier_figures
 from eval_backend.settings import JudgeSettings

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.consistency import CONSISTENCY_FILE, check_consistency, pair_agreement, read_reports
 from eval_backend.run_folder import RunFolder
 from eval_backend.settings import JudgeSettings

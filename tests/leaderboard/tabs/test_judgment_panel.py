@@ -6,7 +6,7 @@ import html
 import json
 import re
 
-from eval_backend.benchmarks.indic_writing_bench import BANDS
+from eval_backend.benchmarks.writing_bench.items import BANDS
 from leaderboard.judgments import judgment_view
 from leaderboard.results import ResultsStore
 from leaderboard.tabs.judgment_panel import criteria_html

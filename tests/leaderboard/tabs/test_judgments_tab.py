@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH
+from eval_backend.run_folder import recorded_items
 from eval_backend.settings import Settings
 from leaderboard.context import AppContext
 from leaderboard.judgments import ItemFilter
@@ -21,7 +23,8 @@ RUN_ID = "acme__strong-7b/main"
 def test_every_matching_item_is_listed_under_the_cap(store: ResultsStore, evaluated: EvaluatedData) -> None:
     update = items_table(store, RUN_ID, ItemFilter(language="Hindi"))
     assert update["label"] == ITEMS_LABEL
-    hindi = [item for item in evaluated.folders["acme/strong-7b"].read_items() if item.language == "Hindi"]
+    recorded = recorded_items(INDIC_WRITING_BENCH, evaluated.folders["acme/strong-7b"])
+    hindi = [item for item in recorded if item.language == "Hindi"]
     assert len(update["value"]["data"]) == len(hindi)
     score = update["value"]["headers"].index("Item score")
     shown = [row[score] for row in update["value"]["metadata"]["display_value"]]
@@ -34,7 +37,7 @@ def test_past_the_cap_the_label_says_how_many_match(
 ) -> None:
     monkeypatch.setattr(judgments_tab, "MAX_LISTED", 5)
     update = items_table(store, RUN_ID, ItemFilter())
-    total = len(evaluated.folders["acme/strong-7b"].read_items())
+    total = len(recorded_items(INDIC_WRITING_BENCH, evaluated.folders["acme/strong-7b"]))
     assert len(update["value"]["data"]) == 5
     assert f"the first 5 of the {total} that match" in update["label"]
 

@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.benchmarks.saraiki.plugin import saraiki_benchmark
 from eval_backend.dataset_loader import DatasetSpec
 from eval_backend.generation.options import GenerationOptions

@@ -10,9 +10,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from eval_backend.benchmarks import BENCHMARKS
-from eval_backend.benchmarks.indic_writing_bench import FLOOR_SCORE
 from eval_backend.benchmarks.plugin import ScoredItem
+from eval_backend.benchmarks.registry import BENCHMARKS
+from eval_backend.benchmarks.writing_bench.plugin import FLOOR_SCORE
+from eval_backend.benchmarks.writing_bench.records import ItemMeta, Judgment
+from eval_backend.benchmarks.writing_bench.scoring import item_score
 from eval_backend.coverage import Coverage
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED
 from eval_backend.records import (
@@ -20,8 +22,6 @@ from eval_backend.records import (
     SYSTEM_ERROR,
     TRANSPORT_ERROR,
     ItemKey,
-    ItemMeta,
-    Judgment,
     ResponseRecord,
     Usage,
     sha256_text,
@@ -29,7 +29,6 @@ from eval_backend.records import (
 )
 from eval_backend.scorer_runs import scored_items, summarize
 from eval_backend.statistics import cluster_bootstrap_interval, item_design
-from eval_backend.writing_bench_scoring import item_score
 
 BENCHMARK = BENCHMARKS["indic_writing_bench"]
 JUDGE = "judge-a"

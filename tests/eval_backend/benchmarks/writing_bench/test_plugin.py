@@ -7,19 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from eval_backend.benchmarks import ItemValidationError
-from eval_backend.benchmarks.indic_writing_bench import (
+from eval_backend.benchmarks.item_validation import ItemValidationError
+from eval_backend.benchmarks.writing_bench.items import record_to_item
+from eval_backend.benchmarks.writing_bench.judge import (
     SCORING_PROMPT,
     SYSTEM_PROMPT,
     judge_messages,
     judged_text,
-    record_to_item,
     render_scoring_prompt,
 )
-from eval_backend.records import Item
+from eval_backend.benchmarks.writing_bench.records import Item
 from tests.support.hub_dataset import make_rows
 
-SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "000_ac413361ddb95667.txt"
+SEED = Path(__file__).resolve().parents[5] / "shared" / "seeds" / "000_ac413361ddb95667.txt"
 SEED_PROMPT_FIRST_LINE = "Evaluate the Response based on the Query and Criteria provided following the Scoring Rules."
 SEED_PROMPT_END_MARKER = "\n\nHere {criteria} is the JSON of a single checklist entry"
 

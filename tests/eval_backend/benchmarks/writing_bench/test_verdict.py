@@ -2,7 +2,8 @@
 
 import pytest
 
-from eval_backend.verdict import Verdict, VerdictError, parse_verdict
+from eval_backend.benchmarks.writing_bench.verdict import Verdict, parse_verdict
+from eval_backend.verdict import VerdictError
 
 
 @pytest.mark.parametrize(

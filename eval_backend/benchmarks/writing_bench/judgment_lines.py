@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from eval_backend.records import Item, ItemMeta, Judgment, judgment_from_dict
+from eval_backend.benchmarks.writing_bench.records import Item, ItemMeta, Judgment, judgment_from_dict
 from eval_backend.verdict_lines import VerdictLines
 
 if TYPE_CHECKING:
+    from eval_backend.benchmarks.writing_bench.verdict import Verdict
     from eval_backend.judge_client import JudgeOutcome
-    from eval_backend.verdict import Verdict
 
 
 def build_judgment(

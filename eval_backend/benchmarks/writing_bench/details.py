@@ -12,11 +12,9 @@ from typing import Any, Mapping
 from eval_backend.benchmarks.plugin import ScoredItem
 from eval_backend.benchmarks.prompting import after_thinking
 from eval_backend.item_status import NO_RESPONSE
+from eval_backend.benchmarks.writing_bench.items import CRITERIA_PER_ITEM
+from eval_backend.benchmarks.writing_bench.scoring import item_score
 from eval_backend.records import MODEL_ERROR, ResponseRecord
-from eval_backend.writing_bench_scoring import item_score
-
-CRITERIA_PER_ITEM = 5
-"""The seed's rubric: five criteria per item, one details column group each."""
 
 
 def details_row(entry: ScoredItem, run_meta: Mapping[str, Any]) -> dict[str, Any]:

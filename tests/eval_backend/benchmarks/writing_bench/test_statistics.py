@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from eval_backend.benchmarks.indic_writing_bench import record_to_item
-from eval_backend.benchmarks.writing_statistics import figure_values, rendering_cluster
+from eval_backend.benchmarks.writing_bench.items import record_to_item
+from eval_backend.benchmarks.writing_bench.statistics import figure_values, rendering_cluster
 from eval_backend.statistics import item_design
 from tests.support.hub_dataset import make_rows
 

@@ -13,9 +13,10 @@ import json
 import numpy as np
 import pandas as pd
 
-from eval_backend.benchmarks.indic_writing_bench import INDIC_CONFIGS
 from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
-from eval_backend.records import ItemMeta, sha256_text
+from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS
+from eval_backend.benchmarks.writing_bench.records import ItemMeta
+from eval_backend.records import sha256_text
 from eval_backend.statistics import Weighting
 
 FIGURES = (
