@@ -1,7 +1,7 @@
 """One joint bootstrap of a benchmark's figure over several run folders on one dataset revision.
 
 The runs' per-item values are read from their details.parquet (only the columns the figure
-needs) and aligned item by item on the first run's items; the clusters come from the first
+needs, kept in the compact file `eval_backend.item_values` writes beside it) and aligned item by item on the first run's items; the clusters come from the first
 run's items.jsonl alone (every run on one revision has the same items), since reading 500
 items.jsonl files would cost seconds. Every run must have a value on every item the figure
 counts, as a complete run does: one that lacks some is refused rather than compared on fewer
@@ -10,6 +10,7 @@ items than its summary.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
 
@@ -18,8 +19,11 @@ import pandas as pd
 
 from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
 from eval_backend.run_folder import RunFolder, RunFolderError
-from eval_backend.run_items import KEY, figure_values, read_run_items
+from eval_backend.item_values import KEY, item_values
+from eval_backend.run_items import read_run_items
 from eval_backend.statistics import DEFAULT_REPLICATES, DEFAULT_SEED, Design, JointBootstrap, item_design, joint_bootstrap
+
+logger = logging.getLogger(__name__)
 
 Loader = Callable[[Hashable, Callable[[], Any]], Any]
 """`get_or_load(key, load)` of a cache the caller keeps (a board keeps one across its states)."""
@@ -43,7 +47,12 @@ def joint_ranking(
     With `cached`, what was read from a folder is kept under its files' modification stamps, so a
     board whose one run changed reads that run again, not all of them.
     """
-    aligned = aligned_figure(folders, figure, cached)
+    return aligned_joint_ranking(aligned_figure(folders, figure, cached), replicates, seed)
+
+
+def aligned_joint_ranking(aligned: AlignedFigure, replicates: int = DEFAULT_REPLICATES,
+                          seed: int = DEFAULT_SEED) -> JointBootstrap:
+    """The joint bootstrap of runs already aligned (`aligned_figure`), in their order."""
     return joint_bootstrap(aligned.values, aligned.design, replicates, seed, aligned.figure.higher_is_better)
 
 
@@ -56,23 +65,41 @@ class AlignedFigure:
     design: Design
     configs: tuple[str, ...]
     """Per item (column), its config."""
+    kept: tuple[int, ...]
+    """The positions, among the folders given, of the runs whose values are the rows."""
 
 
-def aligned_figure(folders: Sequence[RunFolder], figure: str, cached: Loader | None = None) -> AlignedFigure:
-    """The runs' values of `figure` on the items it counts, aligned on the first run's; RunFolderError when they differ."""
+def aligned_figure(folders: Sequence[RunFolder], figure: str, cached: Loader | None = None,
+                   drop_misaligned: bool = False) -> AlignedFigure:
+    """The runs' values of `figure` on the items it counts, aligned on the first run's; RunFolderError when they differ.
+
+    With `drop_misaligned`, a run that cannot be read or aligned is left out (`kept` says which runs are in,
+    and the first readable run is the reference) rather than failing the others; RunFolderError only when
+    no run is left.
+    """
     if not folders:
         raise ValueError("no run to rank")
     load = cached or (lambda key, build: build())
-    stamps = [_stamp(folder) for folder in folders]  # a folder without its tables fails before any read
-    reference = load(("reference", stamps[0], figure), lambda: _reference(folders[0], figure))
-    values = np.stack([
-        load(("values", stamp, stamps[0], figure), lambda folder=folder: _aligned(folder, reference))
-        for folder, stamp in zip(folders, stamps)
-    ])
-    counted = reference.counted
+    reference: tuple[tuple[str, int, int, int], _Reference] | None = None
+    rows, kept = [], []
+    for position, folder in enumerate(folders):
+        try:
+            stamp = _stamp(folder)
+            if reference is None:
+                reference = (stamp, load(("reference", stamp, figure), lambda: _reference(folder, figure)))
+            rows.append(load(("values", stamp, reference[0], figure), lambda: _aligned(folder, reference[1])))
+        except RunFolderError as exc:
+            if not drop_misaligned:
+                raise
+            logger.warning("left out of the joint figures: %s", exc)
+            continue
+        kept.append(position)
+    if reference is None:
+        raise RunFolderError(f"none of the {len(folders)} runs could be read item by item")
+    counted = reference[1].counted
     configs = counted["config"].tolist()
-    design = item_design(configs, counted["cluster"].tolist(), reference.figure.weighting)
-    return AlignedFigure(reference.figure, values, design, tuple(configs))
+    design = item_design(configs, counted["cluster"].tolist(), reference[1].figure.weighting)
+    return AlignedFigure(reference[1].figure, np.stack(rows), design, tuple(configs), tuple(kept))
 
 
 def _reference(folder: RunFolder, name: str) -> _Reference:
@@ -96,7 +123,7 @@ def _stamp(folder: RunFolder) -> tuple[str, int, int, int]:
 def _aligned(folder: RunFolder, reference: _Reference) -> np.ndarray:
     """One run's values on the counted items, in their order; RunFolderError unless it has exactly those."""
     name, counted = reference.figure.name, reference.counted
-    values = figure_values(folder, reference.statistics)
+    values = item_values(folder, reference.statistics)
     present = values[np.isfinite(values[name])]
     same_order = len(present) == len(counted) and all(
         np.array_equal(present[column].to_numpy(), counted[column].to_numpy()) for column in KEY
