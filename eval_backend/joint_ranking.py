@@ -73,33 +73,59 @@ def aligned_figure(folders: Sequence[RunFolder], figure: str, cached: Loader | N
                    drop_misaligned: bool = False) -> AlignedFigure:
     """The runs' values of `figure` on the items it counts, aligned on the first run's; RunFolderError when they differ.
 
-    With `drop_misaligned`, a run that cannot be read or aligned is left out (`kept` says which runs are in,
-    and the first readable run is the reference) rather than failing the others; RunFolderError only when
-    no run is left.
+    With `drop_misaligned`, a run that cannot be read or aligned is left out (`kept` says which runs are in)
+    rather than failing the others: the items are those of the first run that most of the others align with
+    (of the first REFERENCE_CANDIDATES readable runs), so one damaged run at the top cannot drop the rest.
+    RunFolderError only when no run is readable.
     """
     if not folders:
         raise ValueError("no run to rank")
     load = cached or (lambda key, build: build())
-    reference: tuple[tuple[str, int, int, int], _Reference] | None = None
+    if not drop_misaligned:
+        return _aligned_on(folders, 0, figure, load, drop_misaligned=False)
+    best: AlignedFigure | None = None
+    candidates = 0
+    for position in range(len(folders)):
+        try:
+            aligned = _aligned_on(folders, position, figure, load, drop_misaligned=True)
+        except RunFolderError as exc:
+            logger.warning("left out of the joint figures: %s", exc)
+            continue
+        if 2 * len(aligned.kept) > len(folders):
+            return aligned
+        best = aligned if best is None or len(aligned.kept) > len(best.kept) else best
+        candidates += 1
+        if candidates == REFERENCE_CANDIDATES:
+            break
+    if best is None:
+        raise RunFolderError(f"none of the {len(folders)} runs could be read item by item")
+    return best
+
+
+REFERENCE_CANDIDATES = 3
+"""How many runs are tried as the reference before the one most others align with is taken."""
+
+
+def _aligned_on(folders: Sequence[RunFolder], reference_at: int, figure: str, load: Loader,
+                drop_misaligned: bool) -> AlignedFigure:
+    """Every run's values aligned on the items of the run at `reference_at` (its own read failing raises)."""
+    reference_stamp = _stamp(folders[reference_at])
+    reference = load(("reference", reference_stamp, figure), lambda: _reference(folders[reference_at], figure))
     rows, kept = [], []
     for position, folder in enumerate(folders):
         try:
             stamp = _stamp(folder)
-            if reference is None:
-                reference = (stamp, load(("reference", stamp, figure), lambda: _reference(folder, figure)))
-            rows.append(load(("values", stamp, reference[0], figure), lambda: _aligned(folder, reference[1])))
+            rows.append(load(("values", stamp, reference_stamp, figure), lambda: _aligned(folder, reference)))
         except RunFolderError as exc:
             if not drop_misaligned:
                 raise
-            logger.warning("left out of the joint figures: %s", exc)
+            logger.info("not aligned with %s: %s", folders[reference_at].path, exc)
             continue
         kept.append(position)
-    if reference is None:
-        raise RunFolderError(f"none of the {len(folders)} runs could be read item by item")
-    counted = reference[1].counted
+    counted = reference.counted
     configs = counted["config"].tolist()
-    design = item_design(configs, counted["cluster"].tolist(), reference[1].figure.weighting)
-    return AlignedFigure(reference[1].figure, np.stack(rows), design, tuple(configs), tuple(kept))
+    design = item_design(configs, counted["cluster"].tolist(), reference.figure.weighting)
+    return AlignedFigure(reference.figure, np.stack(rows), design, tuple(configs), tuple(kept))
 
 
 def _reference(folder: RunFolder, name: str) -> _Reference:
