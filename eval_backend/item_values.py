@@ -32,6 +32,7 @@ import pyarrow.feather as feather
 from eval_backend.benchmarks.item_statistics import ItemStatistics
 from eval_backend.details import read_details
 from eval_backend.run_folder import RunFolder, RunFolderError
+from eval_backend.write_guard import check_write
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +57,7 @@ def item_values(folder: RunFolder, statistics: ItemStatistics) -> pd.DataFrame:
 
 def write_item_values(folder: RunFolder, statistics: ItemStatistics, details: pd.DataFrame) -> None:
     """Write the compact file from the details just written to the folder (scoring calls this)."""
+    check_write()
     values = checked_values(_values(details, statistics, folder.details_path), statistics, folder.details_path)
     _keep(folder, statistics, values, _details_stamp(folder))
 
