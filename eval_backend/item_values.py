@@ -3,12 +3,15 @@
 What the statistics take of a run (the joint bootstrap, the pairwise matrix, `compare`, About's
 precision) is the benchmark's `ItemStatistics.values` of its details.parquet: the item keys, the
 subset columns and one float column per figure. Reading that from a full-size details.parquet
-(tens of MB of answers and reasons) costs tens of ms, and a board of 500 runs pays it at every
-start; so the engine writes the values once at scoring, as an uncompressed-fast Arrow file
-(ITEM_VALUES_FILE, about 100 KB), and a run scored before that gets it on its first read. The
-file names the details.parquet it was taken from (size and modification time) and the figures it
-holds: a details.parquet rewritten since, or a benchmark whose figures changed, makes it stale,
-and it is taken again. A folder that cannot be written (read-only) still reads, from details.parquet.
+(tens of MB of answers and reasons) costs tens of ms, and a board of 500 runs paid it at every
+start; so the engine writes the values once at scoring, as an uncompressed Arrow file
+(ITEM_VALUES_FILE: a few hundred KB, read in under a ms), and a run scored before that gets it on
+its first read. It is mirrored to the Hub with the folder, so its bytes depend only on what it
+was taken from: the details.parquet (its size and a hash of its last 64 KiB, where parquet keeps
+its footer of column sizes and statistics) and the figures it holds. It is stale, and taken
+again, when that fingerprint differs, when details.parquet is newer than it (written in place
+since), or when the benchmark's figures changed. A folder that cannot be written (read-only)
+still reads, from details.parquet.
 
 The checks (`checked_values`) are the declared shape every reader relies on: the key columns
 present, `config` text and `index` whole numbers, each (config, index) once, at least one item,
@@ -18,6 +21,7 @@ count in it). A file that fails is a RunFolderError naming the file and the colu
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import tempfile
@@ -46,7 +50,7 @@ _UNREADABLE = (OSError, ValueError, TypeError, pa.ArrowException)
 def item_values(folder: RunFolder, statistics: ItemStatistics) -> pd.DataFrame:
     """The run's checked per-item values (`checked_values`): from the compact file when it is current, else
     from details.parquet, then kept in the compact file. RunFolderError names the file and what is wrong."""
-    source = _details_stamp(folder)
+    source = _fingerprint(folder.details_path)
     kept = _read_kept(folder, statistics, source)
     if kept is not None:
         return kept
@@ -59,7 +63,7 @@ def write_item_values(folder: RunFolder, statistics: ItemStatistics, details: pd
     """Write the compact file from the details just written to the folder (scoring calls this)."""
     check_write()
     values = checked_values(_values(details, statistics, folder.details_path), statistics, folder.details_path)
-    _keep(folder, statistics, values, _details_stamp(folder))
+    _keep(folder, statistics, values, _fingerprint(folder.details_path))
 
 
 def values_of_details(folder: RunFolder, statistics: ItemStatistics) -> pd.DataFrame:
@@ -127,6 +131,8 @@ def _read_kept(folder: RunFolder, statistics: ItemStatistics, source: bytes) -> 
     """The compact file's values when it was taken from today's details.parquet for today's figures, else None."""
     path = folder.path / ITEM_VALUES_FILE
     try:
+        if path.stat().st_mtime_ns < folder.details_path.stat().st_mtime_ns:
+            return None  # details.parquet written in place since
         table = feather.read_table(path, memory_map=False)
         metadata = table.schema.metadata or {}
         if metadata.get(_SOURCE) != source or metadata.get(_FIGURES) != _figure_names(statistics):
@@ -155,13 +161,22 @@ def _keep(folder: RunFolder, statistics: ItemStatistics, values: pd.DataFrame, s
         logger.info("%s: item values not kept (%s)", folder.path, exc.strerror or exc)
 
 
-def _details_stamp(folder: RunFolder) -> bytes:
-    """Size and modification time of details.parquet: what the compact file was taken from."""
+def _fingerprint(details_path: Path) -> bytes:
+    """Size and a hash of the last FOOTER_BYTES of details.parquet: what the compact file was taken from.
+
+    Content alone (no modification time), so a copy of the folder, or one pulled from the Hub, keeps it."""
     try:
-        stat = folder.details_path.stat()
+        with details_path.open("rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - FOOTER_BYTES))
+            tail = handle.read()
     except FileNotFoundError:
-        raise RunFolderError(f"{folder.path}: no details.parquet; score the run first") from None
-    return f"{stat.st_size}:{stat.st_mtime_ns}".encode()
+        raise RunFolderError(f"{details_path.parent}: no details.parquet; score the run first") from None
+    return f"{size}:{hashlib.sha256(tail).hexdigest()}".encode()
+
+
+FOOTER_BYTES = 64 * 1024
+"""Parquet keeps its footer (every column chunk's offsets, sizes and statistics) at the end of the file."""
 
 
 def _figure_names(statistics: ItemStatistics) -> bytes:

@@ -14,6 +14,7 @@ from tenacity import retry, retry_if_exception, stop_after_attempt
 
 from eval_backend.consistency import CONSISTENCY_FILE, REJUDGMENTS_FILE
 from eval_backend.hub_client import hub_api
+from eval_backend.item_values import ITEM_VALUES_FILE
 from eval_backend.hub_sync._hub import (
     HUB_ERRORS,
     RemoteFile,
@@ -41,7 +42,7 @@ def run_files(folder: RunFolder) -> list[Path]:
     paths = (
         folder.request_path, folder.items_path, folder.responses_path,
         folder.judgments_path, folder.path / SCORE_LINES.file, folder.summary_path, folder.details_path,
-        folder.path / CONSISTENCY_FILE, folder.path / REJUDGMENTS_FILE,
+        folder.path / CONSISTENCY_FILE, folder.path / REJUDGMENTS_FILE, folder.path / ITEM_VALUES_FILE,
     )
     return [path for path in paths if path.is_file()]
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.feather as feather
 import pytest
 
@@ -49,12 +50,29 @@ def test_a_run_scored_before_gets_the_file_on_its_first_read_and_reads_it_after(
     expected = _values_straight_from_details(folder)
     assert first[["config", "index"]].values.tolist() == expected[["config", "index"]].values.tolist()
     np.testing.assert_array_equal(first[["indic", "overall"]].to_numpy(), expected[["indic", "overall"]].to_numpy())
-    assert (folder.path / ITEM_VALUES_FILE).is_file()
-    # details.parquet now unreadable but with its size and time: only the kept file can give the values
-    stat = folder.details_path.stat()
-    folder.details_path.write_bytes(b"\0" * stat.st_size)
-    os.utime(folder.details_path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-    pd.testing.assert_frame_equal(item_values(folder, WRITING_STATISTICS), first)
+    kept = folder.path / ITEM_VALUES_FILE
+    assert kept.is_file()
+    # The kept file, changed where details.parquet was not, is what the next read gives: it is read, not details.
+    table = feather.read_table(kept)
+    changed = first.assign(overall=first["overall"].where(first.index != 0, 2.5))
+    feather.write_feather(pa.Table.from_pandas(changed, preserve_index=False).replace_schema_metadata(
+        table.schema.metadata), kept, compression="uncompressed")
+    assert item_values(folder, WRITING_STATISTICS).loc[0, "overall"] == 2.5
+
+
+def test_the_file_is_the_same_bytes_wherever_it_is_taken_so_a_copy_or_a_hub_pull_keeps_it(tmp_path: Path) -> None:
+    folder = _frozen_copy(tmp_path)
+    item_values(folder, WRITING_STATISTICS)
+    kept = folder.path / ITEM_VALUES_FILE
+    first = kept.read_bytes()
+    copied = RunFolder(Path(shutil.copytree(folder.path, tmp_path / "copy" / "main")))
+    kept.unlink()
+    folder.details_path.touch()  # newer than any kept file: taken again
+    item_values(folder, WRITING_STATISTICS)
+    assert kept.read_bytes() == first
+    stamp = (copied.path / ITEM_VALUES_FILE).stat().st_mtime_ns
+    item_values(copied, WRITING_STATISTICS)
+    assert (copied.path / ITEM_VALUES_FILE).stat().st_mtime_ns == stamp  # current in the copy: read, not rewritten
 
 
 def test_details_rewritten_since_make_the_kept_values_stale(tmp_path: Path) -> None:

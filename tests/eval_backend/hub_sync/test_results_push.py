@@ -23,7 +23,8 @@ from eval_backend.hub_sync.layout import repo_run
 from eval_backend.run_folder import RunFolder, iter_run_folders
 from tests.eval_backend.hub_sync.conftest import RESULTS_REPO, TOKEN, dead_endpoint, hub_settings
 
-RUN_FILES = {"request.json", "items.jsonl", "responses.jsonl", "judgments.jsonl", "summary.json", "details.parquet"}
+RUN_FILES = {"request.json", "items.jsonl", "responses.jsonl", "judgments.jsonl", "summary.json", "details.parquet",
+             "item_values.arrow"}
 
 
 def folder_bytes(path: Path) -> dict[str, bytes]:
