@@ -79,11 +79,11 @@ def values_of_details(folder: RunFolder, statistics: ItemStatistics) -> pd.DataF
 
 def checked_values(values: pd.DataFrame, statistics: ItemStatistics, path: Path) -> pd.DataFrame:
     """`values` (key, subset and figure columns) if they have the declared shape; RunFolderError naming the
-    file and column otherwise. The key columns come back as text and int64, the figures as float64."""
+    file and column otherwise. The index comes back as int64, the figures as float64."""
     if values.empty:
         raise RunFolderError(f"{path}: holds no items")
     config, index = values["config"], values["index"]
-    if not all(isinstance(name, str) and name for name in config):
+    if not pd.api.types.is_string_dtype(config) or config.isna().any() or not config.str.len().all():
         raise RunFolderError(f"{path}: column 'config' must hold non-empty text in every row")
     if not pd.api.types.is_integer_dtype(index) or index.isna().any():
         raise RunFolderError(f"{path}: column 'index' must hold whole numbers in every row, not {index.dtype}")
@@ -92,10 +92,12 @@ def checked_values(values: pd.DataFrame, statistics: ItemStatistics, path: Path)
         config_name, number = values.loc[repeated, KEY].iloc[0]
         raise RunFolderError(f"{path}: item ({config_name!r}, {number}) appears {int(repeated.sum()) + 1} or more "
                              "times; each (config, index) must appear once")
-    checked = values.astype({"config": str, "index": "int64"})
+    checked = values.reset_index(drop=True)
+    if index.dtype != "int64":
+        checked["index"] = index.to_numpy("int64")
     for figure in statistics.figures:
         checked[figure.name] = _checked_figure(checked[figure.name], figure.name, figure.bounds, path)
-    return checked.reset_index(drop=True)
+    return checked
 
 
 def _values(details: pd.DataFrame, statistics: ItemStatistics, path: Path) -> pd.DataFrame:
@@ -115,15 +117,17 @@ def _values(details: pd.DataFrame, statistics: ItemStatistics, path: Path) -> pd
 
 def _checked_figure(values: pd.Series, name: str, bounds: tuple[float, float] | None, path: Path) -> pd.Series:
     try:
-        numbers = values.astype("float64")
+        numbers = values if values.dtype == "float64" else values.astype("float64")
     except (TypeError, ValueError):
         raise RunFolderError(f"{path}: figure {name!r} has values that are not numbers") from None
-    present = numbers.dropna()
-    outside = ~np.isfinite(present) if bounds is None else ~present.between(*bounds)
+    array = numbers.to_numpy()
+    present = array[~np.isnan(array)]
+    low, high = bounds or (-np.inf, np.inf)
+    outside = ~(np.isfinite(present) & (present >= low) & (present <= high))
     if outside.any():
-        where = f"within [{bounds[0]:g}, {bounds[1]:g}]" if bounds else "finite"
+        where = f"within [{low:g}, {high:g}]" if bounds else "finite"
         raise RunFolderError(f"{path}: figure {name!r} must be {where}; {int(outside.sum())} item(s) are not "
-                             f"(first: {present[outside].iloc[0]!r})")
+                             f"(first: {present[outside][0]!r})")
     return numbers
 
 
