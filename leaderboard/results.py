@@ -24,7 +24,7 @@ from typing import Any, Callable, Generic, Hashable, Mapping, Sequence, TypeVar
 
 import pandas as pd
 
-from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK, Benchmark, ItemValidationError
+from eval_backend.benchmarks import BENCHMARKS, Benchmark, ItemValidationError
 from eval_backend.consistency import CONSISTENCY_FILE
 from eval_backend.dataset_loader import DatasetLoadError, DatasetSpec, load_items
 from eval_backend.details import read_details
@@ -77,7 +77,8 @@ class RunResult:
 
     @property
     def benchmark(self) -> Benchmark:
-        return BENCHMARKS.get(str(self.summary.get("benchmark")), BENCHMARKS[DEFAULT_BENCHMARK])
+        """The benchmark the summary names (`run_shape` refuses a summary that names none it knows)."""
+        return BENCHMARKS[self.summary["benchmark"]]
 
     @property
     def dataset(self) -> DatasetSpec | None:

@@ -2,7 +2,10 @@
 
 Valid JSON is not enough: one folder with `"overall": "high"` or `"counts": [1, 2]` would
 otherwise break the table, the sorting or the figures for every viewer. A folder that fails
-is listed as a problem and skipped, like one whose JSON does not parse.
+is listed as a problem and skipped, like one whose JSON does not parse. A summary names its
+benchmark (every summary the engine wrote does; `{}` is not a run); a request's text fields may
+be absent (`dataset_resolved_at` is, in every folder written before 2026-11-30) or null.
+The per-item values of details.parquet are checked by `eval_backend.item_values`.
 """
 
 from __future__ import annotations
