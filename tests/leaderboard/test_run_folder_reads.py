@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.details import read_details, write_details
 from eval_backend.item_values import ITEM_VALUES_FILE
 from eval_backend.run_folder import RunFolder
@@ -30,6 +31,7 @@ from leaderboard.scored_tables import ranking_frame
 from leaderboard.writing_bench_tables import RANKED, table_for_runs
 from tests.support.qa_runs import build_qa_runs
 from tests.support.readable_runs import LONG_IDS
+from tests.support.saraiki_runs import build_saraiki_runs
 
 BROKEN = "acme__strong-7b/main"
 """The best ranked run of the evaluated board: the one whose folder each case breaks."""
@@ -200,3 +202,22 @@ def test_a_damaged_compact_file_is_taken_again_from_details(evaluated_copy: Path
     assert _ranked_rules(evaluated_copy) == dict.fromkeys([BROKEN, *OTHERS_RANKED], JOINT_RULE)
     assert kept.read_bytes()[:6] == b"ARROW1" and kept.stat().st_size > 1000  # rewritten whole
 
+
+
+# -- Saraiki: Shahmukhi answers, a figure per task ------------------------------------------------
+
+
+@pytest.mark.parametrize(("change", "named"), [
+    (_drop("task"), "'task'"),
+    (lambda details: details.assign(config=""), "'config'"),
+], ids=["no task", "empty config"])
+def test_a_malformed_saraiki_details_table_is_a_problem_and_saraiki_still_ranks(
+    tmp_path: Path, change: Callable[[pd.DataFrame], pd.DataFrame], named: str
+) -> None:
+    data = build_saraiki_runs(tmp_path / "saraiki")
+    broken, *others = data.folders.values()
+    write_details(change(read_details(broken.details_path)), broken.details_path)
+    snapshot = ResultsStore(data.runs_dir).snapshot()
+    [problem] = snapshot.problems
+    assert str(broken.details_path) in problem and named in problem, problem
+    assert len(ranking_frame(snapshot.runs, SARAIKI)) == len(others)
