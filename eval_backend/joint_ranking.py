@@ -1,11 +1,11 @@
 """One joint bootstrap of a benchmark's figure over several run folders on one dataset revision.
 
 The runs' per-item values are read from their details.parquet (only the columns the figure
-needs, kept in the compact file `eval_backend.item_values` writes beside it) and aligned item by item on the first run's items; the clusters come from the first
-run's items.jsonl alone (every run on one revision has the same items), since reading 500
-items.jsonl files would cost seconds. Every run must have a value on every item the figure
-counts, as a complete run does: one that lacks some is refused rather than compared on fewer
-items than its summary.
+needs, kept in the compact file `eval_backend.item_values` writes beside it) and aligned item
+by item on the first run's items; the clusters come from the first run's items.jsonl alone
+(every run on one revision has the same items), since reading 500 items.jsonl files would
+cost seconds. Every run must have a value on every item the figure counts, as a complete run
+does: one that lacks some is refused rather than compared on fewer items than its summary.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 
 from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
-from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.item_values import KEY, item_values
+from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.run_items import read_run_items
 from eval_backend.statistics import DEFAULT_REPLICATES, DEFAULT_SEED, Design, JointBootstrap, item_design, joint_bootstrap
 
@@ -122,6 +122,8 @@ def _aligned_on(folders: Sequence[RunFolder], reference_at: int, figure: str, lo
             logger.info("not aligned with %s: %s", folders[reference_at].path, exc)
             continue
         kept.append(position)
+    if not rows:
+        raise RunFolderError(f"{folders[reference_at].path}: its own items could not be aligned")
     counted = reference.counted
     configs = counted["config"].tolist()
     design = item_design(configs, counted["cluster"].tolist(), reference.figure.weighting)

@@ -9,7 +9,6 @@ each bad folder is named, with its file and field, under "Run folders that could
 
 from __future__ import annotations
 
-import json
 from typing import Iterator
 
 import pytest
