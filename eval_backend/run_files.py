@@ -8,8 +8,9 @@ files (`.lock`, `summary.json.tmp`) are a writer's, never part of a run, so none
     request.json, summary.json, consistency.json     a JSON object
     items, responses, judgments, scores .jsonl      one JSON object a line, each with its item key
     consistency_judgments.jsonl                     one JSON object a line
-    details.parquet                                  a readable table with the item key and the columns
-                                                     its benchmark's figures are read from
+    details.parquet                                  a readable table whose per-item figure values have
+                                                     their declared shape (`item_values.checked_values`)
+    item_values.arrow                                the compact copy of those values (`item_values`)
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from enum import StrEnum
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.feather as feather
 import pyarrow.parquet as pq
 
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.consistency import CONSISTENCY_FILE, REJUDGMENTS_FILE
+from eval_backend.item_values import ITEM_VALUES_FILE, values_of_details
 from eval_backend.jsonl import parse_json
-from eval_backend.run_folder import RunFolder
+from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.scores import SCORE_LINES
 
 MB = 1024 * 1024
@@ -36,6 +39,7 @@ class FileFormat(StrEnum):
     JSON = "JSON object"
     JSONL = "JSON lines"
     PARQUET = "parquet table"
+    ARROW = "Arrow file"
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,7 @@ RUN_FILES: tuple[RunFile, ...] = (
     RunFile(_FOLDER.details_path.name, FileFormat.PARQUET, 512 * MB, ITEM_KEY, figure_columns=True),
     RunFile(CONSISTENCY_FILE, FileFormat.JSON, 16 * MB),
     RunFile(REJUDGMENTS_FILE, FileFormat.JSONL, 256 * MB),
+    RunFile(ITEM_VALUES_FILE, FileFormat.ARROW, 64 * MB),
 )
 """In the order they are pushed to the results repo (`hub_sync.results_push.run_files`)."""
 _BY_NAME = {declared.name: declared for declared in RUN_FILES}
@@ -94,12 +99,16 @@ def file_problem(name: str, path: Path, benchmark: Benchmark | None = None) -> s
     declared = _BY_NAME[name]
     try:
         if declared.format is FileFormat.PARQUET:
-            return _table_problem(path, (*declared.required, *_figure_columns(declared, benchmark)))
+            required = (*declared.required, *_figure_columns(declared, benchmark))
+            return _table_problem(path, required) or _values_problem(declared, path, benchmark)
+        if declared.format is FileFormat.ARROW:
+            feather.read_table(path, memory_map=False)
+            return None
         data = path.read_bytes()
         if declared.format is FileFormat.JSON:
             return _object_problem(parse_json(data, "the file"), declared.required, "the file")
         return _lines_problem(data, declared.required)
-    except ValueError as exc:
+    except (ValueError, pa.ArrowException) as exc:
         return str(exc)
 
 
@@ -107,6 +116,18 @@ def _figure_columns(declared: RunFile, benchmark: Benchmark | None) -> tuple[str
     if not declared.figure_columns or benchmark is None or benchmark.item_statistics is None:
         return ()
     return benchmark.item_statistics().columns
+
+
+def _values_problem(declared: RunFile, path: Path, benchmark: Benchmark | None) -> str | None:
+    """Why the table's per-item figure values are not what the board reads (the board's own check: item keys
+    once each, finite values within their bounds), or None."""
+    if not declared.figure_columns or benchmark is None or benchmark.item_statistics is None:
+        return None
+    try:
+        values_of_details(RunFolder(path.parent), benchmark.item_statistics())
+    except RunFolderError as exc:
+        return str(exc).removeprefix(f"{path}: ")  # the staging path is the puller's, not the run's
+    return None
 
 
 def _object_problem(value: object, required: tuple[str, ...], where: str) -> str | None:

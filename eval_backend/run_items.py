@@ -2,7 +2,8 @@
 
 Read from the folder's own files: the items from items.jsonl (the benchmark's cluster rule
 needs the item: its rubric, its passage), the per-item values from details.parquet (the
-download, so a comparison's figures are those anyone can recompute from it). Each benchmark
+download, so a comparison's figures are those anyone can recompute from it), checked and kept
+in a compact file beside it (`eval_backend.item_values`). Each benchmark
 declares its `ItemStatistics` in its own package and names it in its record (`item_statistics`).
 """
 
@@ -15,10 +16,8 @@ import pandas as pd
 from eval_backend.benchmarks.item_statistics import ItemStatistics
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.registry import BENCHMARKS
-from eval_backend.details import read_details
+from eval_backend.item_values import KEY, item_values
 from eval_backend.run_folder import RunFolder, RunFolderError, recorded_items
-
-KEY = ["config", "index"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,20 +54,11 @@ def read_run_items(folder: RunFolder, clusters: pd.DataFrame | None = None) -> R
     """
     benchmark = folder_benchmark(folder)
     statistics = _statistics(benchmark)
-    frame = figure_values(folder, statistics)
+    frame = item_values(folder, statistics)
     clusters = item_clusters(folder) if clusters is None else clusters
     frame = frame.merge(clusters, how="left", on=KEY).set_index(KEY, drop=False)
     request = folder.read_request() if folder.request_path.exists() else {}
     return RunItems(benchmark.name, _label(request, folder), request.get("dataset_revision"), statistics, frame)
-
-
-def figure_values(folder: RunFolder, statistics: ItemStatistics) -> pd.DataFrame:
-    """details.parquet's key and subset columns, then one column of per-item values per figure, in file order."""
-    if not folder.details_path.is_file():
-        raise RunFolderError(f"{folder.path}: no details.parquet; score the run first")
-    details = read_details(folder.details_path, list(dict.fromkeys([*KEY, *statistics.subsets, *statistics.columns])))
-    subsets = [column for column in statistics.subsets if column in details]
-    return pd.concat([details[KEY + subsets], statistics.values(details)], axis=1)
 
 
 def item_clusters(folder: RunFolder) -> pd.DataFrame:

@@ -22,6 +22,7 @@ from eval_backend.coverage import coverage_of
 from eval_backend.details import write_details
 from eval_backend.figure_intervals import item_clusters, summary_intervals
 from eval_backend.generation.decoding_mode import recorded_mode
+from eval_backend.item_values import write_item_values
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED, answered, awaits_response
 from eval_backend.jsonl import without_surrogates
 from eval_backend.records import ItemKey, ResponseRecord, Usage, sha256_text, to_json_dict
@@ -139,6 +140,8 @@ def score_folder(benchmark: Benchmark, folder: RunFolder, judge_model: str | Non
                                  request.get("expected_items"), request.get("dataset_configs"))
     folder.write_summary(summary)
     write_details(details, folder.details_path)
+    if benchmark.item_statistics is not None:  # what the board reads of the run at start, beside the summary
+        write_item_values(folder, benchmark.item_statistics(), details)
     return summary
 
 

@@ -5,6 +5,8 @@ answered the same items, so their rank ranges come from the engine's joint clust
 the 2.5th to 97.5th percentile of the ranks each holds across replicates. A run on another
 revision cannot be resampled with them; it keeps the interval-overlap rule (`rank_ranges`), and
 a shared-revision run's range widens by the other-revision runs whose interval overlaps its own.
+So does a shared-revision run whose items cannot be aligned with the others' (no details.parquet,
+an item left unscored): it alone keeps the overlap rule, the others keep the joint bootstrap.
 `rank_rule` says which rule gave each range.
 """
 
@@ -16,7 +18,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from eval_backend.joint_ranking import joint_ranking
+from eval_backend.joint_ranking import aligned_figure, aligned_joint_ranking
 from eval_backend.run_folder import RunFolderError
 from leaderboard.results import LruCache, RunResult
 
@@ -48,10 +50,14 @@ def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranke
     folders = {run.run_id: run.folder for run in runs}
     try:
         shared_folders = [folders[run_id] for run_id in table.loc[shared, "run_id"]]
-        joint = joint_ranking(shared_folders, figure, cached=RUN_READS.get_or_load)
-    except (RunFolderError, OSError, ValueError) as exc:  # an unreadable or misaligned run: keep the old rule
+        aligned = aligned_figure(shared_folders, figure, cached=RUN_READS.get_or_load, drop_misaligned=True)
+    except (RunFolderError, OSError) as exc:  # no run readable item by item: every run keeps the old rule
         logger.warning("rank ranges by interval overlap: the joint bootstrap failed (%s)", exc)
         return table
+    shared = pd.Series(table.index.isin(table.index[shared][list(aligned.kept)]), index=table.index)
+    if shared.sum() < 2:
+        return table
+    joint = aligned_joint_ranking(aligned)
     others = ranked & ~shared
     better, not_worse = _others_around(table, shared, others, bounds)
     table.loc[shared, "rank_best"] = joint.rank_best + better

@@ -113,10 +113,14 @@ def ranked_runs(runs: Sequence[RunResult]) -> tuple[list[RunResult], str | None]
 
 
 def _compute(benchmark: str, figure: str, n: int, runs: list[RunResult], revision: str | None) -> MatrixView:
-    try:
-        aligned = aligned_figure([run.folder for run in runs], figure, cached=RUN_READS.get_or_load)
+    try:  # a run that cannot be aligned with the others (an item left unscored) is left out, not all of them
+        aligned = aligned_figure([run.folder for run in runs], figure, cached=RUN_READS.get_or_load,
+                                 drop_misaligned=True)
     except (RunFolderError, OSError) as exc:
         raise MatrixUnavailable(f"the ranked runs could not be compared item by item: {exc}") from exc
+    if len(aligned.kept) < 2:
+        raise MatrixUnavailable("fewer than two ranked runs could be compared item by item")
+    runs = [runs[position] for position in aligned.kept]
     sign = 1.0 if aligned.figure.higher_is_better else -1.0
     order = np.argsort(-sign * headline(aligned.values, aligned.design), kind="stable")[:n]
     matrix = pairwise_comparisons(aligned.values[order], aligned.design)

@@ -74,7 +74,8 @@ def _benchmark_rows(name: str, runs: Sequence[RunResult]) -> list[dict[str, Any]
     rows, measured = [], set()
     for figure in figures:
         try:
-            aligned = aligned_figure([run.folder for run in chosen], figure.name, cached=RUN_READS.get_or_load)
+            aligned = aligned_figure([run.folder for run in chosen], figure.name, cached=RUN_READS.get_or_load,
+                                     drop_misaligned=True)
         except (RunFolderError, OSError, ValueError) as exc:  # an unreadable or misaligned run: say nothing
             logger.warning("no precision figures for %s: %s", name, exc)
             return []

@@ -4,6 +4,11 @@ Every number comes from a run folder's summary.json or details.parquet as the en
 wrote it; nothing here re-scores. Reads are cached on file modification stamps, so a new
 or re-scored run appears on the next call without a restart, and an unchanged one is
 not read again.
+
+This is the board's one boundary with run folders: each file it reads (request.json and
+summary.json by `run_shape`, details.parquet's per-item values by `eval_backend.item_values`)
+is checked when the folder is read, and a folder that fails is a problem of the snapshot,
+named with its file and field, and in no ranking, matrix or comparison.
 """
 
 from __future__ import annotations
@@ -21,11 +26,12 @@ import pandas as pd
 
 from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.plugin import Benchmark
-from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.consistency import CONSISTENCY_FILE
 from eval_backend.dataset_loader import DatasetLoadError, DatasetSpec, load_items
 from eval_backend.details import read_details
 from eval_backend.generation.decoding_mode import mode_text
+from eval_backend.item_values import item_values
 from eval_backend.run_folder import RunFolder, RunFolderError, iter_run_folders, run_folder_of_id
 from leaderboard.run_shape import check_run_files
 
@@ -73,7 +79,8 @@ class RunResult:
 
     @property
     def benchmark(self) -> Benchmark:
-        return BENCHMARKS.get(str(self.summary.get("benchmark")), BENCHMARKS[DEFAULT_BENCHMARK])
+        """The benchmark the summary names (`run_shape` refuses a summary that names none it knows)."""
+        return BENCHMARKS[self.summary["benchmark"]]
 
     @property
     def dataset(self) -> DatasetSpec | None:
@@ -212,7 +219,17 @@ class ResultsStore:
         request = folder.read_request() if folder.request_path.exists() else {}
         summary = folder.read_summary()
         check_run_files(folder, request, summary)
-        return RunResult(run_id, folder, request, summary)
+        run = RunResult(run_id, folder, request, summary)
+        _check_item_values(run)
+        return run
+
+
+def _check_item_values(run: RunResult) -> None:
+    """Refuse a run whose details.parquet does not give the per-item values its benchmark declares (the
+    check also keeps them in the compact file the statistics read). A run not scored item by item has none."""
+    statistics = run.benchmark.item_statistics
+    if statistics is not None and run.folder.details_path.exists():
+        item_values(run.folder, statistics())
 
 
 UNREADABLE = (RunFolderError, OSError, ValueError, RecursionError)
@@ -289,11 +306,13 @@ def _license(request: Mapping[str, Any]) -> str:
 
 
 def _board_stamp(folder: RunFolder) -> tuple[tuple[int, int] | None, ...]:
-    """The stamp of every file of a run that the board shows: a new stamp is new results to render.
+    """The stamp of every file of a run that the board shows or checks: a new stamp is new results to render.
 
-    The consistency report counts: it changes the About tab without changing the scores.
+    The consistency report counts: it changes the About tab without changing the scores. So does
+    details.parquet, whose per-item values are checked with the folder and the rank ranges rest on (the
+    compact file kept from it does not: it is current exactly when details.parquet is unchanged).
     """
-    return _stamp(folder.summary_path, folder.request_path, folder.path / CONSISTENCY_FILE)
+    return _stamp(folder.summary_path, folder.request_path, folder.path / CONSISTENCY_FILE, folder.details_path)
 
 
 def _stamp(*paths: Path) -> tuple[tuple[int, int] | None, ...]:

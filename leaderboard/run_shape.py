@@ -2,7 +2,10 @@
 
 Valid JSON is not enough: one folder with `"overall": "high"` or `"counts": [1, 2]` would
 otherwise break the table, the sorting or the figures for every viewer. A folder that fails
-is listed as a problem and skipped, like one whose JSON does not parse.
+is listed as a problem and skipped, like one whose JSON does not parse. A summary names its
+benchmark (every summary the engine wrote does; `{}` is not a run); a request's text fields may
+be absent (`dataset_resolved_at` is, in every folder written before 2026-11-30) or null.
+The per-item values of details.parquet are checked by `eval_backend.item_values`.
 """
 
 from __future__ import annotations
@@ -11,10 +14,11 @@ import math
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.run_folder import RunFolder, RunFolderError
 
-_TEXT_FIELDS = ("model", "revision", "dataset", "dataset_revision", "precision", "benchmark", "judge_model",
-                "created_at")
+_TEXT_FIELDS = ("model", "revision", "dataset", "dataset_revision", "dataset_resolved_at", "precision", "benchmark",
+                "judge_model", "created_at")
 _SCORE_MAPS = ("configs", "variants", "domains", "subdomains", "config_groups", "metrics")
 _GROUP_MAPS = ("by_language", "by_domain", "tasks")
 """A scored benchmark's breakdowns (QA's languages and domains, Saraiki's tasks): objects of objects."""
@@ -27,6 +31,8 @@ def check_run_files(folder: RunFolder, request: Any, summary: Any) -> None:
             raise RunFolderError(f"{file}: must hold a JSON object, not {_json_kind(record)}")
         _check_text_fields(file, record)
     path = folder.summary_path
+    _check(path, "benchmark", summary.get("benchmark") in BENCHMARKS,
+           f"the name of a benchmark ({', '.join(sorted(BENCHMARKS))}); the engine writes it in every summary")
     _check(path, "overall", _is_score_or_none(summary.get("overall")), "a number or null")
     _check(path, "overall_ci", _is_interval_or_none(summary.get("overall_ci")), "a [low, high] pair or null")
     for name in _SCORE_MAPS:

@@ -27,7 +27,7 @@ from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from eval_backend.benchmarks.writing_bench.scoring import SUBDOMAIN_SEPARATOR
 from leaderboard.joint_ranks import with_joint_rank_ranges
 from leaderboard.results import UNKNOWN_LICENSE, RunResult, Snapshot, breakdown_frame, runs_frame
-from leaderboard.row_flags import DatasetPin, board_flags, is_hidden, outdated, run_facts
+from leaderboard.row_flags import board_flags, dataset_pin, is_hidden, outdated, run_facts
 
 RANKING_RULE = (
     "Ranked by the Indic average (the mean of the 11 Indic language scores), complete runs only; "
@@ -144,11 +144,10 @@ def standing_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
     written before coverage was recorded is incomplete until the run is scored again. A run is
     flagged `dataset_outdated` when another run of the same dataset resolved a newer revision.
     """
-    rows = [_standing_row(run) for run in runs]
-    frame = pd.DataFrame(rows, columns=[*_STANDING_COLUMNS, "_dataset", "_resolved_at"])
-    frame["dataset_outdated"] = outdated([DatasetPin(*pin) for pin in zip(
-        frame["_dataset"], frame["dataset_revision"], frame["_resolved_at"])])
-    return frame[_STANDING_COLUMNS]
+    frame = pd.DataFrame([_standing_row(run) for run in runs], columns=_STANDING_COLUMNS)
+    # From the requests themselves: a table column turns a missing date into NaN, which no date compares with.
+    frame["dataset_outdated"] = outdated([dataset_pin(run.request) for run in runs])
+    return frame
 
 
 class TableCache:
@@ -418,8 +417,6 @@ def _standing_row(run: RunResult) -> dict[str, object]:
         "unclosed_thinking": _whole(_mapping(summary.get("counts")).get("unclosed_thinking")),
         "dataset_revision": _text(request.get("dataset_revision")),
         "model_type": model_type(request),
-        "_dataset": _text(request.get("dataset")),
-        "_resolved_at": _text(request.get("dataset_resolved_at")),
     }
     standing = coverage_standing(summary)
     row.update(standing)

@@ -32,6 +32,9 @@ class Figure:
     weighting: Weighting
     unit: str
     higher_is_better: bool = True
+    bounds: tuple[float, float] | None = None
+    """The range every per-item value lies in (a 1-10 score, a 0/100 verdict); a value outside it is a damaged
+    file, refused where it is read (`eval_backend.item_values`). None: any finite number."""
 
 
 def own_cluster(item: Any) -> str:

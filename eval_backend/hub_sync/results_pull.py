@@ -29,6 +29,7 @@ from eval_backend.hub_client import hub_api
 from eval_backend.hub_sync._hub import DATASET, RemoteFile, head_sha, remote_tree
 from eval_backend.hub_sync._ledger import Ledger
 from eval_backend.hub_sync.layout import RUNS_PREFIX, repo_run, split_repo_path
+from eval_backend.item_values import ITEM_VALUES_FILE
 from eval_backend.run_files import file_problem, name_problem, run_file
 from eval_backend.run_folder import run_folder_of_id
 from eval_backend.settings import Settings
@@ -129,8 +130,16 @@ def _local_files(target: Path) -> dict[str, Path] | None:
 
 
 def _same(local: dict[str, Path] | None, files: dict[str, RemoteFile] | None) -> bool:
-    """True when the local folder holds exactly these files with this content."""
-    if local is None or files is None or set(local) != set(files):
+    """True when the local folder holds exactly these files with this content.
+
+    The compact per-item values are left out on both sides: a reader derives them from details.parquet and
+    keeps them in the folder (a run pushed before they existed gets them on its first read), so they are
+    never local work, and a folder whose other files are the same holds the same values."""
+    if local is None or files is None:
+        return False
+    local = {name: path for name, path in local.items() if name != ITEM_VALUES_FILE}
+    files = {name: remote for name, remote in files.items() if name != ITEM_VALUES_FILE}
+    if set(local) != set(files):
         return False
     return all(files[name].matches(path) for name, path in local.items())
 

@@ -26,6 +26,9 @@ SMALLEST = {
     # Its reference's app and the current one, each started once (the crowd of Chromium visits left out).
     "concurrent_viewers": (["--viewers", "2", "--models", "3", "--reference", "86da067", "--no-static-files"],
                            r"\w+ -> current"),
+    # Its reference: a commit of main, each side starting a board over the same run folders in a child process.
+    "cold_board": (["--models", "3", "--repeats", "1", "--reference", "939a856"],
+                   r"every run ranked by the joint bootstrap: reference / current\s+True / True"),
     "joint_bootstrap": (["--models", "3", "--replicates", "20", "--repeats", "1", "--folders"],
                         r"same intervals and rank intervals\s+True"),
     "style_control": (["--models", "3", "--replicates", "20", "--repeats", "1"],

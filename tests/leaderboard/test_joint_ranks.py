@@ -52,12 +52,22 @@ def test_a_run_on_another_revision_keeps_the_overlap_rule(evaluated_copy: Path) 
     assert shared["rank_worst"].tolist() == joint.rank_worst.tolist()
 
 
-def test_an_unreadable_per_item_table_falls_back_to_the_overlap_rule(evaluated: EvaluatedData, tmp_path: Path) -> None:
+def test_a_run_without_its_per_item_table_alone_keeps_the_overlap_rule(evaluated: EvaluatedData,
+                                                                         tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     shutil.copytree(evaluated.runs_dir, runs)
-    ranked = _ranked(runs)
-    (runs / ranked["run_id"].iloc[0] / "details.parquet").unlink()
+    removed = _ranked(runs)["run_id"].iloc[0]
+    (runs / removed / "details.parquet").unlink()
     after = _ranked(runs)
-    assert set(after["rank_rule"]) == {OVERLAP_RULE}
+    rules = dict(zip(after["run_id"], after["rank_rule"]))
+    assert rules.pop(removed) == OVERLAP_RULE and set(rules.values()) == {JOINT_RULE}
     overlap_best, overlap_worst = rank_ranges(after["indic_ci_low"], after["indic_ci_high"])
-    assert after["rank_best"].tolist() == overlap_best and after["rank_worst"].tolist() == overlap_worst
+    outsider = after.index[after["run_id"] == removed][0]
+    assert (after.loc[outsider, "rank_best"], after.loc[outsider, "rank_worst"]) == (
+        overlap_best[outsider], overlap_worst[outsider])
+    others = after[after["run_id"] != removed]
+    joint = joint_ranking([RunFolder(runs / run_id) for run_id in others["run_id"]], "indic")
+    # The best run left the joint bootstrap: it is surely better than the others, whose ranges shift by one.
+    assert (after.loc[outsider, "indic_ci_low"] > others["indic_ci_high"]).all()
+    assert others["rank_best"].tolist() == (joint.rank_best + 1).tolist()
+    assert others["rank_worst"].tolist() == (joint.rank_worst + 1).tolist()

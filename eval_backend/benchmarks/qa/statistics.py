@@ -12,10 +12,11 @@ import pandas as pd
 from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
 from eval_backend.statistics import Weighting
 
+VERDICT_BOUNDS = (0.0, 100.0)
 FIGURES = (
-    Figure("judge", "Judge accuracy", Weighting.POOLED, "percentage points"),
-    Figure("exact", "Exact substring", Weighting.POOLED, "percentage points"),
-    Figure("overlap", "Word overlap", Weighting.POOLED, "percentage points"),
+    Figure("judge", "Judge accuracy", Weighting.POOLED, "percentage points", bounds=VERDICT_BOUNDS),
+    Figure("exact", "Exact substring", Weighting.POOLED, "percentage points", bounds=VERDICT_BOUNDS),
+    Figure("overlap", "Word overlap", Weighting.POOLED, "percentage points", bounds=VERDICT_BOUNDS),
 )
 _COLUMNS = {"judge": "judge_correct", "exact": "exact_correct", "overlap": "overlap_correct"}
 

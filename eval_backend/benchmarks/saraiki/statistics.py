@@ -22,12 +22,16 @@ from eval_backend.records import sha256_text
 from eval_backend.statistics import Weighting
 
 _POINTS = "percentage points"
+_BOUNDS = (0.0, 100.0)
 ANSWER_TASKS = ("knowledge", "knowledge_hard", "commonsense", "reading_comprehension", "math", "truthfulness")
 FIGURES = (
-    *(Figure(task, task.replace("_", " ").capitalize(), Weighting.POOLED, _POINTS) for task in ANSWER_TASKS),
-    Figure("instruction_following", "Instruction following (prompt, strict)", Weighting.POOLED, _POINTS),
-    Figure("refusal_rate", "Refusal rate (harmful)", Weighting.POOLED, _POINTS),
-    Figure("over_refusal_rate", "Over-refusal rate (benign)", Weighting.POOLED, _POINTS, higher_is_better=False),
+    *(Figure(task, task.replace("_", " ").capitalize(), Weighting.POOLED, _POINTS, bounds=_BOUNDS)
+      for task in ANSWER_TASKS),
+    Figure("instruction_following", "Instruction following (prompt, strict)", Weighting.POOLED, _POINTS,
+           bounds=_BOUNDS),
+    Figure("refusal_rate", "Refusal rate (harmful)", Weighting.POOLED, _POINTS, bounds=_BOUNDS),
+    Figure("over_refusal_rate", "Over-refusal rate (benign)", Weighting.POOLED, _POINTS, higher_is_better=False,
+           bounds=_BOUNDS),
 )
 
 

@@ -19,9 +19,11 @@ from eval_backend.benchmarks.writing_bench.records import ItemMeta
 from eval_backend.records import sha256_text
 from eval_backend.statistics import Weighting
 
+SCORE_BOUNDS = (1.0, 10.0)
+"""An item's score is the mean of its criterion scores, each 1-10."""
 FIGURES = (
-    Figure("indic", "Indic average", Weighting.EQUAL_STRATA, "points (1-10)"),
-    Figure("overall", "Overall (every config)", Weighting.EQUAL_STRATA, "points (1-10)"),
+    Figure("indic", "Indic average", Weighting.EQUAL_STRATA, "points (1-10)", bounds=SCORE_BOUNDS),
+    Figure("overall", "Overall (every config)", Weighting.EQUAL_STRATA, "points (1-10)", bounds=SCORE_BOUNDS),
 )
 
 

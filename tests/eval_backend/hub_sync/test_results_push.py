@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 from huggingface_hub import snapshot_download
 
-from eval_backend.benchmarks.registry import DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.consistency import (
     CONSISTENCY_FILE,
     REJUDGMENTS_FILE,
@@ -20,10 +20,12 @@ from eval_backend.consistency import (
 from eval_backend.hub_sync import config_name, pull_results, push_run, sync_once
 from eval_backend.hub_sync._ledger import Ledger
 from eval_backend.hub_sync.layout import repo_run
+from eval_backend.item_values import ITEM_VALUES_FILE, item_values
 from eval_backend.run_folder import RunFolder, iter_run_folders
 from tests.eval_backend.hub_sync.conftest import RESULTS_REPO, TOKEN, dead_endpoint, hub_settings
 
-RUN_FILES = {"request.json", "items.jsonl", "responses.jsonl", "judgments.jsonl", "summary.json", "details.parquet"}
+RUN_FILES = {"request.json", "items.jsonl", "responses.jsonl", "judgments.jsonl", "summary.json", "details.parquet",
+             "item_values.arrow"}
 
 
 def folder_bytes(path: Path) -> dict[str, bytes]:
@@ -144,3 +146,24 @@ def test_a_run_s_consistency_report_is_mirrored_with_it(hub, data_dir, tmp_path)
     fresh = tmp_path / "fresh-data"
     pull_results(hub_settings(fresh, hub.url))
     assert read_reports(RunFolder(runs(fresh)[run]))["judge-b"].pairs == pairs
+
+
+def test_the_compact_item_values_a_reader_keeps_are_never_local_work(hub, data_dir, tmp_path) -> None:
+    """A run pushed before the compact file existed: the board, reading the pulled folder, writes it there. That
+    derived file must not make the folder "local work" that a newer push of the run can no longer replace."""
+    run, path = sorted(runs(data_dir).items())[0]
+    (path / ITEM_VALUES_FILE).unlink()  # as an engine before the file pushed it
+    settings = hub_settings(data_dir, hub.url)
+    assert push_run(RunFolder(path), settings)
+    fresh = tmp_path / "fresh-data"
+    pull_results(hub_settings(fresh, hub.url))
+    pulled = RunFolder(runs(fresh)[run])
+    item_values(pulled, BENCHMARKS[DEFAULT_BENCHMARK].item_statistics())  # the board's first read keeps the file
+    assert (pulled.path / ITEM_VALUES_FILE).is_file()
+    summary = RunFolder(path).read_summary()
+    RunFolder(path).write_summary({**summary, "overall": summary["overall"] - 0.5})  # scored again elsewhere
+    assert push_run(RunFolder(path), settings)
+
+    report = pull_results(hub_settings(fresh, hub.url))
+    assert report.pulled == [run] and report.kept_local == []
+    assert RunFolder(runs(fresh)[run]).read_summary()["overall"] == summary["overall"] - 0.5
