@@ -7,8 +7,8 @@ its items cluster by the benchmark's declared rule, and its interval is
 replicates): whole clusters are drawn within each config, so linked items (one request's
 renderings, one passage's questions) never count as independent evidence. An item without a
 value (pending, a failed judgment, another task's item) is left out of that figure. A figure
-that rests on a single cluster has no interval: one cluster says nothing of its own spread
-(every replicate would redraw it, and the interval would shrink to the point).
+with too few clusters has no interval (`Design.no_spread_reason`): one cluster says nothing of its
+own spread (every replicate would redraw it, and the interval would shrink to the point).
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ Bounds = tuple[float, float]
 def figure_interval(
     values: Sequence[float | None] | np.ndarray, configs: Sequence[str], clusters: Sequence[str], weighting: Weighting
 ) -> Bounds | None:
-    """The cluster bootstrap 95 % interval of a figure over the items with a value; None with fewer than two clusters."""
+    """The cluster bootstrap 95 % interval of a figure over the items with a value; None with too few clusters."""
     numbers = np.asarray([np.nan if value is None else value for value in values], dtype=float)
     counted = np.flatnonzero(np.isfinite(numbers))
     design = item_design([configs[i] for i in counted], [clusters[i] for i in counted], weighting)
-    if design.n_clusters < 2:
+    if design.no_spread_reason() is not None:
         return None
     interval = cluster_bootstrap_interval(numbers[counted], design)
     return (interval.low, interval.high)

@@ -27,6 +27,8 @@ class PairedComparison:
     """A's headline minus B's on their shared items, with its paired clustered interval and p-value.
 
     `wins` counts the items where A scored higher, `losses` where B did, `ties` the rest.
+    `no_verdict` says why there is no interval and no p-value (both NaN then): the shared items rest on
+    too few clusters (`Design.no_spread_reason`).
     """
 
     difference: Interval
@@ -37,13 +39,15 @@ class PairedComparison:
     n_items: int
     n_clusters: int
     test: str = TEST_NAME
+    no_verdict: str | None = None
 
 
 @dataclass(frozen=True)
 class PairwiseMatrix:
     """Every pair (i, j), i < j, of the models given: row i's model minus column j's.
 
-    `adjusted_p` holds each pair's p-value after the `correction` for the whole matrix.
+    `adjusted_p` holds each pair's p-value after the `correction` for the whole matrix (NaN where the
+    pair has no p-value).
     """
 
     comparisons: dict[tuple[int, int], PairedComparison]
@@ -77,21 +81,26 @@ def pairwise_comparisons(
     values = np.atleast_2d(np.asarray(scores, dtype=float))
     require_finite(values)
     point = headline(values, design)
-    boot = replicate_headlines(values, design, replicates, seed)
     pairs = list(combinations(range(values.shape[0]), 2))
     differences = [float(point[i] - point[j]) for i, j in pairs]
-    p_values = paired_p_values(values, design, pairs, differences, permutations, seed)
+    no_verdict = design.no_spread_reason()
+    if no_verdict is None:
+        boot = replicate_headlines(values, design, replicates, seed)
+        bounds = [percentile_bounds(boot[:, i] - boot[:, j], level) for i, j in pairs]
+        p_values = paired_p_values(values, design, pairs, differences, permutations, seed)
+    else:  # nothing to resample: no interval, no p-value
+        bounds, p_values = [(np.nan, np.nan)] * len(pairs), [np.nan] * len(pairs)
     comparisons = {}
-    for (i, j), difference, p_value in zip(pairs, differences, p_values):
-        low, high = percentile_bounds(boot[:, i] - boot[:, j], level)
+    for (i, j), difference, (low, high), p_value in zip(pairs, differences, bounds, p_values):
         comparisons[(i, j)] = PairedComparison(
             difference=Interval(difference, float(low), float(high), level),
-            p_value=p_value,
+            p_value=float(p_value),
             wins=int(np.count_nonzero(values[i] > values[j])),
             ties=int(np.count_nonzero(values[i] == values[j])),
             losses=int(np.count_nonzero(values[i] < values[j])),
             n_items=design.n_items,
             n_clusters=design.n_clusters,
+            no_verdict=no_verdict,
         )
     adjusted = holm_adjusted(np.array([comparisons[pair].p_value for pair in pairs]))
     return PairwiseMatrix(comparisons, dict(zip(pairs, map(float, adjusted))))
