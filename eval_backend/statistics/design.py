@@ -68,7 +68,7 @@ class Design:
             return (f"rests on {self.n_clusters} cluster{'' if self.n_clusters == 1 else 's'} of items: "
                     "one cluster says nothing of its own spread, so there is no interval, p-value or verdict")
         if not (np.bincount(self.cluster_strata) >= MIN_CLUSTERS).any():
-            return (f"each of its {self.n_strata} configs rests on a single cluster of items, and clusters are "
+            return (f"rests on a single cluster of items in each of its {self.n_strata} configs, and clusters are "
                     "resampled within their config: there is no interval, p-value or verdict")
         return None
 
