@@ -19,7 +19,7 @@ import pandas as pd
 from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.run_items import KEY, figure_values, read_run_items
-from eval_backend.statistics import DEFAULT_REPLICATES, DEFAULT_SEED, Design, JointBootstrap, item_design, joint_bootstrap
+from eval_backend.statistics import DEFAULT_SEED, Design, JointBootstrap, item_design, joint_bootstrap
 
 Loader = Callable[[Hashable, Callable[[], Any]], Any]
 """`get_or_load(key, load)` of a cache the caller keeps (a board keeps one across its states)."""
@@ -35,7 +35,7 @@ class _Reference:
 
 
 def joint_ranking(
-    folders: Sequence[RunFolder], figure: str, replicates: int = DEFAULT_REPLICATES, seed: int = DEFAULT_SEED,
+    folders: Sequence[RunFolder], figure: str, replicates: int | None = None, seed: int = DEFAULT_SEED,
     cached: Loader | None = None,
 ) -> JointBootstrap:
     """The joint bootstrap of `figure` over the runs, in the order given; RunFolderError when they do not align.
@@ -44,7 +44,8 @@ def joint_ranking(
     board whose one run changed reads that run again, not all of them.
     """
     aligned = aligned_figure(folders, figure, cached)
-    return joint_bootstrap(aligned.values, aligned.design, replicates, seed, aligned.figure.higher_is_better)
+    return joint_bootstrap(aligned.values, aligned.design, replicates, seed, aligned.figure.higher_is_better,
+                           endpoint_error=aligned.figure.endpoint_error)
 
 
 @dataclass(frozen=True, eq=False)

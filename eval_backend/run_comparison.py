@@ -118,11 +118,11 @@ def _compare(items: pd.DataFrame, figure: Figure, seed: int, done: dict[Hashable
     if key not in done:
         a, b = items[f"{figure.name}_a"].to_numpy(float), items[f"{figure.name}_b"].to_numpy(float)
         design = item_design(items["config"].tolist(), items["cluster"].tolist(), figure.weighting)
-        done[key] = compare_paired(a, b, design, seed=seed)
+        done[key] = compare_paired(a, b, design, seed=seed, endpoint_error=figure.endpoint_error)
     return done[key]
 
 
 def _key(items: pd.DataFrame, figure: Figure) -> Hashable:
     """What makes two figures' comparisons the same: the weighting, the items and both runs' values on them."""
     a, b = items[f"{figure.name}_a"].to_numpy(float), items[f"{figure.name}_b"].to_numpy(float)
-    return (figure.weighting, items.index.to_numpy().tobytes(), a.tobytes(), b.tobytes())
+    return (figure.weighting, figure.endpoint_error, items.index.to_numpy().tobytes(), a.tobytes(), b.tobytes())

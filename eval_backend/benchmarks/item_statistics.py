@@ -21,6 +21,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from eval_backend.statistics import Weighting
+from eval_backend.statistics.draws import ENDPOINT_ERROR
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,8 @@ class Figure:
     weighting: Weighting
     unit: str
     higher_is_better: bool = True
+    endpoint_error: float = ENDPOINT_ERROR
+    """The Monte-Carlo error an interval endpoint may have, in `unit` (draws are added until it holds)."""
 
 
 def own_cluster(item: Any) -> str:

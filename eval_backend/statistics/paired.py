@@ -15,10 +15,11 @@ from itertools import combinations
 import numpy as np
 
 from eval_backend.statistics.design import Design
+from eval_backend.statistics.draws import ENDPOINT_ERROR, enough_replicate_headlines
 from eval_backend.statistics.headline import headline
 from eval_backend.statistics.intervals import LEVEL, Interval, percentile_bounds, require_finite
 from eval_backend.statistics.multiple_comparisons import CORRECTION, holm_adjusted
-from eval_backend.statistics.resampling import DEFAULT_REPLICATES, DEFAULT_SEED, replicate_headlines
+from eval_backend.statistics.resampling import DEFAULT_SEED, replicate_headlines
 from eval_backend.statistics.sign_flip import DEFAULT_PERMUTATIONS, TEST_NAME, paired_p_values
 
 
@@ -56,8 +57,9 @@ class PairwiseMatrix:
 
 
 def compare_paired(
-    a: np.ndarray, b: np.ndarray, design: Design, replicates: int = DEFAULT_REPLICATES,
+    a: np.ndarray, b: np.ndarray, design: Design, replicates: int | None = None,
     permutations: int = DEFAULT_PERMUTATIONS, seed: int = DEFAULT_SEED, level: float = LEVEL,
+    endpoint_error: float = ENDPOINT_ERROR,
 ) -> PairedComparison:
     """Model A against model B on the items both have a score for (NaN: no score).
 
@@ -69,15 +71,20 @@ def compare_paired(
     if not shared.any():
         raise ValueError("the two runs share no scored item")
     matrix = pairwise_comparisons(np.stack([a[shared], b[shared]]), design.subset(shared), replicates,
-                                  permutations, seed, level)
+                                  permutations, seed, level, endpoint_error)
     return matrix.comparisons[(0, 1)]
 
 
 def pairwise_comparisons(
-    scores: np.ndarray, design: Design, replicates: int = DEFAULT_REPLICATES,
+    scores: np.ndarray, design: Design, replicates: int | None = None,
     permutations: int = DEFAULT_PERMUTATIONS, seed: int = DEFAULT_SEED, level: float = LEVEL,
+    endpoint_error: float = ENDPOINT_ERROR,
 ) -> PairwiseMatrix:
-    """Every pair of (models, items) scores, all on the same items, from one bootstrap and (where needed) one set of flips."""
+    """Every pair of (models, items) scores, all on the same items, from one bootstrap and (where needed) one set of flips.
+
+    `replicates` None draws enough for every pair's interval endpoints to have a Monte-Carlo error under
+    `endpoint_error` (`draws`); a number draws that many.
+    """
     values = np.atleast_2d(np.asarray(scores, dtype=float))
     require_finite(values)
     point = headline(values, design)
@@ -85,7 +92,7 @@ def pairwise_comparisons(
     differences = [float(point[i] - point[j]) for i, j in pairs]
     no_verdict = design.no_spread_reason()
     if no_verdict is None:
-        boot = replicate_headlines(values, design, replicates, seed)
+        boot = _paired_replicates(values, design, pairs, replicates, seed, level, endpoint_error)
         bounds = [percentile_bounds(boot[:, i] - boot[:, j], level) for i, j in pairs]
         p_values = paired_p_values(values, design, pairs, differences, permutations, seed)
     else:  # nothing to resample: no interval, no p-value
@@ -104,3 +111,13 @@ def pairwise_comparisons(
         )
     adjusted = holm_adjusted(np.array([comparisons[pair].p_value for pair in pairs]))
     return PairwiseMatrix(comparisons, dict(zip(pairs, map(float, adjusted))))
+
+
+def _paired_replicates(values: np.ndarray, design: Design, pairs: list[tuple[int, int]], replicates: int | None,
+                       seed: int, level: float, endpoint_error: float) -> np.ndarray:
+    """The replicate headlines, as many as the widest pair difference's endpoints need when `replicates` is None."""
+    if replicates is not None:
+        return replicate_headlines(values, design, replicates, seed)
+    rows, columns = np.array(pairs).T
+    return enough_replicate_headlines(values, design, seed, endpoint_error, level,
+                                      spread_of=lambda boot: boot[:, rows] - boot[:, columns])

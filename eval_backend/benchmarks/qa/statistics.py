@@ -11,11 +11,13 @@ import pandas as pd
 
 from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
 from eval_backend.statistics import Weighting
+from eval_backend.statistics.draws import PERCENT_ENDPOINT_ERROR
 
+_PERCENT = {"unit": "percentage points", "endpoint_error": PERCENT_ENDPOINT_ERROR}
 FIGURES = (
-    Figure("judge", "Judge accuracy", Weighting.POOLED, "percentage points"),
-    Figure("exact", "Exact substring", Weighting.POOLED, "percentage points"),
-    Figure("overlap", "Word overlap", Weighting.POOLED, "percentage points"),
+    Figure("judge", "Judge accuracy", Weighting.POOLED, **_PERCENT),
+    Figure("exact", "Exact substring", Weighting.POOLED, **_PERCENT),
+    Figure("overlap", "Word overlap", Weighting.POOLED, **_PERCENT),
 )
 _COLUMNS = {"judge": "judge_correct", "exact": "exact_correct", "overlap": "overlap_correct"}
 
