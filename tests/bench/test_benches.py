@@ -26,6 +26,8 @@ SMALLEST = {
     # Its reference's app and the current one, each started once (the crowd of Chromium visits left out).
     "concurrent_viewers": (["--viewers", "2", "--models", "3", "--reference", "86da067", "--no-static-files"],
                            r"\w+ -> current"),
+    "interval_draws": (["--seeds", "3", "--models", "3", "--joint-models", "2", "--joint-seeds", "2", "--repeats", "1"],
+                       r"joint bootstrap time, 1,000 draws / set per figure"),
     "joint_bootstrap": (["--models", "3", "--replicates", "20", "--repeats", "1", "--folders"],
                         r"same intervals and rank intervals\s+True"),
     # Its reference: a commit of main, run in a child process on the same run folders.
