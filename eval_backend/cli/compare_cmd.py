@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 from typing import Any, Sequence
 
-from eval_backend.cli.common import configs_of
+from eval_backend.cli.common import configs_of, non_negative_int
 from eval_backend.run_comparison import FigureComparison, compare_runs, read_run_pair
 from eval_backend.run_folder import RunFolder
 from eval_backend.statistics import DEFAULT_SEED, Verdict, verdicts
@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="keep the items whose COLUMN (variant, domain or task, as the benchmark has) is one of the values; "
              "repeatable",
     )
-    parser.add_argument("--seed", type=seed_value, default=DEFAULT_SEED,
+    parser.add_argument("--seed", type=non_negative_int, default=DEFAULT_SEED,
                         help="seed of the bootstrap and the sign flips (a whole number, 0 or more)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(func=run)
@@ -51,20 +51,10 @@ def run(args: argparse.Namespace) -> int:
         print(headline_sentence(records[0]))
         print("\n".join(table_lines(records)))
         print(f"A row is {RULE} (here the {records[0]['family_size']} rows with a p-value).")
-        print("\n".join(f"No verdict on {record['label']}, {record['scope']}: it {record['no_verdict_reason']}."
-                        for record in records if record["no_verdict_reason"] is not None))
+        for record in records:
+            if record["no_verdict_reason"] is not None:
+                print(f"No verdict on {record['label']}, {record['scope']}: it {record['no_verdict_reason']}.")
     return 0
-
-
-def seed_value(text: str) -> int:
-    """An argparse type: a whole number of at least 0 (numpy's seeds); argparse exits 2 on anything else."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed is 0 or more, got {value}")
-    return value
 
 
 def subset_filter(text: str) -> tuple[str, list[str]]:

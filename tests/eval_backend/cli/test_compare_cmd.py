@@ -124,7 +124,7 @@ def test_a_negative_seed_is_refused_by_the_parser(evaluated: EvaluatedData, caps
     with pytest.raises(SystemExit) as exit_info:
         main(["compare", *_folders(evaluated), "--seed", "-1"])
     assert exit_info.value.code == 2
-    assert "a seed is 0 or more, got -1" in capsys.readouterr().err
+    assert "argument --seed: must be at least 0, got -1" in capsys.readouterr().err
 
 
 def test_one_shared_item_has_no_interval_p_value_or_verdict_and_the_json_stays_strict(
