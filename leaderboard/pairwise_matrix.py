@@ -127,7 +127,7 @@ def _compute(benchmark: str, figure: str, n: int, runs: list[RunResult], revisio
         raise MatrixUnavailable(f"the ranked runs could not be compared item by item: {exc}") from exc
     sign = 1.0 if aligned.figure.higher_is_better else -1.0
     order = np.argsort(-sign * headline(aligned.values, aligned.design), kind="stable")[:n]
-    matrix = pairwise_comparisons(aligned.values[order], aligned.design)
+    matrix = pairwise_comparisons(aligned.values[order], aligned.design, endpoint_error=aligned.figure.endpoint_error)
     labels = tuple(run_label(runs[i].model, runs[i].revision) for i in order)
     short = tuple(short_labels([runs[i].model for i in order], [runs[i].revision for i in order]))
     return MatrixView(benchmark, aligned.figure, labels, matrix, revision, short)
