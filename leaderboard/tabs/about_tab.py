@@ -9,6 +9,7 @@ from eval_backend.benchmarks import BENCHMARKS
 from eval_backend.benchmarks.indic_writing_bench import CRITERIA_PER_ITEM, INDIC_CONFIGS, INDIC_WRITING_BENCH
 from eval_backend.statistics import CORRECTION, DEFAULT_REPLICATES
 from eval_backend.statistics.sign_flip import DEFAULT_PERMUTATIONS, EXACT_CLUSTERS, SURE_MISS
+from eval_backend.statistics.draws import ENDPOINT_ERROR, PERCENT_ENDPOINT_ERROR
 from eval_backend.statistics.verdict import ALPHA, RULE
 from leaderboard.context import AppContext
 from leaderboard.display import DECIMALS
@@ -96,9 +97,11 @@ and **romanized** (transliterated to Roman script). Every item has its own
   as the benchmark weighs them (WritingBench: each language alike; QA and Saraiki: each item alike). It
   is given overall, per language, and per variant, domain or task (all languages pooled). Only runs of
   one dataset revision are compared; the Compare tab says which benchmark was left out and why.
-- **95 % interval:** the 2.5th to 97.5th percentile of A − B over {DEFAULT_REPLICATES:,} seeded cluster
-  bootstrap draws, the same draw for both models, within each language (the interval of the difference,
-  not two intervals side by side).
+- **95 % interval:** the 2.5th to 97.5th percentile of A − B over seeded cluster bootstrap draws, the same
+  draw for both models, within each language (the interval of the difference, not two intervals side by
+  side): {DEFAULT_REPLICATES:,} draws, then more until an endpoint's Monte-Carlo error is under
+  {ENDPOINT_ERROR:g} points on the 1–10 scale ({PERCENT_ENDPOINT_ERROR:g} percentage points on %), so another
+  seed would move it less than that.
 - **p-value:** the paired permutation test: if A and B were interchangeable, each cluster's difference would
   be as likely to have the other sign, so p is the share of sign flips whose |A − B| is at least the one
   observed. With {EXACT_CLUSTERS} or fewer clusters that differ (at most {2 ** EXACT_CLUSTERS:,} sign patterns) every
