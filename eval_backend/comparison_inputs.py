@@ -1,4 +1,4 @@
-"""A run folder's items as a comparison reads them, checked where they are read: nothing malformed reaches the statistics.
+"""A run folder's items as a comparison reads them, checked where read: nothing malformed reaches the statistics.
 
 details.parquet must be a parquet file with the key columns (`config` text, `index` whole numbers)
 and the columns the benchmark's figures read; each (config, index) once; every figure value a finite

@@ -4,8 +4,9 @@ One rule for every benchmark. A figure's per-item values are those its benchmark
 its `ItemStatistics` (the values a comparison and the joint ranking read from details.parquet),
 its items cluster by the benchmark's declared rule, and its interval is
 `eval_backend.statistics.cluster_bootstrap_interval` with the configs as strata (seeded; as many
-replicates as bring an endpoint's Monte-Carlo error under the figure's `endpoint_error`): whole clusters are drawn within each config, so linked items (one request's
-renderings, one passage's questions) never count as independent evidence. An item without a
+replicates as bring an endpoint's Monte-Carlo error under the figure's `endpoint_error`): whole
+clusters are drawn within each config, so linked items (one request's renderings, one passage's
+questions) never count as independent evidence. An item without a
 value (pending, a failed judgment, another task's item) is left out of that figure. A figure
 with too few clusters has no interval (`Design.no_spread_reason`): one cluster says nothing of its
 own spread (every replicate would redraw it, and the interval would shrink to the point).

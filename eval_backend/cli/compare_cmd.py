@@ -76,7 +76,8 @@ def comparison_document(
 
 def comparison_records(results: Sequence[FigureComparison]) -> list[dict[str, Any]]:
     """Each comparison as --json prints it, with its verdict: the p-values Holm-adjusted over all of `results`."""
-    answers = verdicts([result.comparison for result in results], [result.figure.higher_is_better for result in results])
+    answers = verdicts([result.comparison for result in results],
+                       [result.figure.higher_is_better for result in results])
     return [comparison_dict(result, answer) for result, answer in zip(results, answers)]
 
 

@@ -80,7 +80,7 @@ def pairwise_comparisons(
     permutations: int = DEFAULT_PERMUTATIONS, seed: int = DEFAULT_SEED, level: float = LEVEL,
     endpoint_error: float = ENDPOINT_ERROR,
 ) -> PairwiseMatrix:
-    """Every pair of (models, items) scores, all on the same items, from one bootstrap and (where needed) one set of flips.
+    """Every pair of (models, items) scores on the same items, from one bootstrap and (where needed) one set of flips.
 
     `replicates` None draws enough for every pair's interval endpoints to have a Monte-Carlo error under
     `endpoint_error` (`draws`); a number draws that many.

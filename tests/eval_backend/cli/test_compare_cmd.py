@@ -75,7 +75,8 @@ def _damaged_copy(folder: str, root: Path, change) -> str:
 
 
 @pytest.mark.parametrize(("change", "named"), [
-    (lambda details: details.assign(index=details["index"].astype(str)), "column 'index' holds large_string, not whole numbers"),
+    (lambda details: details.assign(index=details["index"].astype(str)),
+     "column 'index' holds large_string, not whole numbers"),
     (lambda details: details.assign(config=range(len(details))), "column 'config' holds int64"),
     (lambda details: details.drop(columns=["item_score"]), "no column 'item_score'"),
     (lambda details: pd.concat([details, details.iloc[[0, 7]]]), "2 item(s) appear more than once (Hindi #0"),
