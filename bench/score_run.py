@@ -5,8 +5,9 @@ judgments each, every fourth Tamil item unanswered so the floor is in play, a fe
 then scores a copy of it with a reference commit's engine (`--reference`, extracted with `git archive`)
 and a copy with the working tree's, each in a child process, in turns, after one untimed turn: reading
 the folder, every item's status, the figures, their cluster bootstrap intervals, summary.json and
-details.parquet. Checks both summaries hold the same figures and intervals, and details.parquet the
-same columns and values.
+details.parquet. Checks both summaries hold the same figures, intervals within Monte-Carlo error
+(`draw_error.py`: the engine now draws as many replicates as a figure needs, the reference 1,000),
+and details.parquet the same columns and values.
 
     python bench/score_run.py --record
 """
@@ -26,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.draw_error import intervals_agree  # noqa: E402
 from bench.record import publish  # noqa: E402
 from bench.reference import ROOT, extract_revision  # noqa: E402
 from eval_backend.benchmarks.writing_bench.items import VARIANTS  # noqa: E402
@@ -39,7 +41,8 @@ REFERENCE = "72d8bc6"
 JUDGE = "gpt-5.4"
 CONFIGS = full_size_shape().configs
 FIGURES = ("overall", "configs", "config_groups", "variants", "domains", "subdomains", "config_variants",
-           "overall_ci", "config_ci", "config_group_ci", "complete", "coverage")
+           "complete", "coverage")
+INTERVALS = ("overall_ci", "config_ci", "config_group_ci")
 CHILD = """
 import sys, time
 from pathlib import Path
@@ -82,7 +85,7 @@ def main() -> int:
         "run folder": shape,
         f"score one run (median of {args.repeats}): reference / current": f"{reference_s:.2f} s / {current_s:.2f} s",
         "current / reference time": f"{current_s / reference_s:.2f}x",
-        "summary figures and intervals, details.parquet": "identical",
+        "summary figures and intervals, details.parquet": "identical (intervals within Monte-Carlo error)",
         "CPUs": str(os.cpu_count()),
         "load average (1 min) before / after": f"{load_before:.2f} / {os.getloadavg()[0]:.2f}",
     }
@@ -144,6 +147,11 @@ def check_same(reference: Path, current: Path) -> None:
     for figure in FIGURES:
         if before[figure] != after[figure]:
             raise SystemExit(f"summary.json's {figure!r} differs: {before[figure]!r} -> {after[figure]!r}")
+    for field in INTERVALS:
+        pairs = [(before[field], after[field])] if field == "overall_ci" else \
+            [(before[field].get(key), after[field].get(key)) for key in {*before[field], *after[field]}]
+        if not all(intervals_agree(mine, theirs) for theirs, mine in pairs):
+            raise SystemExit(f"summary.json's {field!r} differs: {before[field]!r} -> {after[field]!r}")
     pd.testing.assert_frame_equal(pd.read_parquet(reference / "details.parquet"), pd.read_parquet(current / "details.parquet"))
 
 

@@ -3,12 +3,13 @@
 One rule for every benchmark. A figure's per-item values are those its benchmark declares in
 its `ItemStatistics` (the values a comparison and the joint ranking read from details.parquet),
 its items cluster by the benchmark's declared rule, and its interval is
-`eval_backend.statistics.cluster_bootstrap_interval` with the configs as strata (seeded, 1,000
-replicates): whole clusters are drawn within each config, so linked items (one request's
-renderings, one passage's questions) never count as independent evidence. An item without a
+`eval_backend.statistics.cluster_bootstrap_interval` with the configs as strata (seeded; as many
+replicates as bring an endpoint's Monte-Carlo error under the figure's `endpoint_error`): whole
+clusters are drawn within each config, so linked items (one request's renderings, one passage's
+questions) never count as independent evidence. An item without a
 value (pending, a failed judgment, another task's item) is left out of that figure. A figure
-that rests on a single cluster has no interval: one cluster says nothing of its own spread
-(every replicate would redraw it, and the interval would shrink to the point).
+with too few clusters has no interval (`Design.no_spread_reason`): one cluster says nothing of its
+own spread (every replicate would redraw it, and the interval would shrink to the point).
 """
 
 from __future__ import annotations
@@ -20,21 +21,23 @@ import pandas as pd
 
 from eval_backend.benchmarks.item_statistics import ItemStatistics
 from eval_backend.statistics import Weighting, cluster_bootstrap_interval, item_design
+from eval_backend.statistics.draws import ENDPOINT_ERROR
 
 Bounds = tuple[float, float]
 """(low, high): summary.json writes it as [low, high]."""
 
 
 def figure_interval(
-    values: Sequence[float | None] | np.ndarray, configs: Sequence[str], clusters: Sequence[str], weighting: Weighting
+    values: Sequence[float | None] | np.ndarray, configs: Sequence[str], clusters: Sequence[str], weighting: Weighting,
+    endpoint_error: float = ENDPOINT_ERROR,
 ) -> Bounds | None:
-    """The cluster bootstrap 95 % interval of a figure over the items with a value; None with fewer than two clusters."""
+    """The cluster bootstrap 95 % interval of a figure over the items with a value; None with too few clusters."""
     numbers = np.asarray([np.nan if value is None else value for value in values], dtype=float)
     counted = np.flatnonzero(np.isfinite(numbers))
     design = item_design([configs[i] for i in counted], [clusters[i] for i in counted], weighting)
-    if design.n_clusters < 2:
+    if design.no_spread_reason() is not None:
         return None
-    interval = cluster_bootstrap_interval(numbers[counted], design)
+    interval = cluster_bootstrap_interval(numbers[counted], design, endpoint_error=endpoint_error)
     return (interval.low, interval.high)
 
 
@@ -56,17 +59,17 @@ def summary_intervals(statistics: ItemStatistics, details: pd.DataFrame, cluster
     intervals: dict[str, Bounds] = {}
     # Two figures often agree within a config (WritingBench's Indic average and overall, in Hindi):
     # the same values and weighting draw the same interval, so it is drawn once.
-    drawn: dict[tuple[Weighting, bytes], Bounds | None] = {}
+    drawn: dict[tuple[Weighting, float, bytes], Bounds | None] = {}
     for figure in statistics.figures:
         column = values[figure.name].to_numpy(float)
-        overall = figure_interval(column, configs, clusters, figure.weighting)
+        overall = figure_interval(column, configs, clusters, figure.weighting, figure.endpoint_error)
         if overall is not None:
             intervals[figure.name] = overall
         for config, mask in masks.items():
             within_values = np.where(mask, column, np.nan)
-            key = (figure.weighting, within_values.tobytes())
+            key = (figure.weighting, figure.endpoint_error, within_values.tobytes())
             if key not in drawn:
-                drawn[key] = figure_interval(within_values, configs, clusters, figure.weighting)
+                drawn[key] = figure_interval(within_values, configs, clusters, figure.weighting, figure.endpoint_error)
             if drawn[key] is not None:
                 per_config.setdefault(config, {})[figure.name] = drawn[key]
     return {"intervals": intervals, "config_intervals": per_config}

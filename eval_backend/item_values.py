@@ -91,8 +91,11 @@ def checked_values(values: pd.DataFrame, statistics: ItemStatistics, path: Path)
     repeated = values.duplicated(KEY)
     if repeated.any():
         config_name, number = values.loc[repeated, KEY].iloc[0]
-        raise RunFolderError(f"{path}: item ({config_name!r}, {number}) appears {int(repeated.sum()) + 1} or more "
-                             "times; each (config, index) must appear once")
+        times = int(((config == config_name) & (index == number)).sum())
+        others = values.loc[repeated, KEY].drop_duplicates().shape[0] - 1
+        raise RunFolderError(f"{path}: item ({config_name!r}, {number}) appears {times} times"
+                             + (f" (and {others} more item(s) repeat)" if others else "")
+                             + "; each (config, index) must appear once")
     checked = values.reset_index(drop=True)
     if index.dtype != "int64":
         checked["index"] = index.to_numpy("int64")

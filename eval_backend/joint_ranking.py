@@ -21,7 +21,7 @@ from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
 from eval_backend.item_values import KEY, item_values
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.run_items import read_run_items
-from eval_backend.statistics import DEFAULT_REPLICATES, DEFAULT_SEED, Design, JointBootstrap, item_design, joint_bootstrap
+from eval_backend.statistics import DEFAULT_SEED, Design, JointBootstrap, item_design, joint_bootstrap
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class _Reference:
 
 
 def joint_ranking(
-    folders: Sequence[RunFolder], figure: str, replicates: int = DEFAULT_REPLICATES, seed: int = DEFAULT_SEED,
+    folders: Sequence[RunFolder], figure: str, replicates: int | None = None, seed: int = DEFAULT_SEED,
     cached: Loader | None = None,
 ) -> JointBootstrap:
     """The joint bootstrap of `figure` over the runs, in the order given; RunFolderError when they do not align.
@@ -50,10 +50,12 @@ def joint_ranking(
     return aligned_joint_ranking(aligned_figure(folders, figure, cached), replicates, seed)
 
 
-def aligned_joint_ranking(aligned: AlignedFigure, replicates: int = DEFAULT_REPLICATES,
+def aligned_joint_ranking(aligned: AlignedFigure, replicates: int | None = None,
                           seed: int = DEFAULT_SEED) -> JointBootstrap:
-    """The joint bootstrap of runs already aligned (`aligned_figure`), in their order."""
-    return joint_bootstrap(aligned.values, aligned.design, replicates, seed, aligned.figure.higher_is_better)
+    """The joint bootstrap of runs already aligned (`aligned_figure`), in their order; `replicates` None draws
+    as many as the figure's endpoint error asks."""
+    return joint_bootstrap(aligned.values, aligned.design, replicates, seed, aligned.figure.higher_is_better,
+                           endpoint_error=aligned.figure.endpoint_error)
 
 
 @dataclass(frozen=True, eq=False)

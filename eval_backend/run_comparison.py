@@ -15,8 +15,9 @@ import numpy as np
 import pandas as pd
 
 from eval_backend.benchmarks.item_statistics import Figure
+from eval_backend.comparison_inputs import read_comparable_items
 from eval_backend.run_folder import RunFolder, RunFolderError
-from eval_backend.run_items import RunItems, read_run_items
+from eval_backend.run_items import RunItems
 from eval_backend.statistics import PairedComparison, compare_paired, item_design
 
 ALL_CONFIGS = "all"
@@ -40,10 +41,10 @@ def read_run_pair(folder_a: RunFolder, folder_b: RunFolder) -> tuple[RunItems, R
 
     A comparison joins B's values onto A's items and resamples A's clusters (the runs answered the
     same items), so B's own clusters would never be used; parsing a full run's items.jsonl is most
-    of the time a first comparison spends reading.
+    of the time a first comparison spends reading. Both are checked as read (`read_comparable_items`).
     """
-    a = read_run_items(folder_a)
-    return a, read_run_items(folder_b, clusters=a.clusters)
+    a = read_comparable_items(folder_a)
+    return a, read_comparable_items(folder_b, clusters=a.clusters)
 
 
 def compare_runs(
@@ -52,7 +53,8 @@ def compare_runs(
 ) -> list[FigureComparison]:
     """Every figure A and B share items on, then the same per config (for a figure of several configs).
 
-    The items and their clusters are A's; B gives its values on them.
+    The items and their clusters are A's; B gives its values on them. A config's comparison is listed
+    once, under the first figure that gives it.
 
     `per_config=False` leaves the per-config comparisons out; `items` keeps only those (config, index)
     keys (the items a viewer filtered).
@@ -70,10 +72,11 @@ def compare_runs(
         results.append(FigureComparison(figure, ALL_CONFIGS, _compare(counted, figure, seed, done)))
         in_configs = list(dict.fromkeys(counted["config"]))
         if per_config and len(in_configs) > 1:
-            results.extend(
-                FigureComparison(figure, config, _compare(counted[counted["config"] == config], figure, seed, done))
-                for config in in_configs
-            )
+            by_config = [(config, counted[counted["config"] == config]) for config in in_configs]
+            # A config whose comparison an earlier figure already gave (WritingBench's Indic average and overall
+            # in Hindi) is listed once, under that figure.
+            results.extend(FigureComparison(figure, config, _compare(rows, figure, seed, done))
+                           for config, rows in by_config if _key(rows, figure) not in done)
     if not results:
         raise RunsNotComparable(f"{a.label} and {b.label} share no scored item in the chosen subset")
     return results
@@ -111,9 +114,15 @@ def _compare(items: pd.DataFrame, figure: Figure, seed: int, done: dict[Hashable
 
     (WritingBench's overall figure on one Indic language is its Indic average there: computed once.)
     """
-    a, b = items[f"{figure.name}_a"].to_numpy(float), items[f"{figure.name}_b"].to_numpy(float)
-    key = (figure.weighting, items.index.to_numpy().tobytes(), a.tobytes(), b.tobytes())
+    key = _key(items, figure)
     if key not in done:
+        a, b = items[f"{figure.name}_a"].to_numpy(float), items[f"{figure.name}_b"].to_numpy(float)
         design = item_design(items["config"].tolist(), items["cluster"].tolist(), figure.weighting)
-        done[key] = compare_paired(a, b, design, seed=seed)
+        done[key] = compare_paired(a, b, design, seed=seed, endpoint_error=figure.endpoint_error)
     return done[key]
+
+
+def _key(items: pd.DataFrame, figure: Figure) -> Hashable:
+    """What makes two figures' comparisons the same: the weighting, the items and both runs' values on them."""
+    a, b = items[f"{figure.name}_a"].to_numpy(float), items[f"{figure.name}_b"].to_numpy(float)
+    return (figure.weighting, figure.endpoint_error, items.index.to_numpy().tobytes(), a.tobytes(), b.tobytes())

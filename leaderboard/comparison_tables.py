@@ -1,11 +1,15 @@
 """The Compare view's table, forest plot and downloads of one benchmark: pure functions of a `BenchmarkComparison`.
 
-The figures are the CLI's (`compare --json`: `comparison_dict`), formatted as its table prints
-them; "significant" means the paired 95 % interval excludes 0, and says which model is better
-in the figure's direction. The downloads hold the same figures unrounded: the JSON is what
-`compare --json` prints for the pair, plus the subset rows (each what `--where COLUMN=VALUE`
-prints for all languages), the CSV the table's rows with numbers at full precision. Labels reach plotly escaped (`figures._text`): an id like `<b>` is
-drawn as those characters.
+The figures are the CLI's (`compare --json`: `comparison_records`), formatted as its table prints
+them. Each row has one verdict from one rule (`eval_backend.statistics.verdict`): significant when
+the sign-flip p-value, Holm-adjusted over every row of the benchmark's table (languages and subset
+values together), is at most 0.05 and the paired 95 % interval excludes 0; which model is better
+follows the figure's direction. A row resting on too few clusters has no interval, p-value or
+verdict and says why. The benchmark's headline row is also its one-line answer (`headline_html`).
+The downloads hold the same figures unrounded: the JSON is what `compare --json` prints for the
+pair, plus the subset rows (each what `--where COLUMN=VALUE` prints for all languages), with the
+verdicts of this table's family; the CSV the table's rows with numbers at full precision. Labels
+reach plotly escaped (`figures._text`): an id like `<b>` is drawn as those characters.
 """
 
 from __future__ import annotations
@@ -16,25 +20,27 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-from eval_backend.cli.compare_cmd import comparison_dict, comparison_document
+from eval_backend.cli.compare_cmd import comparison_document, comparison_records as figure_records, headline_sentence
 from eval_backend.run_comparison import ALL_CONFIGS, FigureComparison
+from eval_backend.statistics.verdict import RULE
 from leaderboard.writing_bench_figures import _layout, _text, error_figure
 from leaderboard.run_pair import BenchmarkComparison
 
 ALL_ITEMS, ALL_LANGUAGES = "all items", "all languages"
-COLUMNS = ["Figure", "Items", "Language", "A − B", "95 % interval", "p-value", "Significant", "Won / tied / lost",
-           "Items (clusters)"]
-CSV_COLUMNS = ["Figure", "Items", "Language", "A − B", "95 % low", "95 % high", "p-value", "Significant", "Won",
-               "Tied", "Lost", "Items compared", "Clusters"]
-NOT_SIGNIFICANT = "no"
+COLUMNS = ["Figure", "Items", "Language", "A − B", "95 % interval", "p-value", "Holm p-value", "Verdict",
+           "Won / tied / lost", "Items (clusters)"]
+CSV_COLUMNS = ["Figure", "Items", "Language", "A − B", "95 % low", "95 % high", "p-value", "Holm p-value", "Verdict",
+               "No verdict because", "Won", "Tied", "Lost", "Items compared", "Clusters"]
+NONE = "—"
+"""A number a row does not have (no interval or p-value on too few clusters)."""
 
 
 def comparison_records(comparison: BenchmarkComparison) -> list[dict[str, Any]]:
-    """Every comparison of the benchmark as `compare --json` writes it, with the subset it is on (`where`)."""
-    records = [{**comparison_dict(result), "where": None} for result in comparison.by_language]
-    records += [{**comparison_dict(subset.comparison), "where": {subset.column: subset.value}}
-                for subset in comparison.by_subset]
-    return records
+    """Every comparison of the benchmark as `compare --json` writes it, with the subset it is on (`where`),
+    its verdict adjusted over all of them (the table's rows are one family)."""
+    results = [*comparison.by_language, *(subset.comparison for subset in comparison.by_subset)]
+    wheres = [None] * len(comparison.by_language) + [{subset.column: subset.value} for subset in comparison.by_subset]
+    return [{**record, "where": where} for record, where in zip(figure_records(results), wheres)]
 
 
 def comparison_table(comparison: BenchmarkComparison) -> pd.DataFrame:
@@ -44,31 +50,39 @@ def comparison_table(comparison: BenchmarkComparison) -> pd.DataFrame:
 
 def download_document(comparison: BenchmarkComparison) -> dict[str, Any]:
     """The JSON download: `compare --json` of the pair, and `subsets`, each row what `--where` gives on all languages."""
+    records = comparison_records(comparison)
     document = comparison_document(comparison.a_label, comparison.b_label, comparison.benchmark,
-                                   comparison.dataset_revision, comparison.by_language)
-    document["subsets"] = [record for record in comparison_records(comparison) if record["where"] is not None]
+                                   comparison.dataset_revision,
+                                   [_without_where(record) for record in records if record["where"] is None])
+    document["subsets"] = [record for record in records if record["where"] is not None]
     return document
+
+
+def _without_where(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in record.items() if key != "where"}
 
 
 def download_table(comparison: BenchmarkComparison) -> pd.DataFrame:
     """The CSV download: the table's rows, the numbers unrounded and the counts apart."""
-    rows = [[*_row_labels(record), *(record[key] for key in ("difference", "ci_low", "ci_high", "p_value")),
-             significance(record), *(record[key] for key in ("wins", "ties", "losses", "n_items", "n_clusters"))]
-            for record in comparison_records(comparison)]
+    keys = ("difference", "ci_low", "ci_high", "p_value", "adjusted_p_value", "verdict", "no_verdict_reason", "wins",
+            "ties", "losses", "n_items", "n_clusters")
+    rows = [[*_row_labels(record), *(record[key] for key in keys)] for record in comparison_records(comparison)]
     return pd.DataFrame(rows, columns=CSV_COLUMNS)
 
 
-def significance(record: Mapping[str, Any]) -> str:
-    """"A better" / "B better" when the interval excludes 0 (in the figure's direction), else "no"."""
-    low, high = record["ci_low"], record["ci_high"]
-    if not low > 0 and not high < 0:  # NaN bounds (one cluster) are no evidence either
-        return NOT_SIGNIFICANT
-    a_higher = low > 0
-    return "A better" if a_higher == record["higher_is_better"] else "B better"
+def headline_html(comparison: BenchmarkComparison) -> str:
+    """The benchmark's one-line answer, its headline row: `Indic average: A − B = −0.35 [−0.65, +0.01]: no
+    significant difference (p = 0.09, Holm-adjusted over 33 rows)`, then the rule every row's verdict follows."""
+    records = comparison_records(comparison)
+    return wrapping_html(f"<strong>{html.escape(headline_sentence(records[0]))}</strong><br>"
+                         f"Every row's verdict: {html.escape(RULE)} (this table's {records[0]['family_size']} rows "
+                         "with a p-value). A row on too few clusters has no interval, p-value or verdict.")
 
 
 def forest_figure(comparison: BenchmarkComparison) -> go.Figure:
-    """Each figure overall and per language: A − B with its paired 95 % interval, 0 marked."""
+    """Each figure overall and per language (each language once): A − B with its paired 95 % interval, 0 marked.
+
+    A row with no interval (too few clusters) is drawn as its point alone, labelled "no interval"."""
     results = list(comparison.by_language)
     if not results:
         return error_figure("No item both runs scored.")
@@ -79,8 +93,8 @@ def forest_figure(comparison: BenchmarkComparison) -> go.Figure:
         y=[_text(_row_label(result)) for result in rows],
         mode="markers",
         marker={"size": 9, "color": "#2f6db5"},
-        error_x={"type": "data", "array": [max(d.high - d.estimate, 0) for d in differences],
-                 "arrayminus": [max(d.estimate - d.low, 0) for d in differences]},
+        error_x={"type": "data", "array": [_reach(d.high - d.estimate) for d in differences],
+                 "arrayminus": [_reach(d.estimate - d.low) for d in differences]},
         hovertemplate="%{y}<br>A − B %{x:+.3f}<extra></extra>",
     ))
     figure.add_vline(x=0, line_dash="dash", line_color="#888")
@@ -88,16 +102,40 @@ def forest_figure(comparison: BenchmarkComparison) -> go.Figure:
     return _layout(figure, "A − B, paired 95 % interval", len(rows), xaxis_title=f"A − B ({_text(unit)})")
 
 
+def _reach(extent: float) -> float:
+    """An error bar's length: 0 where there is no interval."""
+    return max(extent, 0.0) if extent == extent else 0.0
+
+
 def _row(record: Mapping[str, Any]) -> list[str]:
     return [
         *_row_labels(record),
         format_difference(record["difference"]),
-        f"[{format_difference(record['ci_low'])}, {format_difference(record['ci_high'])}]",
-        f"{record['p_value']:.4f}",
-        significance(record),
+        format_interval(record),
+        format_p(record["p_value"]),
+        format_p(record["adjusted_p_value"]),
+        verdict_text(record),
         f"{record['wins']} / {record['ties']} / {record['losses']}",
         f"{record['n_items']} ({record['n_clusters']})",
     ]
+
+
+def verdict_text(record: Mapping[str, Any]) -> str:
+    """The row's verdict, with the reason when there is none."""
+    reason = record["no_verdict_reason"]
+    return record["verdict"] if reason is None else f"{record['verdict']}: {reason}"
+
+
+def format_interval(record: Mapping[str, Any]) -> str:
+    """`[low, high]` as the CLI prints it, or "—" without an interval."""
+    if record["ci_low"] is None:
+        return NONE
+    return f"[{format_difference(record['ci_low'])}, {format_difference(record['ci_high'])}]"
+
+
+def format_p(value: float | None) -> str:
+    """A p-value to four decimals, or "—" without one."""
+    return NONE if value is None else f"{value:.4f}"
 
 
 def _row_labels(record: Mapping[str, Any]) -> list[str]:
@@ -110,9 +148,9 @@ def _row_labels(record: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def format_difference(value: float) -> str:
-    """A difference as the CLI prints it: signed, three decimals."""
-    return f"{value:+.3f}"
+def format_difference(value: float | None) -> str:
+    """A difference as the CLI prints it: signed, three decimals ("—" for none)."""
+    return NONE if value is None else f"{value:+.3f}"
 
 
 def _row_label(result: FigureComparison) -> str:
@@ -125,12 +163,12 @@ def filtered_summary(results: Sequence[FigureComparison], a_label: str, b_label:
     """The paired comparison on the items a viewer filtered, one line per figure, as escaped HTML."""
     lines = [f"<strong>A</strong> = {html.escape(a_label)}, <strong>B</strong> = {html.escape(b_label)}, "
              "on the items listed (every language pooled, as the benchmark weighs them):"]
-    for result in results:
-        record = comparison_dict(result)
+    for record in figure_records(results):
         lines.append(
             f"{html.escape(record['label'])}: A − B = {format_difference(record['difference'])} "
-            f"[{format_difference(record['ci_low'])}, {format_difference(record['ci_high'])}] "
-            f"(paired 95 % interval), p = {record['p_value']:.4f}, significant: {significance(record)}; "
+            f"{format_interval(record)} (paired 95 % interval), p = {format_p(record['p_value'])}, "
+            f"Holm-adjusted over these {record['family_size']} lines {format_p(record['adjusted_p_value'])}: "
+            f"{html.escape(verdict_text(record))}; "
             f"A won {record['wins']}, tied {record['ties']}, lost {record['losses']} "
             f"of {record['n_items']} items ({record['n_clusters']} clusters)")
     return wrapping_html("<br>".join(lines))

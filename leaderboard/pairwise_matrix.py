@@ -5,14 +5,16 @@ revision (the one most ranked runs were evaluated on): they answered the same it
 pair is compared item by item from one bootstrap and one set of sign flips (the engine's
 `pairwise_comparisons`). The top N by the chosen figure (in its direction) are kept, N at most
 MAX_MODELS so that a visitor cannot ask for a matrix of 500 × 500 pairs. A cell is coloured only
-when its difference holds after the correction: its Holm-adjusted p-value is at most ALPHA and
-its 95 % interval excludes 0. Computed once per board state (`SerialCache`).
+when its verdict says so, by Compare's rule (`eval_backend.statistics.verdict`) with the matrix's
+pairs as the family: its Holm-adjusted p-value is at most 0.05 and its 95 % interval excludes 0; on
+too few clusters no cell has a verdict, and the note says why. Rows and columns are labelled with
+short model names (`short_labels`), the whole id on hover. Computed once per board state (`SerialCache`).
 """
 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -28,15 +30,17 @@ from eval_backend.statistics import (
     PairwiseMatrix,
     headline,
     pairwise_comparisons,
+    verdict,
 )
+from eval_backend.statistics.verdict import ALPHA, RULE, Verdict
 from leaderboard.display import short_revision
 from leaderboard.joint_ranks import RUN_READS
 from leaderboard.results import ResultsStore, RunResult
 from leaderboard.serial_cache import SerialCache
+from leaderboard.short_labels import short_labels
 from leaderboard.writing_bench_tables import RANKED, coverage_standing, run_label
 
 DEFAULT_MODELS, MAX_MODELS = 15, 30
-ALPHA = 0.05
 BETTER_COLOUR, WORSE_COLOUR = "#cdebd3", "#f6d0d4"
 _MATRICES: SerialCache[object] = SerialCache(16)
 
@@ -47,13 +51,16 @@ class MatrixUnavailable(RuntimeError):
 
 @dataclass(frozen=True)
 class MatrixView:
-    """The top runs (best first) on one figure, their pairwise comparisons, and what was left out why."""
+    """The top runs (best first) on one figure, their pairwise comparisons, and what was left out why.
+
+    `labels` are the runs' whole ids (`run_label`), `short` their short labels for the axes."""
 
     benchmark: str
     figure: Figure
     labels: tuple[str, ...]
     matrix: PairwiseMatrix
     dataset_revision: str | None
+    short: tuple[str, ...] = ()
 
     def cell(self, row: int, column: int) -> PairedComparison:
         """Row's run minus column's run (the matrix holds each pair once, row before column)."""
@@ -61,20 +68,21 @@ class MatrixView:
             return self.matrix.comparisons[(row, column)]
         flipped = self.matrix.comparisons[(column, row)]
         difference = flipped.difference
-        return PairedComparison(
-            difference=Interval(-difference.estimate, -difference.high, -difference.low, difference.level),
-            p_value=flipped.p_value, wins=flipped.losses, ties=flipped.ties, losses=flipped.wins,
-            n_items=flipped.n_items, n_clusters=flipped.n_clusters, test=flipped.test,
-        )
+        return replace(flipped, difference=Interval(-difference.estimate, -difference.high, -difference.low,
+                                                     difference.level), wins=flipped.losses, losses=flipped.wins)
 
     def adjusted_p(self, row: int, column: int) -> float:
         """The cell's p-value after Holm's correction over the whole matrix."""
         return self.matrix.adjusted_p[(min(row, column), max(row, column))]
 
+    def verdict(self, row: int, column: int) -> Verdict:
+        """The cell's verdict by Compare's rule, the matrix's pairs the family ("A" is the row's run)."""
+        family = sum(1 for p in self.matrix.adjusted_p.values() if p == p)
+        return verdict(self.cell(row, column), self.adjusted_p(row, column), self.figure.higher_is_better, family)
+
     def significant(self, row: int, column: int) -> bool:
         """Whether the cell's difference holds after the correction (and its interval excludes 0)."""
-        difference = self.cell(row, column).difference
-        return self.adjusted_p(row, column) <= ALPHA and (difference.low > 0 or difference.high < 0)
+        return self.verdict(row, column).significant
 
 
 def bounded_models(n: object) -> int:
@@ -123,28 +131,28 @@ def _compute(benchmark: str, figure: str, n: int, runs: list[RunResult], revisio
     runs = [runs[position] for position in aligned.kept]
     sign = 1.0 if aligned.figure.higher_is_better else -1.0
     order = np.argsort(-sign * headline(aligned.values, aligned.design), kind="stable")[:n]
-    matrix = pairwise_comparisons(aligned.values[order], aligned.design)
+    matrix = pairwise_comparisons(aligned.values[order], aligned.design, endpoint_error=aligned.figure.endpoint_error)
     labels = tuple(run_label(runs[i].model, runs[i].revision) for i in order)
-    return MatrixView(benchmark, aligned.figure, labels, matrix, revision)
+    short = tuple(short_labels([runs[i].model for i in order], [runs[i].revision for i in order]))
+    return MatrixView(benchmark, aligned.figure, labels, matrix, revision, short)
 
 
 def matrix_html(view: MatrixView) -> str:
-    """The matrix as an HTML table: rows and columns numbered by rank, each cell row minus column.
-
-    The numbered list beneath names the runs (a 100-character id would not fit a column head);
-    every piece of run text is escaped.
-    """
+    """The matrix as an HTML table, rows and columns labelled with short model names (the whole id on hover),
+    each cell row minus column; every piece of run text is escaped."""
     size = len(view.labels)
-    head = "".join(f'<th scope="col" title="{html.escape(label)}">{i + 1}</th>' for i, label in enumerate(view.labels))
+    names = view.short or view.labels
+    head = "".join(f'<th scope="col" title="{html.escape(label)}"><span class="pairwise-name" dir="auto">'
+                   f"{html.escape(name)}</span></th>" for name, label in zip(names, view.labels))
     body = "".join(
-        f'<tr><th scope="row" title="{html.escape(view.labels[row])}">{row + 1}</th>'
+        f'<tr><th scope="row" title="{html.escape(view.labels[row])}"><span class="pairwise-name" dir="auto">'
+        f"{html.escape(names[row])}</span></th>"
         + "".join(_cell_html(view, row, column) for column in range(size)) + "</tr>"
         for row in range(size)
     )
-    names = "".join(f'<li dir="auto">{html.escape(label)}</li>' for label in view.labels)
     return (f'<div class="pairwise-scroll" style="overflow-x:auto;max-width:100%">'
             f'<table class="pairwise-matrix"><thead><tr><th scope="col">A \\ B</th>{head}</tr></thead>'
-            f'<tbody>{body}</tbody></table></div><ol class="pairwise-models">{names}</ol>')
+            f"<tbody>{body}</tbody></table></div>")
 
 
 def matrix_note(view: MatrixView) -> str:
@@ -153,9 +161,15 @@ def matrix_note(view: MatrixView) -> str:
     direction = "higher" if view.figure.higher_is_better else "lower"
     return (f"**{view.figure.label}** ({view.figure.unit}, {direction} is better), the top {len(view.labels)} "
             f"ranked runs on dataset revision `{short_revision(view.dataset_revision) or 'unrecorded'}`. Each cell is its row's run "
-            f"minus its column's run on the items both answered. **Correction: {CORRECTION}** over all {pairs} pairs: "
-            f"a cell is coloured (green: the row's run is better, red: worse) only when its Holm-adjusted p-value is "
-            f"at most {ALPHA:g} and its paired 95 % interval excludes 0; hover a cell for its interval and p-values.")
+            f"minus its column's run on the items both answered; hover a name for the whole id. "
+            f"**Correction: {CORRECTION}** over all {pairs} pairs: a cell is coloured (green: the row's run is better, "
+            f"red: worse) only when it is {RULE}, Compare's rule; hover a cell for its interval and p-values."
+            + _no_verdict_note(view))
+
+
+def _no_verdict_note(view: MatrixView) -> str:
+    reasons = {comparison.no_verdict for comparison in view.matrix.comparisons.values() if comparison.no_verdict}
+    return "".join(f" **No verdict**: the figure {reason}." for reason in sorted(reasons))
 
 
 def _cell_html(view: MatrixView, row: int, column: int) -> str:
@@ -163,14 +177,22 @@ def _cell_html(view: MatrixView, row: int, column: int) -> str:
         return '<td class="pairwise-self">—</td>'
     paired = view.cell(row, column)
     difference = paired.difference
-    significant = view.significant(row, column)
+    answer = view.verdict(row, column)
     better = (difference.estimate > 0) == view.figure.higher_is_better
-    colour = (BETTER_COLOUR if better else WORSE_COLOUR) if significant else None
+    colour = (BETTER_COLOUR if better else WORSE_COLOUR) if answer.significant else None
     style = f' style="background:{colour}"' if colour else ""
-    title = (f"{view.labels[row]} − {view.labels[column]}: {difference.estimate:+.3f} "
-             f"[{difference.low:+.3f}, {difference.high:+.3f}], p = {paired.p_value:.4f}, "
-             f"Holm-adjusted p = {view.adjusted_p(row, column):.4f}, won/tied/lost "
+    names = view.short or view.labels
+    evidence = (f"no verdict: {answer.reason}" if answer.adjusted_p is None else
+                f"[{difference.low:+.3f}, {difference.high:+.3f}], p = {paired.p_value:.4f}, "
+                f"Holm-adjusted p = {answer.adjusted_p:.4f}: {_cell_verdict(answer, better)}")
+    title = (f"{names[row]} − {names[column]}: {difference.estimate:+.3f} {evidence}, won/tied/lost "
              f"{paired.wins}/{paired.ties}/{paired.losses}")
-    state = ("better" if better else "worse") if significant else "none"
+    state = ("better" if better else "worse") if answer.significant else "none"
     return (f'<td data-significant="{state}" title="{html.escape(title)}"{style}>'
             f"{difference.estimate:+.2f}</td>")
+
+
+def _cell_verdict(answer: Verdict, row_better: bool) -> str:
+    if not answer.significant:
+        return answer.label
+    return "the row's run is better" if row_better else "the column's run is better"

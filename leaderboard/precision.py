@@ -37,6 +37,8 @@ PRECISION_COLUMNS = (
     "benchmark", "figure", "scope", "runs", "items", "clusters", "design_effect", "width_ratio",
     "detectable_difference", "unit",
 )
+FRAME_COLUMNS = (*PRECISION_COLUMNS, "no_detectable_reason")
+"""The frame's columns: the table's, then why a detectable difference is missing (None where it is given)."""
 _TABLES: LruCache[pd.DataFrame] = LruCache(4)
 
 
@@ -51,7 +53,7 @@ def precision_frame(runs: Mapping[str, Sequence[RunResult]]) -> pd.DataFrame:
     """One row per benchmark figure (over all its configs), and one per config under the first figure counting it."""
     rows = [row for name, benchmark_runs in runs.items() if name in BENCHMARKS
             for row in _benchmark_rows(name, benchmark_runs)]
-    return pd.DataFrame(rows, columns=list(PRECISION_COLUMNS))
+    return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
 
 
 def measured_runs(runs: Sequence[RunResult]) -> list[RunResult]:
@@ -98,5 +100,5 @@ def _row(title: str, aligned: AlignedFigure, scope: str) -> dict[str, Any] | Non
         "items": measured.items, "clusters": measured.clusters, "design_effect": measured.design_effect,
         "width_ratio": measured.width_ratio,
         "detectable_difference": np.nan if measured.detectable_difference is None else measured.detectable_difference,
-        "unit": aligned.figure.unit,
+        "unit": aligned.figure.unit, "no_detectable_reason": measured.no_detectable_reason,
     }

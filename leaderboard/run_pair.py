@@ -6,7 +6,8 @@ CLI's `compare` runs, with the same seed: overall and per language (config), the
 of each subset column the benchmark declares (variant, domain, task). A benchmark where only one
 has a run, or where the runs are not comparable (another dataset revision), is named with why.
 Results are computed once per state of the two runs' details (`SerialCache`); run B is read with A's
-clusters (`read_run_pair`), so a first comparison parses one items.jsonl, not two.
+clusters (`read_run_pair`), so a first comparison parses one items.jsonl, not two; both are checked as read
+(`read_comparable_items`), and a run that fails is named with why instead of compared.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from eval_backend.benchmarks.registry import BENCHMARKS
+from eval_backend.comparison_inputs import read_comparable_items
 from eval_backend.run_comparison import FigureComparison, RunsNotComparable, compare_runs
 from eval_backend.run_folder import RunFolderError
-from eval_backend.run_items import RunItems, read_run_items
+from eval_backend.run_items import RunItems
 from eval_backend.statistics import DEFAULT_SEED
 from leaderboard.judgments import ItemFilter, filter_items, judgment_items
 from leaderboard.results import LruCache, ResultsStore, UnknownRunError
@@ -130,9 +132,9 @@ def _subset_values(a: RunItems, b: RunItems, column: str) -> list[str]:
 def _pair_items(store: ResultsStore, run_a: str, run_b: str) -> tuple[RunItems, RunItems]:
     """A read in full (kept for its next comparison), B with A's clusters (kept for this pair)."""
     a_key = (store.runs_dir, run_a, store.details_version(run_a))
-    a = _ITEMS.get_or_load(a_key, lambda: read_run_items(store.run(run_a).folder))
+    a = _ITEMS.get_or_load(a_key, lambda: read_comparable_items(store.run(run_a).folder))
     b_key = (store.runs_dir, run_b, store.details_version(run_b), "clusters of", a_key)
-    return a, _ITEMS.get_or_load(b_key, lambda: read_run_items(store.run(run_b).folder, clusters=a.clusters))
+    return a, _ITEMS.get_or_load(b_key, lambda: read_comparable_items(store.run(run_b).folder, clusters=a.clusters))
 
 
 def _has_run(store: ResultsStore, run_id: str) -> bool:

@@ -21,6 +21,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from eval_backend.statistics import Weighting
+from eval_backend.statistics.draws import ENDPOINT_ERROR
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,8 @@ class Figure:
     bounds: tuple[float, float] | None = None
     """The range every per-item value lies in (a 1-10 score, a 0/100 verdict); a value outside it is a damaged
     file, refused where it is read (`eval_backend.item_values`). None: any finite number."""
+    endpoint_error: float = ENDPOINT_ERROR
+    """The Monte-Carlo error an interval endpoint may have, in `unit` (draws are added until it holds)."""
 
 
 def own_cluster(item: Any) -> str:

@@ -21,12 +21,21 @@ if TYPE_CHECKING:  # each command imports what it uses: `qa-score` alone should 
 
 def positive_int(text: str) -> int:
     """An argparse type: an integer of at least 1 (a count, a budget); argparse exits 2 on anything else."""
+    return _whole_number(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer of at least 0 (a seed); argparse exits 2 on anything else."""
+    return _whole_number(text, 0)
+
+
+def _whole_number(text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
     return value
 
 

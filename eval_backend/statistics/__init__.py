@@ -8,7 +8,8 @@
     ranks       competition_ranks, rank_intervals (2.5th-97.5th percentile of replicate ranks)
     paired      compare_paired(a, b, design) -> PairedComparison; pairwise_comparisons -> PairwiseMatrix
     sign_flip   the paired permutation test (signs flipped per cluster)
-    multiple_comparisons  holm_adjusted (the pairwise matrix's correction)
+    multiple_comparisons  holm_adjusted (the correction of a table's rows, a matrix's pairs)
+    verdict     Verdict, verdicts: one answer per comparison (adjusted p-value and interval both required)
     standard_error  clustered_standard_error, naive_standard_error, design_effect
     power       minimum_detectable_difference at 80 % power (Miller 2024)
     precision   precision(runs x items, design): clusters, design effect, detectable difference measured on runs
@@ -28,6 +29,7 @@ from eval_backend.statistics.precision import Precision, precision
 from eval_backend.statistics.ranks import competition_ranks, rank_intervals
 from eval_backend.statistics.resampling import DEFAULT_REPLICATES, DEFAULT_SEED
 from eval_backend.statistics.standard_error import clustered_standard_error, design_effect, naive_standard_error
+from eval_backend.statistics.verdict import Verdict, verdict, verdicts
 
 __all__ = [
     "CORRECTION",
@@ -39,6 +41,7 @@ __all__ = [
     "PairedComparison",
     "PairwiseMatrix",
     "Precision",
+    "Verdict",
     "Weighting",
     "cluster_bootstrap_interval",
     "clustered_standard_error",
@@ -54,4 +57,6 @@ __all__ = [
     "pairwise_comparisons",
     "precision",
     "rank_intervals",
+    "verdict",
+    "verdicts",
 ]

@@ -19,6 +19,9 @@ from typing import Sequence
 
 import numpy as np
 
+MIN_CLUSTERS = 2
+"""Clusters a stratum needs for a resampled figure to have any spread (see `Design.no_spread_reason`)."""
+
 
 class Weighting(StrEnum):
     """How stratum means combine into the headline."""
@@ -52,6 +55,22 @@ class Design:
     @property
     def n_clusters(self) -> int:
         return int(self.cluster_strata.size)
+
+    def no_spread_reason(self) -> str | None:
+        """Why resampling this design says nothing of a figure's spread, or None when it can.
+
+        A bootstrap redraws clusters within each stratum, and a stratum of one cluster always redraws
+        that cluster; a sign flip of a single cluster flips the whole difference. So a figure needs a
+        stratum of at least two clusters for an interval, and two clusters for a p-value: with none, every
+        replicate is the point estimate (an interval of width 0) and no verdict may be read from it.
+        """
+        if self.n_clusters < MIN_CLUSTERS:
+            return (f"rests on {self.n_clusters} cluster{'' if self.n_clusters == 1 else 's'} of items: "
+                    "one cluster says nothing of its own spread, so there is no interval, p-value or verdict")
+        if not (np.bincount(self.cluster_strata) >= MIN_CLUSTERS).any():
+            return (f"rests on a single cluster of items in each of its {self.n_strata} configs, and clusters are "
+                    "resampled within their config: there is no interval, p-value or verdict")
+        return None
 
     def subset(self, mask: np.ndarray) -> Design:
         """The design of the items where `mask` is true (a language, a variant, the items two runs share)."""

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from eval_backend.statistics.design import Design
+from eval_backend.statistics.draws import ENDPOINT_ERROR
 from eval_backend.statistics.headline import headline
-from eval_backend.statistics.intervals import LEVEL, require_finite, percentile_bounds
+from eval_backend.statistics.intervals import LEVEL, bootstrap_headlines, percentile_bounds, require_finite
 from eval_backend.statistics.ranks import competition_ranks, rank_intervals
-from eval_backend.statistics.resampling import DEFAULT_REPLICATES, DEFAULT_SEED, replicate_headlines
+from eval_backend.statistics.resampling import DEFAULT_SEED
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,18 +40,19 @@ class JointBootstrap:
 
 
 def joint_bootstrap(
-    scores: np.ndarray, design: Design, replicates: int = DEFAULT_REPLICATES, seed: int = DEFAULT_SEED,
-    higher_is_better: bool = True, level: float = LEVEL,
+    scores: np.ndarray, design: Design, replicates: int | None = None, seed: int = DEFAULT_SEED,
+    higher_is_better: bool = True, level: float = LEVEL, endpoint_error: float = ENDPOINT_ERROR,
 ) -> JointBootstrap:
     """The joint bootstrap of (models, items) scores, every model scored on every item of `design`.
 
-    One matrix product computes every replicate's headline of every model.
+    One matrix product computes every replicate's headline of every model. `replicates` None draws
+    enough for every model's endpoints to have a Monte-Carlo error under `endpoint_error` (`draws`).
     """
     values = np.atleast_2d(np.asarray(scores, dtype=float))
     require_finite(values)
     if values.shape[1] != design.n_items:
         raise ValueError(f"scores have {values.shape[1]} items, the design {design.n_items}")
-    boot = replicate_headlines(values, design, replicates, seed)
+    boot = bootstrap_headlines(values, design, replicates, seed, level, endpoint_error)
     return from_replicates(headline(values, design), boot, seed, higher_is_better, level)
 
 

@@ -15,13 +15,16 @@ CORRECTION = "Holm (family-wise error rate)"
 def holm_adjusted(p_values: np.ndarray) -> np.ndarray:
     """Holm-adjusted p-values, same shape: reject a hypothesis at level alpha when its value is <= alpha.
 
-    The j-th smallest of m values becomes max over l <= j of min(1, (m - l + 1) * p_(l)).
+    The j-th smallest of m values becomes max over l <= j of min(1, (m - l + 1) * p_(l)). A NaN (a
+    comparison with no p-value: too few clusters) is no hypothesis tested: it stays NaN and does not
+    count in m.
     """
     values = np.asarray(p_values, dtype=float)
     flat = values.reshape(-1)
-    order = np.argsort(flat, kind="stable")
-    factors = flat.size - np.arange(flat.size)
-    stepped = np.minimum(1.0, np.maximum.accumulate(factors * flat[order]))
-    adjusted = np.empty_like(flat)
+    tested = np.flatnonzero(~np.isnan(flat))
+    order = tested[np.argsort(flat[tested], kind="stable")]
+    factors = order.size - np.arange(order.size)
+    stepped = np.minimum(1.0, np.maximum.accumulate(factors * flat[order])) if order.size else flat[order]
+    adjusted = np.full_like(flat, np.nan)
     adjusted[order] = stepped
     return adjusted.reshape(values.shape)

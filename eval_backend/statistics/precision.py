@@ -24,8 +24,8 @@ from eval_backend.statistics.standard_error import clustered_standard_error
 class Precision:
     """What one figure rests on and how finely it separates models.
 
-    `design_effect` is NaN when no run's scores vary; `detectable_difference` is None with
-    fewer than two runs (there is no pair to measure).
+    `design_effect` is NaN when no run's scores vary; `detectable_difference` is None when it cannot
+    be measured, and `no_detectable_reason` says why (one run, too few clusters, no spread).
     """
 
     runs: int
@@ -33,6 +33,7 @@ class Precision:
     clusters: int
     design_effect: float
     detectable_difference: float | None
+    no_detectable_reason: str | None = None
 
     @property
     def width_ratio(self) -> float:
@@ -47,14 +48,21 @@ def precision(values: np.ndarray, design: Design) -> Precision:
     naive = np.asarray(clustered_standard_error(scores, design.unclustered()))
     varies = naive > 0
     effect = float(np.sum(clustered[varies] ** 2) / np.sum(naive[varies] ** 2)) if varies.any() else float("nan")
-    return Precision(scores.shape[0], design.n_items, design.n_clusters, effect, _detectable(scores, design))
+    detectable, reason = _detectable(scores, design)
+    return Precision(scores.shape[0], design.n_items, design.n_clusters, effect, detectable, reason)
 
 
-def _detectable(scores: np.ndarray, design: Design) -> float | None:
-    """2.8 times the median clustered standard error of the differences of runs adjacent by the figure."""
+def _detectable(scores: np.ndarray, design: Design) -> tuple[float | None, str | None]:
+    """2.8 times the median clustered standard error of the differences of runs adjacent by the figure,
+    or None and why it cannot be measured."""
     if scores.shape[0] < 2:
-        return None
+        return None, "one run: no pair of runs to measure a difference on"
+    no_spread = design.no_spread_reason()
+    if no_spread is not None:
+        return None, f"the figure {no_spread}"
     order = np.argsort(-np.atleast_1d(headline(scores, design)), kind="stable")
     neighbours = scores[order[1:]] - scores[order[:-1]]
-    errors = np.atleast_1d(clustered_standard_error(neighbours, design))
-    return detectable_multiple() * float(np.median(errors))
+    error = float(np.median(np.atleast_1d(clustered_standard_error(neighbours, design))))
+    if error == 0:
+        return None, "the runs' paired differences do not vary from cluster to cluster: no spread to measure"
+    return detectable_multiple() * error, None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from eval_backend.statistics.intervals import LEVEL, tail_probability
+from eval_backend.statistics.level import LEVEL, tail_probability
 
 TIE_DECIMALS = 9
 """Headlines equal to this many decimals are tied: a weighted sum and a mean of means of the same

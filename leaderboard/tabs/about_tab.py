@@ -10,11 +10,13 @@ from eval_backend.benchmarks.writing_bench.items import CRITERIA_PER_ITEM, INDIC
 from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH
 from eval_backend.statistics import CORRECTION, DEFAULT_REPLICATES
 from eval_backend.statistics.sign_flip import DEFAULT_PERMUTATIONS, EXACT_CLUSTERS, SURE_MISS
+from eval_backend.statistics.draws import ENDPOINT_ERROR, PERCENT_ENDPOINT_ERROR
+from eval_backend.statistics.verdict import ALPHA, RULE
 from leaderboard.context import AppContext
 from leaderboard.display import DECIMALS
 from leaderboard.model_page import DEFAULT_REVISION_RULE
 from leaderboard.precision import PRECISION_COLUMNS, board_precision
-from leaderboard.pairwise_matrix import ALPHA, MAX_MODELS
+from leaderboard.pairwise_matrix import MAX_MODELS
 from leaderboard.row_flags import about_markdown
 from leaderboard.section_links import contents
 from leaderboard.writing_bench_tables import RANKING_RULE
@@ -97,10 +99,11 @@ and **romanized** (transliterated to Roman script). Every item has its own
   as the benchmark weighs them (WritingBench: each language alike; QA and Saraiki: each item alike). It
   is given overall, per language, and per variant, domain or task (all languages pooled). Only runs of
   one dataset revision are compared; the Compare tab says which benchmark was left out and why.
-- **95 % interval:** the 2.5th to 97.5th percentile of A − B over {DEFAULT_REPLICATES:,} seeded cluster
-  bootstrap draws, the same draw for both models, within each language (the interval of the difference,
-  not two intervals side by side). **Significant** means this interval excludes 0; it then names the
-  better model in the figure's own direction (a lower over-refusal rate is better).
+- **95 % interval:** the 2.5th to 97.5th percentile of A − B over seeded cluster bootstrap draws, the same
+  draw for both models, within each language (the interval of the difference, not two intervals side by
+  side): {DEFAULT_REPLICATES:,} draws, then more until an endpoint's Monte-Carlo error is under
+  {ENDPOINT_ERROR:g} points on the 1–10 scale ({PERCENT_ENDPOINT_ERROR:g} percentage points on %), so another
+  seed would move it less than that.
 - **p-value:** the paired permutation test: if A and B were interchangeable, each cluster's difference would
   be as likely to have the other sign, so p is the share of sign flips whose |A − B| is at least the one
   observed. With {EXACT_CLUSTERS} or fewer clusters that differ (at most {2 ** EXACT_CLUSTERS:,} sign patterns) every
@@ -108,6 +111,14 @@ and **romanized** (transliterated to Roman script). Every item has its own
   and p is (1 + the flips at least as extreme) / (1 + {DEFAULT_PERMUTATIONS:,}): never 0, so the smallest p shown
   is about 0.0001. A difference so large that Hoeffding's inequality shows random flips would reach it with a
   chance under {SURE_MISS:g} (about 5.8 standard errors) is given that smallest p without flipping.
+- **Holm p-value and verdict (one answer per row):** a row is {RULE}, the family being the rows of the
+  benchmark's table (its languages and its variant / domain / task rows together). Both are required, so a
+  row never says "better" where its adjusted p-value or its interval says otherwise; the verdict names the
+  better model in the figure's own direction (a lower over-refusal rate is better). Each benchmark's first
+  line answers for its headline figure: "A − B = −0.35 [−0.65, +0.01]: no significant difference (p = 0.09)".
+- **No verdict:** a figure resting on fewer than two clusters (or on one cluster in each language, since clusters
+  are drawn within their language) has no interval, no p-value and no verdict, here, in the matrix, the CLI and
+  the downloads: one cluster says nothing of its own spread. The row says so.
 - **Won / tied / lost:** the items where A scored higher than B, the same, or lower.
 - **Items (clusters):** how many items the figure rests on, and how many independent clusters they form.
 - **Forest plot:** each figure overall and per language as a point (A − B) with its 95 % interval as a bar;
@@ -117,9 +128,10 @@ and **romanized** (transliterated to Roman script). Every item has its own
   `--where COLUMN=VALUE` prints for all languages); or as CSV, the table's rows with the numbers unrounded.
 - **Pairwise matrix:** for the top N ranked runs on the board's shared dataset revision (N chosen, at most
   {MAX_MODELS}), each cell is its row's run minus its column's. With many pairs some would look significant
-  by chance, so the p-values are corrected with **{CORRECTION}**: a cell is coloured only
-  when its Holm-adjusted p-value is at most {ALPHA:g} and its 95 % interval excludes 0. Hover a cell for its
-  interval, raw and adjusted p-values and won/tied/lost.
+  by chance, so the p-values are corrected with **{CORRECTION}** over the matrix's pairs: a cell is coloured only
+  when its Holm-adjusted p-value is at most {ALPHA:g} and its 95 % interval excludes 0 (the rule above). Rows and
+  columns carry short model names; hover one for the whole id, a cell for its interval, raw and adjusted p-values
+  and won/tied/lost.
 - The Judgments tab, with a second model chosen, gives the same figures for the items listed there.
 
 ## The other benchmarks: choices where their seeds are silent
@@ -249,7 +261,8 @@ configs, outside that average, under the overall figure).
 - **Detectable difference (80 % power)**: the smallest true difference between two models that a paired
   comparison on these items finds 4 times in 5 at the 5 % level: 2.8 times the paired, clustered standard
   error of neighbouring runs (the runs ordered by the figure, each against the next; the median), in the
-  figure's unit. A smaller gap between two models is not a finding, whichever is ahead.
+  figure's unit. A smaller gap between two models is not a finding, whichever is ahead. Where it cannot be
+  measured (one run, too few clusters, runs whose differences never vary) the cell says why.
 """
 PRECISION_LABELS = {
     "benchmark": "Benchmark", "figure": "Figure", "scope": "Configs", "runs": "Runs", "items": "Items",
@@ -271,5 +284,8 @@ def precision_table(stores: dict) -> dict:
     """The board's precision figures, rounded and labelled (text cells: names come from the benchmarks)."""
     frame = board_precision(stores)
     label = "Figure precision" if len(frame) else "No ranked run yet"
-    shown = frame[list(PRECISION_COLUMNS)].round(DECIMALS).rename(columns=PRECISION_LABELS)
-    return gr.update(value=shown, label=label)
+    shown = frame[list(PRECISION_COLUMNS)].round(DECIMALS)
+    shown["detectable_difference"] = [
+        f"{value:.{DECIMALS}f}" if reason is None else f"none: {reason}"
+        for value, reason in zip(shown["detectable_difference"], frame["no_detectable_reason"])]
+    return gr.update(value=shown.rename(columns=PRECISION_LABELS), label=label)

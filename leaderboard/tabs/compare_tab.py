@@ -17,6 +17,7 @@ from leaderboard.comparison_tables import (
     download_document,
     download_table,
     forest_figure,
+    headline_html,
     wrapping_html,
 )
 from leaderboard.context import AppContext
@@ -40,8 +41,10 @@ logger = logging.getLogger(__name__)
 INTRO = (
     "Pick two models: on every benchmark both have run on the same dataset revision, their paired "
     "difference **A − B** item by item, overall, per language and per variant / domain / task, with its "
-    "paired, clustered 95 % interval, the p-value of the paired permutation test, whether the difference is "
-    "significant (the interval excludes 0) and how many items each model won, tied and lost. Each benchmark's "
+    "paired, clustered 95 % interval, the p-value of the paired permutation test and that p-value Holm-adjusted over "
+    "the benchmark's rows, one verdict (A better, B better or no significant difference: the adjusted p-value at most "
+    "0.05 **and** the interval excluding 0; no verdict on too few clusters, with why) and how many items each model "
+    "won, tied and lost. Each benchmark's "
     "comparison downloads as JSON (what `python -m eval_backend compare RUN_A RUN_B --json` prints) or CSV. "
     "About explains each figure."
 )
@@ -127,12 +130,13 @@ def _section(name: str) -> tuple[Any, ...]:
     """One benchmark's part of the view (hidden until two models are compared on it)."""
     with gr.Column(visible=False, elem_id=f"compare-section-{name}") as column:
         heading = gr.Markdown(f"### {BENCHMARKS[name].title}")
+        answer = gr.HTML(elem_id=f"compare-headline-{name}")
         table = gr.Dataframe(headers=COLUMNS, interactive=False, wrap=True, elem_id=f"compare-table-{name}")
         with gr.Row():
             as_json = gr.DownloadButton("This comparison (JSON)", elem_id=f"compare-download-json-{name}", size="sm")
             as_csv = gr.DownloadButton("This table (CSV)", elem_id=f"compare-download-csv-{name}", size="sm")
         plot = gr.Plot(label="Forest plot", elem_id=f"compare-forest-{name}")
-    return column, heading, table, as_json, as_csv, plot
+    return column, heading, answer, table, as_json, as_csv, plot
 
 
 def model_choices(context: AppContext) -> list[tuple[str, str]]:
@@ -152,9 +156,10 @@ def pair_updates(context: AppContext, sections: Mapping[str, tuple[Any, ...]], s
     result = compare_pair(context.stores, run_a, run_b)
     updates = dict(hidden)
     for comparison in result.compared:
-        column, heading, table, as_json, as_csv, plot = sections[comparison.benchmark]
+        column, heading, answer, table, as_json, as_csv, plot = sections[comparison.benchmark]
         json_path, csv_path = comparison_downloads(context.downloads_dir, comparison)
         updates.update({column: gr.update(visible=True), heading: _heading(comparison),
+                        answer: headline_html(comparison),
                         table: gr.update(value=comparison_table(comparison), datatype=["str"] * len(COLUMNS)),
                         as_json: json_path, as_csv: csv_path, plot: failsafe(forest_figure)(comparison)})
     return {summary: _summary(context, run_a, run_b, result.compared, result.skipped), **updates}

@@ -29,6 +29,8 @@ SMALLEST = {
     # Its reference: a commit of main, each side starting a board over the same run folders in a child process.
     "cold_board": (["--models", "3", "--repeats", "1", "--reference", "939a856"],
                    r"every run ranked by the joint bootstrap: reference / current\s+True / True"),
+    "interval_draws": (["--seeds", "3", "--models", "3", "--joint-models", "2", "--joint-seeds", "2", "--repeats", "1"],
+                       r"joint bootstrap time, 1,000 draws / set per figure"),
     "joint_bootstrap": (["--models", "3", "--replicates", "20", "--repeats", "1", "--folders"],
                         r"same intervals and rank intervals\s+True"),
     "style_control": (["--models", "3", "--replicates", "20", "--repeats", "1"],

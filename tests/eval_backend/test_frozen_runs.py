@@ -84,6 +84,10 @@ def _kept(before: object, after: object) -> bool:
     such as the judge's refused-temperature count or the safety rates' `incomplete` reason)."""
     if isinstance(before, dict):
         return isinstance(after, dict) and all(key in after and _kept(value, after[key]) for key, value in before.items())
+    if isinstance(before, list) and all(isinstance(value, float) for value in before):
+        # An interval: drawn with more replicates since issue 42 (draws.py), its ends land on the same discrete
+        # values of these small runs, up to the last bits of the quantile's interpolation.
+        return after == pytest.approx(before, rel=1e-12)
     return before == after
 
 

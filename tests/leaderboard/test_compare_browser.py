@@ -22,6 +22,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from eval_backend.run_items import read_run_items
 from eval_backend.statistics import PairedComparison, compare_paired, item_design
+from leaderboard.comparison_tables import format_difference, format_interval, format_p
+from leaderboard.short_labels import short_labels
 from tests.leaderboard.test_board_browser import LAPTOP, PHONE, shot
 from tests.leaderboard.test_browser import REPO, UI_TIMEOUT_MS, board_rows, cells, choose, download
 from tests.support.app_server import AppServer, running_app
@@ -89,7 +91,7 @@ def test_the_compare_view_shows_the_engine_s_paired_figures(page: Page, app: App
     open_compare(page, app, a=A, b=B)
     rows = board_rows(page, WRITING_TABLE)
     expect(rows.first).to_be_visible(timeout=COMPUTE_TIMEOUT_MS)
-    first = dict(zip(["figure", "items", "language", "difference", "interval", "p", "significant", "wtl", "n"],
+    first = dict(zip(["figure", "items", "language", "difference", "interval", "p", "holm", "verdict", "wtl", "n"],
                      cells(rows)[0]))
     expected = engine_comparison(data, LONG_IDS[0], LONG_IDS[1], "indic")
     assert (first["figure"], first["items"], first["language"]) == ("Indic average", "all items", "all languages")
@@ -126,7 +128,14 @@ def test_the_matrix_colours_only_what_holds_after_holm(page: Page, app: AppServe
     expect(page.locator("#matrix-note")).to_contain_text("Holm")
     expect(page.locator("#matrix-note")).to_contain_text("Overall (every config)")
     ranked = [LONG_IDS[0], LONG_IDS[1], "acme/short-1b"]  # qualities 9, 7, 5
-    assert page.locator("#pairwise-matrix ol li").all_inner_texts() == ranked
+    # The axes carry short names (no numbered legend), the whole id on hover, and every name is told apart.
+    heads = matrix.locator("thead th[title]")
+    assert heads.evaluate_all("cells => cells.map(c => c.title)") == ranked
+    names = heads.all_inner_texts()
+    assert names == short_labels(ranked, ["main"] * 3) and len(set(names)) == 3
+    assert all(len(name) < len(model) for name, model in zip(names[:2], ranked[:2]))
+    assert matrix.locator("tbody th[title]").evaluate_all("cells => cells.map(c => c.title)") == ranked
+    expect(page.locator("#pairwise-matrix ol")).to_have_count(0)
     body = matrix.locator("tbody tr")
     expect(body).to_have_count(3)
     best_minus_second = body.nth(0).locator("td").nth(1)
@@ -172,18 +181,61 @@ def test_the_downloads_hold_the_figures_on_screen_and_those_the_cli_prints(
         [sys.executable, "-m", "eval_backend", "compare", str(data.folders[LONG_IDS[0]].path),
          str(data.folders[LONG_IDS[1]].path), "--json"], cwd=REPO, capture_output=True, text=True, check=True)
     cli = json.loads(printed.stdout)
-    assert {key: value for key, value in downloaded.items() if key != "subsets"} == cli
+    # The same figures; the verdicts' family differs (the board's table adjusts over its subset rows too).
+    family = ("adjusted_p_value", "family_size", "verdict")
+    assert [{k: v for k, v in row.items() if k not in family} for row in downloaded["comparisons"]] == [
+        {k: v for k, v in row.items() if k not in family} for row in cli["comparisons"]]
     assert cli["a"] == LONG_IDS[0] and downloaded["subsets"]  # the variants' and domains' rows
-    records = cli["comparisons"] + downloaded["subsets"]
-    assert [row[3:9] for row in on_screen] == [[
-        f"{record['difference']:+.3f}", f"[{record['ci_low']:+.3f}, {record['ci_high']:+.3f}]",
-        f"{record['p_value']:.4f}", row[6], f"{record['wins']} / {record['ties']} / {record['losses']}",
+    records = downloaded["comparisons"] + downloaded["subsets"]
+    assert [row[3:10] for row in on_screen] == [[
+        format_difference(record["difference"]), format_interval(record), format_p(record["p_value"]),
+        format_p(record["adjusted_p_value"]), row[7], f"{record['wins']} / {record['ties']} / {record['losses']}",
         f"{record['n_items']} ({record['n_clusters']})"] for row, record in zip(on_screen, records)]
+    assert [row[7].split(":")[0] for row in on_screen] == [record["verdict"] for record in records]
     table = pd.read_csv(download(page, "compare-download-csv-indic_writing_bench", tmp_path / "pair.csv", stem),
                         encoding="utf-8-sig", float_precision="round_trip")
-    assert table[["Figure", "Items", "Language", "Significant"]].values.tolist() == [
-        [row[0], row[1], row[2], row[6]] for row in on_screen]
+    assert table[["Figure", "Items", "Language"]].values.tolist() == [[row[0], row[1], row[2]] for row in on_screen]
+    assert table["Verdict"].tolist() == [record["verdict"] for record in records]
     assert table["A − B"].tolist() == [record["difference"] for record in records]
-    assert table["p-value"].tolist() == [record["p_value"] for record in records]
+    assert table["p-value"].fillna(-1).tolist() == [-1 if record["p_value"] is None else record["p_value"]
+                                                    for record in records]
     page.locator("#compare-download-csv-indic_writing_bench").scroll_into_view_if_needed()
     assert overflow(page) <= 0
+
+
+def test_a_compare_row_never_says_better_where_its_corrected_p_value_says_otherwise(
+    page: Page, app: AppServer, data: EvaluatedData
+) -> None:
+    # Issue 42: "significant" was read from the interval alone (Assamese "B better" at p = 0.125). Every row's
+    # verdict on screen follows the one stated rule, and each benchmark answers in one line.
+    open_compare(page, app, a=A, b=B)
+    rows = board_rows(page, WRITING_TABLE)
+    expect(rows.first).to_be_visible(timeout=COMPUTE_TIMEOUT_MS)
+    shown = cells(rows)
+    tested = [row for row in shown if row[6] != "—"]
+    assert tested and any(not row[7].endswith("better") for row in tested)
+    for row in shown:
+        figure, interval, holm, verdict = row[0], row[4], row[6], row[7]
+        if holm == "—":  # no p-value: no interval, no verdict, and why
+            assert interval == "—" and verdict.startswith("no verdict: rests on")
+            continue
+        low, high = (float(end) for end in interval.strip("[]").split(", "))
+        significant = float(holm) <= 0.05 and (low > 0 or high < 0)
+        if not significant:
+            assert verdict == "no significant difference", row
+        else:
+            a_higher = low > 0
+            assert verdict == ("A better" if a_higher != figure.endswith("(lower is better)") else "B better"), row
+    headline = page.locator("#compare-headline-indic_writing_bench")
+    first = shown[0]
+    expect(headline).to_contain_text(f"Indic average: A − B = {first[3].replace('-', '−')} "
+                                     f"{first[4].replace('-', '−')}: {first[7]} (p = ")
+    expect(headline).to_contain_text(f"Holm-adjusted over {len(tested)} rows")
+    expect(headline).to_contain_text("interval excludes 0")
+    # Each language once: the forest plot's rows are the table's rows on all items, none repeated.
+    labels = page.locator("#compare-forest-indic_writing_bench .yaxislayer-above text").evaluate_all(
+        "texts => texts.map(t => t.textContent)")
+    assert labels and len(labels) == len(set(labels)) == sum(1 for row in shown if row[1] == "all items")
+    headline.scroll_into_view_if_needed()
+    assert overflow(page) <= 0
+    shot(page, "compare-verdicts")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from eval_backend.benchmarks.item_statistics import Figure
 from eval_backend.run_comparison import ALL_CONFIGS, FigureComparison
-from eval_backend.statistics import Weighting, compare_paired, item_design
+from eval_backend.statistics import Weighting, compare_paired, holm_adjusted, item_design
 from leaderboard.comparison_tables import (
     ALL_ITEMS,
     ALL_LANGUAGES,
@@ -19,7 +21,7 @@ from leaderboard.comparison_tables import (
     filtered_summary,
     forest_figure,
     format_difference,
-    significance,
+    headline_html,
 )
 from leaderboard.run_pair import BenchmarkComparison, SubsetComparison
 
@@ -58,13 +60,41 @@ def test_each_row_is_a_figure_on_its_items_and_language_with_the_cli_s_formattin
     assert table.iloc[3]["Items"] == "variant = native"
 
 
-def test_significant_means_the_interval_excludes_0_and_names_the_better_model(comparison) -> None:
+def test_one_verdict_per_row_from_the_holm_adjusted_p_value_and_the_interval(comparison) -> None:
     table = comparison_table(comparison)
-    assert table["Significant"].tolist() == ["A better", "no", "B better", "B better"]
+    assert table["Verdict"].tolist() == ["A better", "no significant difference", "B better", "B better"]
     # A's over-refusal rate is 2 points higher: in that figure's direction, B is the better model
     assert table.iloc[2]["Figure"] == "Over-refusal rate (lower is better)"
-    nan = {"ci_low": float("nan"), "ci_high": float("nan"), "higher_is_better": True}
-    assert significance(nan) == "no"
+    rows = [*comparison.by_language, comparison.by_subset[0].comparison]
+    adjusted = holm_adjusted(np.array([row.comparison.p_value for row in rows]))  # one family: the table's rows
+    assert table["Holm p-value"].tolist() == [f"{p:.4f}" for p in adjusted]
+    for (_, shown), row, p in zip(table.iterrows(), rows, adjusted):
+        if shown["Verdict"].endswith("better"):
+            assert p <= 0.05 and (row.comparison.difference.low > 0 or row.comparison.difference.high < 0)
+
+
+def test_a_row_on_one_cluster_has_no_interval_p_value_or_verdict_and_says_why() -> None:
+    lone = compare_paired(np.array([9.0]), np.array([6.0]), item_design(["Hindi"]))
+    comparison = BenchmarkComparison("toy", "Toy", None, "a", "b", (FigureComparison(SCORE, ALL_CONFIGS, lone),), ())
+    row = comparison_table(comparison).iloc[0]
+    shown = (row["A − B"], row["95 % interval"], row["p-value"], row["Holm p-value"])
+    assert shown == ("+3.000", "—", "—", "—")
+    assert row["Verdict"].startswith("no verdict: rests on 1 cluster")
+    csv = download_table(comparison).iloc[0]
+    assert csv["Verdict"] == "no verdict" and "1 cluster" in csv["No verdict because"]
+    assert "no verdict (rests on 1 cluster" in headline_html(comparison)
+    document = json.dumps(download_document(comparison), allow_nan=False)  # strict JSON: null, not NaN
+    assert json.loads(document)["comparisons"][0]["ci_low"] is None
+    (points,) = forest_figure(comparison).data
+    assert list(points.error_x.array) == [0.0]
+
+
+def test_the_headline_answers_in_one_line_with_the_rule_beside_it(comparison) -> None:
+    text = headline_html(comparison)
+    first = comparison.by_language[0].comparison
+    assert f"Score &lt;b&gt;: A − B = {first.difference.estimate:+.3f}".replace("-", "−") in text
+    assert ": A better (p = " in text and "Holm-adjusted over 4 rows" in text
+    assert "interval excludes 0" in text
 
 
 def test_the_forest_plot_has_each_figure_and_language_with_its_interval_and_escaped_labels(comparison) -> None:
@@ -89,8 +119,8 @@ def test_the_judgments_line_gives_each_figure_and_escapes_the_model_ids(comparis
 def test_the_csv_download_holds_the_table_s_rows_unrounded(comparison) -> None:
     table, csv = comparison_table(comparison), download_table(comparison)
     assert list(csv.columns) == CSV_COLUMNS
-    assert csv[["Figure", "Items", "Language", "Significant"]].equals(table[["Figure", "Items", "Language",
-                                                                             "Significant"]])
+    assert csv[["Figure", "Items", "Language"]].equals(table[["Figure", "Items", "Language"]])
+    assert csv["Verdict"].tolist() == table["Verdict"].tolist()
     shown = [format_difference(value) for value in csv["A − B"]]
     assert shown == table["A − B"].tolist()
     intervals = [f"[{format_difference(low)}, {format_difference(high)}]"

@@ -18,8 +18,9 @@ from eval_backend.run_items import read_run_items
 from eval_backend.statistics import precision
 from leaderboard.precision import ALL_CONFIGS, board_precision, measured_runs, precision_frame
 from leaderboard.results import ResultsStore
+from leaderboard.tabs.about_tab import PRECISION_LABELS, precision_table
 from tests.support.qa_runs import QA_PROFILES, build_qa_runs
-from tests.support.run_folders import EvaluatedData
+from tests.support.run_folders import DEFAULT_PROFILES, EvaluatedData, build_evaluated_data
 from tests.support.saraiki_runs import build_saraiki_runs
 
 BENCHMARK = "indic_writing_bench"
@@ -104,5 +105,20 @@ def test_every_qa_language_and_every_saraiki_task_has_its_detectable_difference(
     saraiki = frame[frame["benchmark"] == BENCHMARKS[SARAIKI].title]
     tasks = {figure.label for figure in SARAIKI_STATISTICS.figures}
     assert set(saraiki["figure"]) == tasks and (saraiki["scope"] == ALL_CONFIGS).all()  # one config a task
-    measured = frame.dropna(subset=["detectable_difference"])
-    assert len(measured) == len(frame) and (measured["detectable_difference"] >= 0).all()
+    # Each row has its detectable difference, or none and why (the toy runs: one item a task, identical answers);
+    # never a 0.0 that reads as "any difference is detected".
+    given = frame["no_detectable_reason"].isna()
+    assert (frame.loc[given, "detectable_difference"] > 0).all()
+    assert frame.loc[~given, "detectable_difference"].isna().all()
+    reasons = frame.loc[~given, "no_detectable_reason"].tolist()
+    assert all(reason.startswith(("the figure rests on", "the runs' paired differences do not vary"))
+               for reason in reasons)
+    assert given.any() and reasons
+
+
+def test_about_shows_why_a_single_run_has_no_detectable_difference(tmp_path: Path) -> None:
+    # Today's main: a blank cell for one run, 0.0 for one item or constant scores.
+    data = build_evaluated_data(tmp_path, DEFAULT_PROFILES[:1])
+    shown = precision_table({BENCHMARK: ResultsStore(data.runs_dir)})["value"]
+    cells = shown[PRECISION_LABELS["detectable_difference"]].tolist()
+    assert cells and all(cell == "none: one run: no pair of runs to measure a difference on" for cell in cells)

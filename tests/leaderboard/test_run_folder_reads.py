@@ -105,7 +105,7 @@ DETAILS_CASES: dict[str, tuple[Callable[[pd.DataFrame], pd.DataFrame], str]] = {
     "no index": (_drop("index"), "'index'"),
     "no config": (_drop("config"), "'config'"),
     "no item_score": (_drop("item_score"), "'item_score'"),
-    "an item twice": (_repeat_first_item, "appears 2 or more times"),
+    "an item twice": (_repeat_first_item, "appears 2 times"),
     "no rows": (lambda details: details.iloc[0:0], "holds no items"),
     "a score of 1e308": (_set_score(1e308), "'indic'"),
     "a score of inf": (_set_score(float("inf")), "'indic'"),
@@ -172,7 +172,7 @@ def qa_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 QA_CASES: dict[str, tuple[Callable[[pd.DataFrame], pd.DataFrame], str]] = {
     "no index": (_drop("index"), "'index'"),
     "no config": (_drop("config"), "'config'"),
-    "an item twice": (_repeat_first_item, "appears 2 or more times"),
+    "an item twice": (_repeat_first_item, "appears 2 times"),
 }
 
 

@@ -15,7 +15,13 @@ from eval_backend.cli import main
 from eval_backend.run_comparison import compare_runs
 from eval_backend.run_folder import RunFolder
 from eval_backend.run_items import read_run_items
-from leaderboard.comparison_tables import comparison_records, comparison_table, format_difference
+from leaderboard.comparison_tables import (
+    comparison_records,
+    comparison_table,
+    format_difference,
+    format_interval,
+    format_p,
+)
 from leaderboard.judgments import ItemFilter, filter_items, judgment_items
 from leaderboard.results import ResultsStore
 from leaderboard.run_pair import compare_filtered, compare_pair
@@ -24,6 +30,14 @@ from tests.support.qa_runs import QA_PROFILES, build_qa_runs
 from tests.support.run_folders import DEFAULT_PROFILES, build_evaluated_data
 
 STRONG, REASONER, WEAK = "acme__strong-7b/main", "acme__reasoner-3b/main", "acme__weak-1b/main"
+FAMILY = ("adjusted_p_value", "family_size", "verdict", "where")
+"""What depends on the rows compared together: the board's table adjusts over its subset rows too, the CLI over
+what it prints."""
+
+
+def figures(record: dict) -> dict:
+    """A record without what depends on its family."""
+    return {key: value for key, value in record.items() if key not in FAMILY}
 
 
 @pytest.fixture(scope="module")
@@ -52,15 +66,15 @@ def test_every_benchmark_both_ran_carries_the_cli_s_figures(stores, capsys) -> N
     for comparison in result.compared:
         a, b = (folder(stores, comparison.benchmark, run_id) for run_id in (STRONG, REASONER))
         records = comparison_records(comparison)
-        overall = [{key: value for key, value in record.items() if key != "where"}
-                   for record in records if record["where"] is None]
-        assert overall == cli_json(capsys, a, b)["comparisons"]
+        overall = [figures(record) for record in records if record["where"] is None]
+        assert overall == [figures(row) for row in cli_json(capsys, a, b)["comparisons"]]
+        tested = [record for record in records if record["p_value"] is not None]  # rows on too few clusters are not
+        assert {record["family_size"] for record in records} == {len(tested)}
         subsets = {pair for record in records if record["where"] for pair in record["where"].items()}
         assert subsets  # WritingBench's variants and domains, QA's domains
         for column, value in sorted(subsets):
-            on_subset = [{key: value for key, value in record.items() if key != "where"}
-                         for record in records if record["where"] == {column: value}]
-            expected = [row for row in cli_json(capsys, a, b, "--where", f"{column}={value}")["comparisons"]
+            on_subset = [figures(record) for record in records if record["where"] == {column: value}]
+            expected = [figures(row) for row in cli_json(capsys, a, b, "--where", f"{column}={value}")["comparisons"]
                         if row["scope"] == "all"]
             assert on_subset == expected
 
@@ -101,24 +115,29 @@ def test_the_cli_the_board_s_table_and_both_downloads_hold_the_same_figures(stor
         json_path, csv_path = comparison_downloads(tmp_path, comparison)
         downloaded = json.loads(Path(json_path).read_text(encoding="utf-8"))
         cli = cli_json(capsys, a, b)
-        assert {key: value for key, value in downloaded.items() if key != "subsets"} == cli
+        assert {key: value for key, value in downloaded.items() if key not in ("subsets", "comparisons")} == \
+            {key: value for key, value in cli.items() if key != "comparisons"}
+        assert [figures(row) for row in downloaded["comparisons"]] == [figures(row) for row in cli["comparisons"]]
         for row in downloaded["subsets"]:
             (column, value), = row["where"].items()
             on_subset = cli_json(capsys, a, b, "--where", f"{column}={value}")["comparisons"]
-            assert {key: value for key, value in row.items() if key != "where"} in on_subset
+            assert figures(row) in [figures(cli_row) for cli_row in on_subset]
         # The board's table is those figures formatted; the CSV holds them unrounded, row for row.
         shown = comparison_table(comparison)
         table = pd.read_csv(csv_path, encoding="utf-8-sig")
-        records = cli["comparisons"] + downloaded["subsets"]
+        records = downloaded["comparisons"] + downloaded["subsets"]
         assert len(shown) == len(table) == len(records)
         for (_, on_screen), (_, in_csv), record in zip(shown.iterrows(), table.iterrows(), records):
             assert on_screen["A − B"] == format_difference(record["difference"])
-            assert on_screen["95 % interval"] == (f"[{format_difference(record['ci_low'])}, "
-                                                  f"{format_difference(record['ci_high'])}]")
-            assert on_screen["p-value"] == f"{record['p_value']:.4f}"
+            assert on_screen["95 % interval"] == format_interval(record)
+            assert on_screen["p-value"] == format_p(record["p_value"])
+            assert on_screen["Holm p-value"] == format_p(record["adjusted_p_value"])
+            assert in_csv["Verdict"] == record["verdict"] and on_screen["Verdict"].startswith(record["verdict"])
             assert on_screen["Won / tied / lost"] == f"{record['wins']} / {record['ties']} / {record['losses']}"
+            nan = float("nan")
+            expected = tuple(nan if record[key] is None else record[key] for key in ("ci_low", "ci_high", "p_value"))
             assert (in_csv["A − B"], in_csv["95 % low"], in_csv["95 % high"], in_csv["p-value"]) == pytest.approx(
-                (record["difference"], record["ci_low"], record["ci_high"], record["p_value"]), rel=1e-15)
+                (record["difference"], *expected), rel=1e-15, nan_ok=True)
             assert (in_csv["Won"], in_csv["Tied"], in_csv["Lost"], in_csv["Items compared"], in_csv["Clusters"]) == (
                 record["wins"], record["ties"], record["losses"], record["n_items"], record["n_clusters"])
             assert (in_csv["Figure"], in_csv["Language"]) == (on_screen["Figure"], on_screen["Language"])

@@ -11,12 +11,14 @@ import pandas as pd
 
 from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
 from eval_backend.statistics import Weighting
+from eval_backend.statistics.draws import PERCENT_ENDPOINT_ERROR
 
 VERDICT_BOUNDS = (0.0, 100.0)
+_PERCENT = {"unit": "percentage points", "endpoint_error": PERCENT_ENDPOINT_ERROR, "bounds": VERDICT_BOUNDS}
 FIGURES = (
-    Figure("judge", "Judge accuracy", Weighting.POOLED, "percentage points", bounds=VERDICT_BOUNDS),
-    Figure("exact", "Exact substring", Weighting.POOLED, "percentage points", bounds=VERDICT_BOUNDS),
-    Figure("overlap", "Word overlap", Weighting.POOLED, "percentage points", bounds=VERDICT_BOUNDS),
+    Figure("judge", "Judge accuracy", Weighting.POOLED, **_PERCENT),
+    Figure("exact", "Exact substring", Weighting.POOLED, **_PERCENT),
+    Figure("overlap", "Word overlap", Weighting.POOLED, **_PERCENT),
 )
 _COLUMNS = {"judge": "judge_correct", "exact": "exact_correct", "overlap": "overlap_correct"}
 

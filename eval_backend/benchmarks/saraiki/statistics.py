@@ -20,18 +20,15 @@ from eval_backend.benchmarks.saraiki.items import SaraikiItem
 from eval_backend.benchmarks.saraiki.refusal import RefusalLabel
 from eval_backend.records import sha256_text
 from eval_backend.statistics import Weighting
+from eval_backend.statistics.draws import PERCENT_ENDPOINT_ERROR
 
-_POINTS = "percentage points"
-_BOUNDS = (0.0, 100.0)
+_PERCENT = {"unit": "percentage points", "endpoint_error": PERCENT_ENDPOINT_ERROR, "bounds": (0.0, 100.0)}
 ANSWER_TASKS = ("knowledge", "knowledge_hard", "commonsense", "reading_comprehension", "math", "truthfulness")
 FIGURES = (
-    *(Figure(task, task.replace("_", " ").capitalize(), Weighting.POOLED, _POINTS, bounds=_BOUNDS)
-      for task in ANSWER_TASKS),
-    Figure("instruction_following", "Instruction following (prompt, strict)", Weighting.POOLED, _POINTS,
-           bounds=_BOUNDS),
-    Figure("refusal_rate", "Refusal rate (harmful)", Weighting.POOLED, _POINTS, bounds=_BOUNDS),
-    Figure("over_refusal_rate", "Over-refusal rate (benign)", Weighting.POOLED, _POINTS, higher_is_better=False,
-           bounds=_BOUNDS),
+    *(Figure(task, task.replace("_", " ").capitalize(), Weighting.POOLED, **_PERCENT) for task in ANSWER_TASKS),
+    Figure("instruction_following", "Instruction following (prompt, strict)", Weighting.POOLED, **_PERCENT),
+    Figure("refusal_rate", "Refusal rate (harmful)", Weighting.POOLED, **_PERCENT),
+    Figure("over_refusal_rate", "Over-refusal rate (benign)", Weighting.POOLED, higher_is_better=False, **_PERCENT),
 )
 
 

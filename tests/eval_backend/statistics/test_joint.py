@@ -47,9 +47,9 @@ def test_lower_is_better_reverses_the_ranks() -> None:
 
 def test_each_models_interval_is_its_own_cluster_bootstrap_interval() -> None:
     scores, design = _models((1.0, 0.5, 0.0))
-    joint = joint_bootstrap(scores, design, seed=4)
+    joint = joint_bootstrap(scores, design, replicates=1000, seed=4)
     for row in range(3):
-        alone = cluster_bootstrap_interval(scores[row], design, seed=4)
+        alone = cluster_bootstrap_interval(scores[row], design, replicates=1000, seed=4)
         assert (joint.low[row], joint.high[row]) == pytest.approx((alone.low, alone.high))
     assert joint.replicates.shape == (1000, 3)
 
