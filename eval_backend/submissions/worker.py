@@ -139,20 +139,28 @@ def poll_once(
             logger.exception("request #%d failed", request.id)
             store.fail(request.id, worker_id, redact(f"{type(exc).__name__}: {exc}"))
         else:
-            # Only a settled run is FINISHED, and only a complete one is published; the counts say
-            # what is missing. A limited run (a smoke deployment) is never complete.
-            coverage, run_pending = _coverage(summary)
-            problem = unfinished_reason(coverage, run_pending, limited=settings.queue.run_limit is not None)
+            problem, publishable = run_outcome(summary, settings)
             if problem:
                 logger.warning("request #%d not finished: %s", request.id, problem)
                 store.fail(request.id, worker_id, problem)
             else:
                 logger.info("request #%d finished -> %s", request.id, folder.summary_path)
-                if store.finish(request.id, worker_id) and coverage.complete:
+                if store.finish(request.id, worker_id) and publishable:
                     push_run(folder, settings)
     final = store.get(request.id)
     mirror_request(final, settings)
     return final
+
+
+def run_outcome(summary: Mapping[str, Any], settings: Settings) -> tuple[str | None, bool]:
+    """Why a run is not finished (None when it is), and whether it is complete, so published.
+
+    Only a settled run is FINISHED, and only a complete one is published; the counts say what is
+    missing. A limited run (a smoke deployment) is never complete.
+    """
+    coverage, run_pending = _coverage(summary)
+    problem = unfinished_reason(coverage, run_pending, limited=settings.queue.run_limit is not None)
+    return problem, problem is None and coverage.complete
 
 
 def _coverage(summary: Mapping[str, Any]) -> tuple[Coverage, int]:
