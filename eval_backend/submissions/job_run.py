@@ -13,6 +13,8 @@ import logging
 import time
 from typing import Callable
 
+from huggingface_hub.errors import RepositoryNotFoundError
+
 from eval_backend.hub_sync import pull_results, push_run
 from eval_backend.pipeline import PhaseProgress
 from eval_backend.run_folder import RunFolder
@@ -48,7 +50,10 @@ def run_in_job(
     """Run `request` into its run folder and push it; the outcome says whether the Space will find it."""
     folder = RunFolder.for_model(settings.data.benchmark_runs_dir(request.benchmark), request.model_id, request.revision)
     if settings.hub.results_enabled:
-        pull_results(settings)  # a run folder an earlier Job pushed is resumed, not paid for again
+        try:
+            pull_results(settings)  # a run folder an earlier Job pushed is resumed, not paid for again
+        except RepositoryNotFoundError:  # no run pushed yet: the first push creates the repo
+            logger.info("%s does not exist yet: nothing to resume from", settings.hub.results_repo)
     started = time.monotonic()
     summary = run_request(request, folder, settings, _ThrottledProgress(emit))
     wall_s = round(time.monotonic() - started, 1)
