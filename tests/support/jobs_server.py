@@ -260,6 +260,7 @@ class StandInJobsHub(StandInHubRepos):
     def _kill(job: StandInJob) -> None:
         if job.process is not None and job.process.poll() is None:
             job.process.kill()
+            job.process.wait(timeout=30)  # gone once the Hub says so
 
 
 # A program that fails as a careless one would: it prints the judge's key (a secret) before dying.
