@@ -47,7 +47,8 @@ class JobDispatcher:
     def __init__(self, store: QueueStore, settings: Settings, *, worker_id: str, api: HfApi | None = None) -> None:
         if not settings.hub.results_enabled:
             raise JobImageMissing(  # a Job's result comes back only through the results repo
-                "WORKER_DISPATCH=hf-jobs needs HF_TOKEN and RESULTS_REPO: Jobs push their runs there and the Space pulls them"
+                "WORKER_DISPATCH=hf-jobs needs HF_TOKEN and RESULTS_REPO: "
+                "Jobs push their runs there and the Space pulls them"
             )
         job_image(settings)  # refused now, not at the first claim
         self._store = store
@@ -143,8 +144,7 @@ class JobDispatcher:
             self._store.heartbeat(request.id, self._worker_id)
             logger.warning("request #%d: cannot read Job %s: %s", request.id, request.job_id, describe(exc))
             return
-        wall_s = _running_s(job)
-        self._store.update_job(request.id, str(job.status.stage), wall_s, price_of(wall_s, self._hourly(str(job.flavor))))
+        wall_s = self._record_cost(request, job)
         lines = self._log_tail(request, PROGRESS_LOG_LINES)
         if job.status.stage in ENDED_STAGES:
             self._settle(request, job, lines)
@@ -153,11 +153,13 @@ class JobDispatcher:
         if progress is None:
             self._store.heartbeat(request.id, self._worker_id)
         else:
-            self._store.update_progress(request.id, self._worker_id, Phase(progress.phase), progress.done, progress.total)
+            self._store.update_progress(
+                request.id, self._worker_id, Phase(progress.phase), progress.done, progress.total
+            )
         if wall_s is not None and wall_s > self._jobs.timeout_s + self._settings.queue.stale_after_s:
-            self._api.cancel_job(job_id=job.id, namespace=self._owner())  # the Hub did not stop it at its timeout
-            self._settle_failed(request, f"Job {job.id} ran {wall_s:.0f} s, past HF_JOBS_TIMEOUT_S={self._jobs.timeout_s}; "
-                                         "cancelled", lines)
+            # The Hub did not stop it at its timeout: the request fails, and the next tick cancels the Job.
+            reason = f"Job {job.id} ran {wall_s:.0f} s, past HF_JOBS_TIMEOUT_S={self._jobs.timeout_s}; cancelled"
+            self._settle_failed(request, reason, lines)
 
     def _settle(self, request: QueueRequest, job: JobInfo, lines: list[str]) -> None:
         outcome = outcome_of(lines)
@@ -178,8 +180,9 @@ class JobDispatcher:
             logger.warning("request #%d: cannot pull Job %s's run yet: %s", request.id, job.id, describe(exc))
             return
         if not folder.summary_path.is_file():
-            self._settle_failed(request, f"Job {job.id} completed and said it pushed, but {self._settings.hub.results_repo} "
-                                         f"has no run folder for {request.model_id} at {request.revision}", [])
+            reason = (f"Job {job.id} completed and said it pushed, but {self._settings.hub.results_repo} "
+                      f"has no run folder for {request.model_id} at {request.revision}")
+            self._settle_failed(request, reason, [])
             return
         self._store.set_run_dir(request.id, self._worker_id, str(folder.path))
         self._store.finish(request.id, self._worker_id)
@@ -218,9 +221,7 @@ class JobDispatcher:
         except HUB_ERRORS as exc:
             logger.warning("request #%d: cannot cancel Job %s yet: %s", request.id, request.job_id, describe(exc))
             return
-        wall_s = _running_s(job)
-        stage = str(job.status.stage) if job.status.stage in ENDED_STAGES else "CANCELED"
-        self._store.update_job(request.id, stage, wall_s, price_of(wall_s, self._hourly(str(job.flavor))))
+        self._record_cost(request, job, "CANCELED")
         self._store.append_log(request.id, f"{timestamp()} cancelled Job {request.job_id}\n")
         logger.info("request #%d is %s: cancelled its Job %s", request.id, request.status, request.job_id)
         mirror_request(self._store.get(request.id), self._settings)
@@ -241,6 +242,18 @@ class JobDispatcher:
                 logger.warning("cannot read the Hub's Jobs hardware list: %s", describe(exc))
                 return price_per_hour(flavor, (), self._jobs)
         return price_per_hour(flavor, self._hardware, self._jobs)
+
+    def _record_cost(self, request: QueueRequest, job: JobInfo, stage_until_ended: str | None = None) -> float | None:
+        """Record the Job's stage, running time and price so far; returns the running time.
+
+        A Job just cancelled may still read RUNNING for a moment: `stage_until_ended` is recorded instead.
+        """
+        wall_s = _running_s(job)
+        stage = str(job.status.stage)
+        if stage_until_ended and stage not in ENDED_STAGES:
+            stage = stage_until_ended
+        self._store.update_job(request.id, stage, wall_s, price_of(wall_s, self._hourly(str(job.flavor))))
+        return wall_s
 
     def _log_tail(self, request: QueueRequest, lines: int) -> list[str]:
         try:

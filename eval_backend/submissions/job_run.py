@@ -48,7 +48,8 @@ def run_in_job(
     request: QueueRequest, settings: Settings, *, flavor: str, hourly_usd: float | None, emit: Callable[[str], None]
 ) -> JobOutcome:
     """Run `request` into its run folder and push it; the outcome says whether the Space will find it."""
-    folder = RunFolder.for_model(settings.data.benchmark_runs_dir(request.benchmark), request.model_id, request.revision)
+    runs_dir = settings.data.benchmark_runs_dir(request.benchmark)
+    folder = RunFolder.for_model(runs_dir, request.model_id, request.revision)
     if settings.hub.results_enabled:
         try:
             pull_results(settings)  # a run folder an earlier Job pushed is resumed, not paid for again

@@ -50,7 +50,9 @@ def job_image(settings: Settings) -> str:
         return settings.jobs.image
     if settings.app.space_id:
         return f"hf.co/spaces/{settings.app.space_id}"
-    raise JobImageMissing("WORKER_DISPATCH=hf-jobs needs the Jobs' image: set HF_JOBS_IMAGE (off a Space, SPACE_ID is unset)")
+    raise JobImageMissing(
+        "WORKER_DISPATCH=hf-jobs needs the Jobs' image: set HF_JOBS_IMAGE (off a Space, SPACE_ID is unset)"
+    )
 
 
 def board_label(settings: Settings) -> str:

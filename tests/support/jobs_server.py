@@ -192,8 +192,8 @@ class StandInJobsHub(StandInHubRepos):
         tail = dict(parse_qsl(urlsplit(self._request.raw_path).query)).get("tail")
         if tail is not None:
             lines = lines[-int(tail):]
-        events = [("", "===== Job started =====")] + lines if job.started else lines
-        body = "".join(f"data: {json.dumps({'timestamp': at or job.created_at, 'data': text})}\n\n" for at, text in events)
+        events = [(job.started_at or job.created_at, "===== Job started =====")] + lines if job.started else lines
+        body = "".join(f"data: {json.dumps({'timestamp': at, 'data': text})}\n\n" for at, text in events)
         return HubResponse(200, body.encode(), {"Content-Type": "text/event-stream"})
 
     def _cancel_job(self, method: str, match: re.Match[str], token: str | None) -> HubResponse:
@@ -201,9 +201,9 @@ class StandInJobsHub(StandInHubRepos):
         if job is None:
             return HubResponse.error(404, None, "Job not found")
         job.cancelled = True
-        self._kill(job)
-        if job.stage not in _ENDED:
+        if job.stage not in _ENDED:  # before the kill, so that the process's end does not read as an ERROR
             self._end(job, "CANCELED", None)
+        self._kill(job)
         return HubResponse.json({})
 
     # -- running a Job ------------------------------------------------------------------------
@@ -219,7 +219,7 @@ class StandInJobsHub(StandInHubRepos):
         with self._lock:
             job.stage, job.started_at, job.started = "RUNNING", _now(), time.monotonic()
             self.peak_running = max(self.peak_running, len(self.running()))
-        command = {"run": job.spec["command"], "fail": _FAILING, "hang": _HANGING, "lose": _HANGING, "quiet": _QUIET}[job.plan]
+        command = job.spec["command"] if job.plan == "run" else _PLANNED[job.plan]
         if job.plan == "lose":
             threading.Timer(0.5, self._lose, args=(job,)).start()
         timeout = job.spec.get("timeoutSeconds")
@@ -269,3 +269,4 @@ _FAILING = ["python", "-c", "import os, sys; print('loading model'); "
             "print('torch.OutOfMemoryError: CUDA out of memory', flush=True); sys.exit(3)"]
 _QUIET = ["python", "-c", "print('done, without a word on the run')"]  # exits 0, pushes nothing
 _HANGING = ["python", "-c", "import time; print('stuck', flush=True); time.sleep(3600)"]
+_PLANNED = {"fail": _FAILING, "hang": _HANGING, "lose": _HANGING, "quiet": _QUIET}

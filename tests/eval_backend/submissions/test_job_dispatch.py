@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -42,7 +43,8 @@ SEVEN_B = 7_000_000_000  # 28 GB at float32: a100-large in the default table
 @pytest.fixture(scope="module")
 def small_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two items (Hindi, Tamil): five judge calls each, so a Job's run takes seconds."""
-    return write_writing_bench_dataset(tmp_path_factory.mktemp("dataset"), DatasetShape(configs={"Hindi": 1, "Tamil": 1}))
+    shape = DatasetShape(configs={"Hindi": 1, "Tamil": 1})
+    return write_writing_bench_dataset(tmp_path_factory.mktemp("dataset"), shape)
 
 
 @pytest.fixture
@@ -53,20 +55,41 @@ def jobs_hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[StandI
         yield hub
 
 
-def jobs_settings(tmp_path: Path, hub: StandInJobsHub, judge: StandInChatServer, dataset: Path, **jobs: Any) -> Settings:
-    return Settings(
-        data=DataSettings(data_dir=tmp_path / "space", dataset=str(dataset)),
-        judge=JudgeSettings(base_url=judge.base_url, api_key=JUDGE_KEY, model="stand-in-judge", max_backoff_s=0.05),
-        queue=QueueSettings(allow_local_models=True, backend_params=BACKEND, stale_after_s=60.0),
-        hub=HubSettings(hf_token=HF_TOKEN, results_repo=RESULTS, hf_endpoint=hub.url),
-        app=AppSettings(space_id=SPACE),
-        jobs=JobsSettings(dispatch="hf-jobs", data_dir="job-data", **jobs),
-    )
+@dataclass(frozen=True)
+class Space:
+    """A Space in hf-jobs mode under test: its queue, the stand-in Hub with Jobs, judge, dataset and model."""
+
+    store: QueueStore
+    data: Path
+    hub: StandInJobsHub
+    judge: StandInChatServer
+    dataset: Path
+    model: Path
+
+    def settings(self, **jobs: Any) -> Settings:
+        return Settings(
+            data=DataSettings(data_dir=self.data, dataset=str(self.dataset)),
+            judge=JudgeSettings(base_url=self.judge.base_url, api_key=JUDGE_KEY, model="stand-in-judge",
+                                max_backoff_s=0.05),
+            queue=QueueSettings(allow_local_models=True, backend_params=BACKEND, stale_after_s=60.0),
+            hub=HubSettings(hf_token=HF_TOKEN, results_repo=RESULTS, hf_endpoint=self.hub.url),
+            app=AppSettings(space_id=SPACE),
+            jobs=JobsSettings(dispatch="hf-jobs", data_dir="job-data", **jobs),
+        )
+
+    def dispatcher(self, worker_id: str = "space-1", **jobs: Any) -> JobDispatcher:
+        return JobDispatcher(self.store, self.settings(**jobs), worker_id=worker_id)
+
+    def add(self, revision: str = "local-0001") -> QueueRequest:
+        """A queued request for the tiny model; its recorded size (7 B at float32: 28 GB) is what picks the flavor."""
+        return self.store.add(NewRequest(str(self.model), revision, "local", "float32", False, "alice", BACKEND,
+                                         parameters=SEVEN_B))
 
 
-def add_request(store: QueueStore, model: Path, revision: str = "local-0001", parameters: int | None = SEVEN_B) -> QueueRequest:
-    """A queued request for the tiny model; its recorded size (7 B at float32: 28 GB) is what picks the flavor."""
-    return store.add(NewRequest(str(model), revision, "local", "float32", False, "alice", BACKEND, parameters=parameters))
+@pytest.fixture
+def space(store: QueueStore, tmp_path: Path, jobs_hub: StandInJobsHub, judge_server: StandInChatServer,
+          small_dataset: Path, tiny_model: Path) -> Space:
+    return Space(store, tmp_path / "space", jobs_hub, judge_server, small_dataset, tiny_model)
 
 
 def tick_until(dispatcher: JobDispatcher, done: Callable[[], Any], what: str, timeout_s: float = 300.0) -> Any:
@@ -87,26 +110,23 @@ def ended(store: QueueStore, request_id: int) -> Callable[[], QueueRequest | Non
     return check
 
 
-def test_a_submission_runs_as_a_job_and_ends_finished_with_its_results_on_the_board(
-    store: QueueStore, tmp_path: Path, jobs_hub: StandInJobsHub, judge_server: StandInChatServer,
-    small_dataset: Path, tiny_model: Path,
-) -> None:
-    settings = jobs_settings(tmp_path, jobs_hub, judge_server, small_dataset)
-    request = add_request(store, tiny_model)
-    dispatcher = JobDispatcher(store, settings, worker_id="space-1")
+def test_a_submission_runs_as_a_job_and_ends_finished_with_its_results_on_the_board(space: Space) -> None:
+    settings = space.settings()
+    request = space.add()
+    dispatcher = JobDispatcher(space.store, settings, worker_id="space-1")
 
-    final = tick_until(dispatcher, ended(store, request.id), "the request to end")
+    final = tick_until(dispatcher, ended(space.store, request.id), "the request to end")
 
     assert (final.status, final.error) == (Status.FINISHED, None), final.log_tail
-    [spec] = jobs_hub.specs
+    [spec] = space.hub.specs
     assert spec["spaceId"] == SPACE and spec["flavor"] == "a100-large" and spec["timeoutSeconds"] == 6 * 3600
     assert spec["command"][:4] == ["python", "-m", "eval_backend", "job-run"]
     assert spec["secrets"] == {"HF_TOKEN": HF_TOKEN, "OPENAI_API_KEY": JUDGE_KEY}
     plain = json.dumps([spec["command"], spec["environment"], spec.get("labels")])
     assert HF_TOKEN not in plain and JUDGE_KEY not in plain
     assert spec["environment"]["RESULTS_REPO"] == RESULTS and "REQUESTS_REPO" not in spec["environment"]
-    job = jobs_hub.jobs[str(final.job_id)]
-    assert final.job_url == f"{jobs_hub.url}/jobs/{NAMESPACE}/{job.id}" and final.job_flavor == "a100-large"
+    job = space.hub.jobs[str(final.job_id)]
+    assert final.job_url == f"{space.hub.url}/jobs/{NAMESPACE}/{job.id}" and final.job_flavor == "a100-large"
     assert final.job_stage == "COMPLETED" and final.job_wall_s is not None
     assert final.job_price_usd == pytest.approx(final.job_wall_s / 60 * 0.041667, abs=1e-4)  # the Hub's price list
     folder = RunFolder(Path(str(final.run_dir)))
@@ -115,40 +135,34 @@ def test_a_submission_runs_as_a_job_and_ends_finished_with_its_results_on_the_bo
     assert recorded["job"]["flavor"] == "a100-large" and recorded["job"]["price_per_hour_usd"] == pytest.approx(2.50002)
     assert recorded["job"]["wall_s"] > 0 and recorded["queue_request_id"] == request.id
     snapshot = ResultsStore(settings.data.benchmark_runs_dir(request.benchmark)).snapshot()
-    assert [run.model for run in snapshot.runs] == [str(tiny_model)] and not snapshot.problems
-    assert len(judge_server.requests) == 10  # two items, five criteria each
+    assert [run.model for run in snapshot.runs] == [str(space.model)] and not snapshot.problems
+    assert len(space.judge.requests) == 10  # two items, five criteria each
     assert "started Job" in final.log_tail and "completed" in final.log_tail
 
 
-def test_three_submissions_with_a_cap_of_two_run_two_jobs_then_the_third(
-    store: QueueStore, tmp_path: Path, jobs_hub: StandInJobsHub, judge_server: StandInChatServer,
-    small_dataset: Path, tiny_model: Path,
-) -> None:
-    settings = jobs_settings(tmp_path, jobs_hub, judge_server, small_dataset, max_concurrent=2)
-    requests = [add_request(store, tiny_model, f"local-000{n}") for n in range(3)]
-    dispatcher = JobDispatcher(store, settings, worker_id="space-1")
+def test_three_submissions_with_a_cap_of_two_run_two_jobs_then_the_third(space: Space) -> None:
+    settings = space.settings(max_concurrent=2)
+    requests = [space.add(f"local-000{n}") for n in range(3)]
+    dispatcher = JobDispatcher(space.store, settings, worker_id="space-1")
 
     dispatcher.tick()
-    assert [store.get(row.id).status for row in requests] == [Status.RUNNING, Status.RUNNING, Status.PENDING]
-    assert len(jobs_hub.specs) == 2
+    assert [space.store.get(row.id).status for row in requests] == [Status.RUNNING, Status.RUNNING, Status.PENDING]
+    assert len(space.hub.specs) == 2
     for row in requests:
-        final = tick_until(dispatcher, ended(store, row.id), f"request #{row.id} to end")
+        final = tick_until(dispatcher, ended(space.store, row.id), f"request #{row.id} to end")
         assert final.status is Status.FINISHED, final.error
-    assert len(jobs_hub.specs) == 3 and jobs_hub.peak_running == 2
-    first_end = min(job.ended for job in list(jobs_hub.jobs.values())[:2] if job.ended)
-    third = list(jobs_hub.jobs.values())[2]
+    assert len(space.hub.specs) == 3 and space.hub.peak_running == 2
+    first_end = min(job.ended for job in list(space.hub.jobs.values())[:2] if job.ended)
+    third = list(space.hub.jobs.values())[2]
     assert third.started is not None and third.started >= first_end  # started only once one of the two had ended
 
 
-def test_a_failing_job_fails_the_request_with_its_last_log_lines_and_no_secret(
-    store: QueueStore, tmp_path: Path, jobs_hub: StandInJobsHub, judge_server: StandInChatServer,
-    small_dataset: Path, tiny_model: Path,
-) -> None:
-    jobs_hub.plan("fail")
-    request = add_request(store, tiny_model)
-    dispatcher = JobDispatcher(store, jobs_settings(tmp_path, jobs_hub, judge_server, small_dataset), worker_id="s")
+def test_a_failing_job_fails_the_request_with_its_last_log_lines_and_no_secret(space: Space) -> None:
+    space.hub.plan("fail")
+    request = space.add()
+    dispatcher = space.dispatcher("s")
 
-    final = tick_until(dispatcher, ended(store, request.id), "the failing Job's request to end")
+    final = tick_until(dispatcher, ended(space.store, request.id), "the failing Job's request to end")
 
     assert final.status is Status.FAILED and final.job_stage == "ERROR"
     assert f"Job {final.job_id} ended ERROR: exit code 3 without pushing a result" in str(final.error)
@@ -157,43 +171,37 @@ def test_a_failing_job_fails_the_request_with_its_last_log_lines_and_no_secret(
     assert "judge key is" in str(final.error)  # the line is there, its secret masked
 
 
-def test_a_job_past_its_timeout_fails_the_request_saying_so(
-    store: QueueStore, tmp_path: Path, jobs_hub: StandInJobsHub, judge_server: StandInChatServer,
-    small_dataset: Path, tiny_model: Path,
-) -> None:
-    jobs_hub.plan("hang")
-    request = add_request(store, tiny_model)
-    settings = jobs_settings(tmp_path, jobs_hub, judge_server, small_dataset, timeout_s=2)
-    dispatcher = JobDispatcher(store, settings, worker_id="s")
+def test_a_job_past_its_timeout_fails_the_request_saying_so(space: Space) -> None:
+    space.hub.plan("hang")
+    request = space.add()
+    settings = space.settings(timeout_s=2)
+    dispatcher = JobDispatcher(space.store, settings, worker_id="s")
 
-    final = tick_until(dispatcher, ended(store, request.id), "the hanging Job's request to end", timeout_s=60)
+    final = tick_until(dispatcher, ended(space.store, request.id), "the hanging Job's request to end", timeout_s=60)
 
     assert final.status is Status.FAILED and final.job_stage == "ERROR"
     assert "Job timeout of 2s exceeded" in str(final.error) and "stuck" in str(final.error)
-    assert jobs_hub.specs[0]["timeoutSeconds"] == 2
+    assert space.hub.specs[0]["timeoutSeconds"] == 2
 
 
-def test_cancelling_the_request_cancels_its_job_and_records_what_it_cost(
-    store: QueueStore, tmp_path: Path, jobs_hub: StandInJobsHub, judge_server: StandInChatServer,
-    small_dataset: Path, tiny_model: Path,
-) -> None:
-    jobs_hub.plan("hang")
-    request = add_request(store, tiny_model)
-    dispatcher = JobDispatcher(store, jobs_settings(tmp_path, jobs_hub, judge_server, small_dataset), worker_id="s")
-    tick_until(dispatcher, lambda: jobs_hub.running(), "the Job to run")
+def test_cancelling_the_request_cancels_its_job_and_records_what_it_cost(space: Space) -> None:
+    space.hub.plan("hang")
+    request = space.add()
+    dispatcher = space.dispatcher("s")
+    tick_until(dispatcher, lambda: space.hub.running(), "the Job to run")
     time.sleep(1.1)  # a second of running time, so the price is above zero
 
-    store.cancel(request.id)
+    space.store.cancel(request.id)
     dispatcher.tick()
 
-    job = jobs_hub.jobs[str(store.get(request.id).job_id)]
+    job = space.hub.jobs[str(space.store.get(request.id).job_id)]
     assert job.stage == "CANCELED" and job.process is not None and job.process.poll() is not None
-    final = store.get(request.id)
+    final = space.store.get(request.id)
     assert final.status is Status.CANCELLED and final.job_stage == "CANCELED"
     assert final.job_wall_s is not None and final.job_wall_s >= 1 and final.job_price_usd is not None
     assert f"cancelled Job {job.id}" in final.log_tail
     dispatcher.tick()
-    assert len(jobs_hub.specs) == 1  # nothing started again
+    assert len(space.hub.specs) == 1  # nothing started again
 
 
 @pytest.mark.parametrize(
@@ -202,69 +210,59 @@ def test_cancelling_the_request_cancels_its_job_and_records_what_it_cost(
      ("quiet", "ended COMPLETED without pushing a result")],
 )
 def test_a_job_that_ends_without_a_pushed_result_fails_the_request_with_the_reason(
-    store: QueueStore, tmp_path: Path, jobs_hub: StandInJobsHub, judge_server: StandInChatServer,
-    small_dataset: Path, tiny_model: Path, plan: Any, reason: str,
+    space: Space, plan: Any, reason: str
 ) -> None:
-    jobs_hub.plan(plan)
-    request = add_request(store, tiny_model)
-    dispatcher = JobDispatcher(store, jobs_settings(tmp_path, jobs_hub, judge_server, small_dataset), worker_id="s")
+    space.hub.plan(plan)
+    request = space.add()
+    dispatcher = space.dispatcher("s")
 
-    final = tick_until(dispatcher, ended(store, request.id), f"the {plan} Job's request to end", timeout_s=60)
+    final = tick_until(dispatcher, ended(space.store, request.id), f"the {plan} Job's request to end", timeout_s=60)
 
     assert final.status is Status.FAILED and reason in str(final.error)
     assert f"Job {final.job_id}" in str(final.error)
 
 
-def test_a_restarted_space_re_attaches_to_the_job_in_flight_and_never_starts_a_second(
-    store: QueueStore, tmp_path: Path, jobs_hub: StandInJobsHub, judge_server: StandInChatServer,
-    small_dataset: Path, tiny_model: Path,
-) -> None:
-    settings = jobs_settings(tmp_path, jobs_hub, judge_server, small_dataset)
-    request = add_request(store, tiny_model)
-    JobDispatcher(store, settings, worker_id="space-before").tick()  # starts the Job, then the Space goes away
-    assert store.get(request.id).worker_id == "space-before"
+def test_a_restarted_space_re_attaches_to_the_job_in_flight_and_never_starts_a_second(space: Space) -> None:
+    settings = space.settings()
+    request = space.add()
+    JobDispatcher(space.store, settings, worker_id="space-before").tick()  # starts the Job, then the Space goes away
+    assert space.store.get(request.id).worker_id == "space-before"
 
-    after = JobDispatcher(store, settings, worker_id="space-after")
-    final = tick_until(after, ended(store, request.id), "the re-attached request to end")
+    after = JobDispatcher(space.store, settings, worker_id="space-after")
+    final = tick_until(after, ended(space.store, request.id), "the re-attached request to end")
 
     assert final.status is Status.FINISHED, final.error
-    assert len(jobs_hub.specs) == 1 and "re-attached to Job" in final.log_tail
-    assert len(judge_server.requests) == 10  # each judge call paid once
+    assert len(space.hub.specs) == 1 and "re-attached to Job" in final.log_tail
+    assert len(space.judge.requests) == 10  # each judge call paid once
 
 
-def test_a_requeued_request_whose_job_still_runs_is_re_attached_not_started_again(
-    store: QueueStore, tmp_path: Path, jobs_hub: StandInJobsHub, judge_server: StandInChatServer,
-    small_dataset: Path, tiny_model: Path,
-) -> None:
-    jobs_hub.plan("hang")
-    settings = jobs_settings(tmp_path, jobs_hub, judge_server, small_dataset)
-    request = add_request(store, tiny_model)
-    JobDispatcher(store, settings, worker_id="space-before").tick()
-    tick_until(JobDispatcher(store, settings, worker_id="watch"), lambda: jobs_hub.running(), "the Job to run")
-    [requeued] = store.requeue_stale(0.0, 3)  # the Space was away past the stale limit: the request is PENDING
+def test_a_requeued_request_whose_job_still_runs_is_re_attached_not_started_again(space: Space) -> None:
+    space.hub.plan("hang")
+    settings = space.settings()
+    request = space.add()
+    JobDispatcher(space.store, settings, worker_id="space-before").tick()
+    tick_until(JobDispatcher(space.store, settings, worker_id="watch"), lambda: space.hub.running(), "the Job to run")
+    [requeued] = space.store.requeue_stale(0.0, 3)  # the Space was away past the stale limit: the request is PENDING
     assert requeued.status is Status.PENDING
 
-    JobDispatcher(store, settings, worker_id="space-after").tick()
+    JobDispatcher(space.store, settings, worker_id="space-after").tick()
 
-    row = store.get(request.id)
+    row = space.store.get(request.id)
     assert (row.status, row.worker_id, row.job_id) == (Status.RUNNING, "space-after", requeued.job_id)
-    assert len(jobs_hub.specs) == 1 and "re-attached to Job" in row.log_tail
+    assert len(space.hub.specs) == 1 and "re-attached to Job" in row.log_tail
 
 
-def test_a_retried_request_resumes_the_pushed_run_and_pays_no_judge_call_twice(
-    store: QueueStore, tmp_path: Path, jobs_hub: StandInJobsHub, judge_server: StandInChatServer,
-    small_dataset: Path, tiny_model: Path,
-) -> None:
-    settings = jobs_settings(tmp_path, jobs_hub, judge_server, small_dataset)
-    request = add_request(store, tiny_model)
-    dispatcher = JobDispatcher(store, settings, worker_id="s")
-    tick_until(dispatcher, ended(store, request.id), "the first Job")
-    calls = len(judge_server.requests)
-    with store._transaction() as conn:  # an outcome lost after the push: the admin runs the request again
+def test_a_retried_request_resumes_the_pushed_run_and_pays_no_judge_call_twice(space: Space) -> None:
+    settings = space.settings()
+    request = space.add()
+    dispatcher = JobDispatcher(space.store, settings, worker_id="s")
+    tick_until(dispatcher, ended(space.store, request.id), "the first Job")
+    calls = len(space.judge.requests)
+    with space.store._transaction() as conn:  # an outcome lost after the push: the admin runs the request again
         conn.execute("UPDATE requests SET status = 'FAILED' WHERE id = ?", (request.id,))
-    store.retry(request.id)
+    space.store.retry(request.id)
 
-    final = tick_until(dispatcher, ended(store, request.id), "the second Job")
+    final = tick_until(dispatcher, ended(space.store, request.id), "the second Job")
 
-    assert final.status is Status.FINISHED and len(jobs_hub.specs) == 2
-    assert len(judge_server.requests) == calls  # the second Job resumed the pushed folder: nothing judged again
+    assert final.status is Status.FINISHED and len(space.hub.specs) == 2
+    assert len(space.judge.requests) == calls  # the second Job resumed the pushed folder: nothing judged again

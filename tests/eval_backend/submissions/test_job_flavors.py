@@ -7,7 +7,15 @@ from dataclasses import dataclass
 
 import pytest
 
-from eval_backend.settings import HubSettings, JobsSettings, JudgeSettings, QueueSettings, Settings, SettingsInvalid, load_settings
+from eval_backend.settings import (
+    HubSettings,
+    JobsSettings,
+    JudgeSettings,
+    QueueSettings,
+    Settings,
+    SettingsInvalid,
+    load_settings,
+)
 from eval_backend.submissions.job_flavors import FlavorChoice, FlavorTooSmall, choose_flavor, price_of, price_per_hour
 from eval_backend.submissions.job_spec import JobImageMissing, job_environment, job_image
 
@@ -25,7 +33,9 @@ JOBS = JobsSettings()
         (None, "bfloat16", "a100-large", 1),          # unknown size: HF_JOBS_UNKNOWN_SIZE_FLAVOR
     ],
 )
-def test_a_model_gets_the_first_flavor_its_weights_fit(parameters: int | None, precision: str, flavor: str, gpus: int) -> None:
+def test_a_model_gets_the_first_flavor_its_weights_fit(
+    parameters: int | None, precision: str, flavor: str, gpus: int
+) -> None:
     choice = choose_flavor(parameters, precision, JOBS)
     assert (choice.flavor, choice.gpus) == (flavor, gpus)
 
@@ -38,7 +48,8 @@ def test_an_operator_table_from_the_environment_is_used_in_its_order(monkeypatch
 
 
 def test_a_model_too_large_for_every_flavor_is_refused_naming_its_size_and_the_largest() -> None:
-    with pytest.raises(FlavorTooSmall, match=r"take 600\.0 GB at bfloat16; the largest flavor in HF_JOBS_FLAVORS, h200x4, takes 500 GB"):
+    expected = r"take 600\.0 GB at bfloat16; the largest flavor in HF_JOBS_FLAVORS, h200x4, takes 500 GB"
+    with pytest.raises(FlavorTooSmall, match=expected):
         choose_flavor(300_000_000_000, "bfloat16", JOBS)
 
 
@@ -71,10 +82,14 @@ def test_keys_and_tokens_go_as_secrets_and_what_only_the_space_uses_stays_behind
         hub=HubSettings(hf_token="hf_0123456789", results_repo="org/results", requests_repo="org/requests"),
     )
     env, secrets = job_environment(settings, FlavorChoice("h200x2", 140.0, 2))
-    assert secrets == {"OPENAI_API_KEY": "sk-judge-0123456789", "OPENAI_BASE_URL": "https://user:pa55word@judge.example/v1",
-                       "HF_TOKEN": "hf_0123456789"}
-    assert env == {"DATA_DIR": "/tmp/indicwb-data", "WORKER_BACKEND_PARAMS": '{"backend": "vllm"}', "WORKER_RUN_LIMIT": "3",
-                   "RESULTS_REPO": "org/results", "WORKER_TENSOR_PARALLEL_SIZE": "2"}
+    assert secrets == {
+        "OPENAI_API_KEY": "sk-judge-0123456789", "OPENAI_BASE_URL": "https://user:pa55word@judge.example/v1",
+        "HF_TOKEN": "hf_0123456789",
+    }
+    assert env == {
+        "DATA_DIR": "/tmp/indicwb-data", "WORKER_BACKEND_PARAMS": '{"backend": "vllm"}', "WORKER_RUN_LIMIT": "3",
+        "RESULTS_REPO": "org/results", "WORKER_TENSOR_PARALLEL_SIZE": "2",
+    }
 
 
 def test_the_image_is_the_configured_one_else_the_spaces_else_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
