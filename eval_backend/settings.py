@@ -261,6 +261,8 @@ class JobsSettings(BaseSettings):
     )
     data_dir: str = Field("/tmp/indicwb-data", min_length=1, validation_alias="HF_JOBS_DATA_DIR")  # inside the Job
     log_lines: int = Field(40, gt=0, validation_alias="HF_JOBS_LOG_LINES")  # a failed Job's last lines kept
+    # How often a Job commits its unfinished run folder to RESULTS_REPO, for the next Job to resume.
+    checkpoint_s: float = Field(300.0, gt=0, validation_alias="HF_JOBS_CHECKPOINT_S")
 
     @field_validator("flavors", "prices_per_hour", mode="before")
     @classmethod

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 
 from eval_backend.hub_sync.requests_mirror import request_from_document
@@ -33,6 +34,9 @@ def _request_row(text: str) -> object:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The Hub stops a cancelled or timed-out Job with SIGTERM: as an exception, it lets the run's
+    # last checkpoint be written on the way out.
+    signal.signal(signal.SIGTERM, _terminated)
     outcome = run_in_job(
         args.request, Settings(), flavor=args.flavor, hourly_usd=args.price_per_hour,
         emit=lambda line: print(line, flush=True),
@@ -41,3 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if not outcome.pushed:
         print(f"error: request #{args.request.id} was not pushed: {outcome.problem}", file=sys.stderr)
     return 0 if outcome.pushed else 1
+
+
+def _terminated(signum: int, _: object) -> None:
+    raise SystemExit(128 + signum)

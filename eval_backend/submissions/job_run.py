@@ -3,8 +3,9 @@
 The Job has the request's row (`--request`), the Space's evaluation settings and its secrets
 (`job_spec`), and no queue: it reports through its log (`job_progress`), and delivers through the
 results repo, from which the Space pulls the run folder. Before it starts, the run folder is
-pulled from the results repo when a Job before it pushed one, so what that Job judged is not paid
-for again (the run folder's resume rules).
+pulled from the results repo when a Job before it pushed it, whole or as a checkpoint
+(`job_checkpoint`), so what that Job generated and judged is not paid for again (the run folder's
+resume rules).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from eval_backend.hub_sync import pull_results, push_run
 from eval_backend.pipeline import PhaseProgress
 from eval_backend.run_folder import RunFolder
 from eval_backend.settings import Settings
+from eval_backend.submissions.job_checkpoint import checkpoints, drop_checkpoint, restore_checkpoint
 from eval_backend.submissions.job_flavors import price_of
 from eval_backend.submissions.job_progress import JobOutcome, progress_line
 from eval_backend.submissions.queue_store import QueueRequest
@@ -51,12 +53,13 @@ def run_in_job(
     runs_dir = settings.data.benchmark_runs_dir(request.benchmark)
     folder = RunFolder.for_model(runs_dir, request.model_id, request.revision)
     if settings.hub.results_enabled:
-        try:
-            pull_results(settings)  # a run folder an earlier Job pushed is resumed, not paid for again
-        except RepositoryNotFoundError:  # no run pushed yet: the first push creates the repo
-            logger.info("%s does not exist yet: nothing to resume from", settings.hub.results_repo)
+        _resume(folder, settings)
     started = time.monotonic()
-    summary = run_request(request, folder, settings, _ThrottledProgress(emit))
+    if settings.hub.results_enabled:
+        with checkpoints(folder, settings, settings.jobs.checkpoint_s):
+            summary = run_request(request, folder, settings, _ThrottledProgress(emit))
+    else:
+        summary = run_request(request, folder, settings, _ThrottledProgress(emit))
     wall_s = round(time.monotonic() - started, 1)
     folder.write_request({
         **folder.read_request(),
@@ -72,5 +75,15 @@ def run_in_job(
         return JobOutcome(False, "the Job has no HF_TOKEN secret or RESULTS_REPO to push the run to")
     if not push_run(folder, settings):
         return JobOutcome(False, f"pushing the run folder to {settings.hub.results_repo} failed (see the log above)")
+    drop_checkpoint(folder, settings)
     logger.info("request #%d: pushed %s to %s", request.id, folder.path, settings.hub.results_repo)
     return JobOutcome(True)
+
+
+def _resume(folder: RunFolder, settings: Settings) -> None:
+    """Bring what earlier Jobs did for this run: the pushed run folder, else its checkpoint."""
+    try:
+        pull_results(settings)
+        restore_checkpoint(folder, settings)
+    except RepositoryNotFoundError:  # nothing pushed yet: the first push creates the repo
+        logger.info("%s does not exist yet: nothing to resume from", settings.hub.results_repo)

@@ -94,6 +94,7 @@ def job_environment(settings: Settings, choice: FlavorChoice) -> tuple[dict[str,
         (settings.data, None),
         (settings.queue, ("backend_params", "run_limit")),
         (settings.hub, ("hf_token", "results_repo", "hf_endpoint")),
+        (settings.jobs, ("checkpoint_s",)),
     ):
         section_env, section_secrets = _section_variables(section, only)
         env.update(section_env)

@@ -137,6 +137,10 @@ class StandInJobsHub(StandInHubRepos):
             assert time.monotonic() < deadline, "stand-in Jobs still running"
             time.sleep(0.05)
 
+    def lose(self, job_id: str) -> None:
+        """The Job's machine goes away now: its process is killed (no chance to save anything) and the Hub forgets it."""
+        self._lose(self.jobs[job_id])
+
     def running(self) -> list[StandInJob]:
         return [job for job in self.jobs.values() if job.stage == "RUNNING" and not job.lost]
 

@@ -10,7 +10,8 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from types import MappingProxyType
+from typing import Any, Callable, Iterator, Mapping
 
 import huggingface_hub.constants
 import pytest
@@ -66,11 +67,11 @@ class Space:
     dataset: Path
     model: Path
 
-    def settings(self, **jobs: Any) -> Settings:
+    def settings(self, judge: Mapping[str, Any] = MappingProxyType({}), **jobs: Any) -> Settings:
         return Settings(
             data=DataSettings(data_dir=self.data, dataset=str(self.dataset)),
             judge=JudgeSettings(base_url=self.judge.base_url, api_key=JUDGE_KEY, model="stand-in-judge",
-                                max_backoff_s=0.05),
+                                max_backoff_s=0.05, **judge),
             queue=QueueSettings(allow_local_models=True, backend_params=BACKEND, stale_after_s=60.0),
             hub=HubSettings(hf_token=HF_TOKEN, results_repo=RESULTS, hf_endpoint=self.hub.url),
             app=AppSettings(space_id=SPACE),
@@ -266,3 +267,28 @@ def test_a_retried_request_resumes_the_pushed_run_and_pays_no_judge_call_twice(s
 
     assert final.status is Status.FINISHED and len(space.hub.specs) == 2
     assert len(space.judge.requests) == calls  # the second Job resumed the pushed folder: nothing judged again
+
+
+def test_a_job_lost_mid_run_is_resumed_by_the_next_from_its_checkpoint_paying_no_judge_call_twice(
+    space: Space
+) -> None:
+    space.judge.latency_s = 0.3  # slow enough to lose the Job between two judgments
+    settings = space.settings(judge={"concurrency": 1}, checkpoint_s=0.2)
+    request = space.add()
+    dispatcher = JobDispatcher(space.store, settings, worker_id="s")
+    tick_until(dispatcher, lambda: len(space.judge.requests) >= 4, "the first judgments", timeout_s=300)
+    time.sleep(0.5)  # a checkpoint after them
+    space.hub.lose(str(space.store.get(request.id).job_id))
+    lost = tick_until(dispatcher, ended(space.store, request.id), "the lost Job's request to end")
+    assert lost.status is Status.FAILED and "gone from the Hub" in str(lost.error)
+    paid = len(space.judge.requests)
+    assert paid < 10
+
+    space.store.retry(request.id)
+    final = tick_until(dispatcher, ended(space.store, request.id), "the second Job")
+
+    assert final.status is Status.FINISHED, final.error
+    assert len(space.judge.requests) <= 10 + 1  # at most the one call in flight when the Job was lost
+    files = space.hub.dataset_files(RESULTS)
+    assert not [path for path in files if path.startswith("in-progress/")]  # dropped once the run was pushed
+    assert [path for path in files if path.endswith("summary.json")]
