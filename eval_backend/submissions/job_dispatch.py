@@ -32,7 +32,9 @@ from eval_backend.settings import Settings
 from eval_backend.submissions.job_flavors import FlavorTooSmall, choose_flavor, price_of, price_per_hour
 from eval_backend.submissions.job_progress import JobOutcome, last_progress, outcome_of
 from eval_backend.submissions.job_spec import JobImageMissing, job_image, job_launch, request_labels
+from eval_backend.submissions.outage import patient
 from eval_backend.submissions.queue_store import Phase, QueueRequest, QueueStore, Status, timestamp
+from eval_backend.submissions.worker import requeue_stalled
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +53,7 @@ class JobDispatcher:
                 "Jobs push their runs there and the Space pulls them"
             )
         job_image(settings)  # refused now, not at the first claim
-        self._store = store
+        self._store = patient(store, settings.queue.reconnect_max_s)  # a database outage is waited out
         self._settings = settings
         self._jobs = settings.jobs
         self._worker_id = worker_id
@@ -69,10 +71,7 @@ class JobDispatcher:
                 logger.info("request #%d: re-attached to Job %s", adopted.id, adopted.job_id)
                 self._store.append_log(adopted.id, f"{timestamp()} re-attached to Job {adopted.job_id}\n")
             self._adopted = True
-        queue = self._settings.queue
-        for changed in self._store.requeue_stale(queue.stale_after_s, queue.max_attempts):
-            self._store.append_log(changed.id, f"{timestamp()} {changed.status}: {changed.error}\n")
-            mirror_request(changed, self._settings)
+        requeue_stalled(self._store, self._settings)
         self._cancel_abandoned()
         for request in self._held():
             self._follow(request)

@@ -101,6 +101,14 @@ def _request_record(request: QueueRequest) -> dict[str, Any]:
     }
 
 
+def requeue_stalled(store: QueueStore, settings: Settings) -> None:
+    """Put requests whose worker stopped responding back in the queue (or fail them), logged and mirrored."""
+    for changed in store.requeue_stale(settings.queue.stale_after_s, settings.queue.max_attempts):
+        logger.warning("request #%d is now %s: %s", changed.id, changed.status, changed.error)
+        store.append_log(changed.id, f"{timestamp()} {changed.status}: {changed.error}\n")
+        mirror_request(changed, settings)
+
+
 def poll_once(
     store: QueueStore, settings: Settings, *, worker_id: str, runner: Runner = run_request,
     passed_over: Collection[int] = (),
@@ -111,10 +119,7 @@ def poll_once(
     """
     queue = settings.queue
     store = patient(store, queue.reconnect_max_s)
-    for changed in store.requeue_stale(queue.stale_after_s, queue.max_attempts):
-        logger.warning("request #%d is now %s: %s", changed.id, changed.status, changed.error)
-        store.append_log(changed.id, f"{timestamp()} {changed.status}: {changed.error}\n")
-        mirror_request(changed, settings)
+    requeue_stalled(store, settings)
     request = store.claim(worker_id, passed_over=passed_over)
     if request is None:
         return None

@@ -7,6 +7,9 @@ stand-in judge), pushing to the stand-in Hub's results repo, from which the Spac
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +34,8 @@ from eval_backend.submissions.job_dispatch import JobDispatcher
 from leaderboard.results import ResultsStore
 from tests.support.chat_server import StandInChatServer
 from tests.support.hub_dataset import DatasetShape, write_writing_bench_dataset
-from tests.support.jobs_server import NAMESPACE, StandInJobsHub
+from tests.support.jobs_server import NAMESPACE, REPO_ROOT, StandInJobsHub
+from tests.support.queue_backends import QueueBackend
 
 BACKEND = {"backend": "transformers", "max_tokens": 8}
 HF_TOKEN = "hf_space_token_0123456789abcdef"
@@ -292,3 +296,24 @@ def test_a_job_lost_mid_run_is_resumed_by_the_next_from_its_checkpoint_paying_no
     files = space.hub.dataset_files(RESULTS)
     assert not [path for path in files if path.startswith("in-progress/")]  # dropped once the run was pushed
     assert [path for path in files if path.endswith("summary.json")]
+
+
+def test_the_worker_command_in_hf_jobs_mode_starts_jobs_and_runs_nothing_itself(
+    space: Space, queue_backend: QueueBackend
+) -> None:
+    space.hub.plan("hang")
+    request = space.add()
+    env = {
+        "PATH": os.environ["PATH"], "HOME": str(space.data), "HF_HOME": str(space.data / "hf"), **queue_backend.env(),
+        "WORKER_DISPATCH": "hf-jobs", "SPACE_ID": SPACE, "HF_TOKEN": HF_TOKEN, "RESULTS_REPO": RESULTS,
+        "HF_ENDPOINT": space.hub.url, "DATA_DIR": str(space.data), "OPENAI_API_KEY": JUDGE_KEY,
+    }
+    done = subprocess.run([sys.executable, "-m", "eval_backend", "worker", "--once"], cwd=REPO_ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+    assert done.returncode == 0, done.stderr
+    [spec] = space.hub.specs
+    row = space.store.get(request.id)
+    assert row.status is Status.RUNNING and row.job_id in space.hub.jobs and spec["flavor"] == "a100-large"
+    assert spec["secrets"] == {"HF_TOKEN": HF_TOKEN, "OPENAI_API_KEY": JUDGE_KEY}
+    assert JUDGE_KEY not in done.stderr and HF_TOKEN not in done.stderr
