@@ -31,7 +31,7 @@ from eval_backend.run_folder import RunFolder
 from eval_backend.settings import Settings
 from eval_backend.submissions.job_flavors import FlavorTooSmall, choose_flavor, price_of, price_per_hour
 from eval_backend.submissions.job_progress import JobOutcome, last_progress, outcome_of
-from eval_backend.submissions.job_spec import JobImageMissing, job_image, job_launch, request_labels
+from eval_backend.submissions.job_spec import JobsNotConfigured, job_image, job_launch, request_labels
 from eval_backend.submissions.outage import patient
 from eval_backend.submissions.queue_store import Phase, QueueRequest, QueueStore, Status, timestamp
 from eval_backend.submissions.worker import requeue_stalled
@@ -48,7 +48,7 @@ class JobDispatcher:
 
     def __init__(self, store: QueueStore, settings: Settings, *, worker_id: str, api: HfApi | None = None) -> None:
         if not settings.hub.results_enabled:
-            raise JobImageMissing(  # a Job's result comes back only through the results repo
+            raise JobsNotConfigured(  # a Job's result comes back only through the results repo
                 "WORKER_DISPATCH=hf-jobs needs HF_TOKEN and RESULTS_REPO: "
                 "Jobs push their runs there and the Space pulls them"
             )
@@ -77,9 +77,8 @@ class JobDispatcher:
             self._follow(request)
         while len(self._in_flight()) < self._jobs.max_concurrent:
             request = self._store.claim(self._worker_id)
-            if request is None:
-                break
-            self._launch(request)
+            if request is None or not self._launch(request):
+                break  # the queue is empty, or the Hub refuses Jobs now: next tick
 
     def _held(self) -> list[QueueRequest]:
         return [row for row in self._in_flight() if row.worker_id == self._worker_id]
@@ -90,8 +89,11 @@ class JobDispatcher:
 
     # -- starting -------------------------------------------------------------------------------
 
-    def _launch(self, request: QueueRequest) -> None:
-        """Start the request's Job, or re-attach to its Job still in flight; a request that cannot have one fails."""
+    def _launch(self, request: QueueRequest) -> bool:
+        """Start the request's Job, or re-attach to its Job still in flight; a request that cannot have one fails.
+
+        False when the Hub could not be asked: the request is back in the queue, for the next tick.
+        """
         mirror_request(request, self._settings)
         try:
             job = self._job_in_flight(request)
@@ -100,16 +102,18 @@ class JobDispatcher:
                 note = f"started Job {job.id} on {job.flavor}"
             else:
                 note = f"re-attached to Job {job.id}, still {job.status.stage}"
-        except (FlavorTooSmall, JobImageMissing) as exc:
+        except (FlavorTooSmall, JobsNotConfigured) as exc:
             self._store.fail(request.id, self._worker_id, str(exc))
         except HUB_ERRORS as exc:  # the Hub away or refusing: try again later, no attempt spent
             logger.warning("request #%d: cannot start its Job: %s", request.id, describe(exc))
             self._store.release_claim(request.id, self._worker_id, redact(f"cannot start its Job: {describe(exc)}"))
+            return False
         else:
             self._store.set_job(request.id, self._worker_id, job.id, job.url, str(job.flavor))
             self._store.append_log(request.id, f"{timestamp()} {note}: {job.url}\n")
             logger.info("request #%d: %s", request.id, note)
         mirror_request(self._store.get(request.id), self._settings)
+        return True
 
     def _start(self, request: QueueRequest) -> JobInfo:
         choice = choose_flavor(request.parameters, request.precision, self._jobs)

@@ -27,7 +27,7 @@ BOARD_LABEL = "indicwb-board"
 _LABEL_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
 
 
-class JobImageMissing(ValueError):
+class JobsNotConfigured(ValueError):
     """The settings lack what a Job needs (its image, or the results repo it pushes to); the message names them."""
 
 
@@ -50,7 +50,7 @@ def job_image(settings: Settings) -> str:
         return settings.jobs.image
     if settings.app.space_id:
         return f"hf.co/spaces/{settings.app.space_id}"
-    raise JobImageMissing(
+    raise JobsNotConfigured(
         "WORKER_DISPATCH=hf-jobs needs the Jobs' image: set HF_JOBS_IMAGE (off a Space, SPACE_ID is unset)"
     )
 

@@ -276,11 +276,11 @@ def test_a_retried_request_resumes_the_pushed_run_and_pays_no_judge_call_twice(s
 def test_a_job_lost_mid_run_is_resumed_by_the_next_from_its_checkpoint_paying_no_judge_call_twice(
     space: Space
 ) -> None:
-    space.judge.latency_s = 0.3  # slow enough to lose the Job between two judgments
+    space.judge.latency_s = 1.0  # slow enough to lose the Job between two judgments, on a busy machine too
     settings = space.settings(judge={"concurrency": 1}, checkpoint_s=0.2)
     request = space.add()
     dispatcher = JobDispatcher(space.store, settings, worker_id="s")
-    tick_until(dispatcher, lambda: len(space.judge.requests) >= 4, "the first judgments", timeout_s=300)
+    tick_until(dispatcher, lambda: len(space.judge.requests) >= 3, "the first judgments", timeout_s=300)
     time.sleep(0.5)  # a checkpoint after them
     space.hub.lose(str(space.store.get(request.id).job_id))
     lost = tick_until(dispatcher, ended(space.store, request.id), "the lost Job's request to end")
@@ -317,3 +317,18 @@ def test_the_worker_command_in_hf_jobs_mode_starts_jobs_and_runs_nothing_itself(
     assert row.status is Status.RUNNING and row.job_id in space.hub.jobs and spec["flavor"] == "a100-large"
     assert spec["secrets"] == {"HF_TOKEN": HF_TOKEN, "OPENAI_API_KEY": JUDGE_KEY}
     assert JUDGE_KEY not in done.stderr and HF_TOKEN not in done.stderr
+
+
+def test_a_hub_refusing_to_start_jobs_leaves_the_request_pending_unspent_until_it_accepts(space: Space) -> None:
+    space.hub.plan("hang")
+    request = space.add()
+    dispatcher = space.dispatcher("s")
+    space.hub.fail(rf"^/api/jobs/{NAMESPACE}(\?|$)", status=402, times=1)  # e.g. the namespace has no credits left
+
+    dispatcher.tick()
+
+    refused = space.store.get(request.id)
+    assert (refused.status, refused.attempts, refused.job_id) == (Status.PENDING, 0, None)
+    assert "cannot start its Job" in str(refused.error) and space.hub.specs == []
+    dispatcher.tick()
+    assert space.store.get(request.id).status is Status.RUNNING and len(space.hub.specs) == 1

@@ -17,7 +17,7 @@ from eval_backend.settings import (
     load_settings,
 )
 from eval_backend.submissions.job_flavors import FlavorChoice, FlavorTooSmall, choose_flavor, price_of, price_per_hour
-from eval_backend.submissions.job_spec import JobImageMissing, job_environment, job_image
+from eval_backend.submissions.job_spec import JobsNotConfigured, job_environment, job_image
 
 JOBS = JobsSettings()
 
@@ -99,5 +99,5 @@ def test_the_image_is_the_configured_one_else_the_spaces_else_a_clear_error(monk
     assert job_image(load_settings()) == "ghcr.io/org/board-jobs:1"
     monkeypatch.delenv("SPACE_ID")
     monkeypatch.delenv("HF_JOBS_IMAGE")
-    with pytest.raises(JobImageMissing, match="HF_JOBS_IMAGE"):
+    with pytest.raises(JobsNotConfigured, match="HF_JOBS_IMAGE"):
         job_image(load_settings())
