@@ -235,6 +235,53 @@ class ParallelSettings(BaseSettings):
     distributed_executor: Literal["mp", "ray"] | None = Field(None, validation_alias="WORKER_DISTRIBUTED_EXECUTOR")
 
 
+class JobsSettings(BaseSettings):
+    """Dispatching each claimed request as a Hugging Face Job (`WORKER_DISPATCH=hf-jobs`, see docs/hf_jobs.md).
+
+    The flavor table maps a flavor to the most weight memory (GB: parameters times bytes per
+    parameter of the precision) it takes; a model gets the first flavor, in the table's order, it
+    fits. Prices are USD per hour, used where the Hub's hardware list gives none.
+    """
+
+    model_config = _ENV
+
+    dispatch: Literal["in-process", "hf-jobs"] = Field("in-process", validation_alias="WORKER_DISPATCH")
+    image: str | None = Field(None, validation_alias="HF_JOBS_IMAGE")  # default: the Space's own image (SPACE_ID)
+    namespace: str | None = Field(None, validation_alias="HF_JOBS_NAMESPACE")  # default: the token's user
+    max_concurrent: int = Field(4, gt=0, validation_alias="HF_JOBS_MAX_CONCURRENT")
+    timeout_s: int = Field(6 * 3600, gt=0, validation_alias="HF_JOBS_TIMEOUT_S")
+    flavors: Annotated[dict[str, float], NoDecode] = Field(
+        default_factory=lambda: {"l4x1": 16.0, "a100-large": 70.0, "h200x2": 250.0, "h200x4": 500.0},
+        validation_alias="HF_JOBS_FLAVORS",
+    )
+    unknown_size_flavor: str = Field("a100-large", min_length=1, validation_alias="HF_JOBS_UNKNOWN_SIZE_FLAVOR")
+    prices_per_hour: Annotated[dict[str, float], NoDecode] = Field(
+        default_factory=lambda: {"l4x1": 0.80, "a100-large": 2.50, "h200": 5.00, "h200x2": 10.00, "h200x4": 20.00},
+        validation_alias="HF_JOBS_PRICES",
+    )
+    data_dir: str = Field("/tmp/indicwb-data", min_length=1, validation_alias="HF_JOBS_DATA_DIR")  # inside the Job
+    log_lines: int = Field(40, gt=0, validation_alias="HF_JOBS_LOG_LINES")  # a failed Job's last lines kept
+    # How often a Job commits its unfinished run folder to RESULTS_REPO, for the next Job to resume.
+    checkpoint_s: float = Field(300.0, gt=0, validation_alias="HF_JOBS_CHECKPOINT_S")
+
+    @field_validator("flavors", "prices_per_hour", mode="before")
+    @classmethod
+    def _json_table(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        try:
+            table = json.loads(value)
+        except (ValueError, RecursionError) as exc:
+            raise ValueError(f"not valid JSON ({exc}); expected an object such as {{\"l4x1\": 16}}") from None
+        if not isinstance(table, dict) or not table:
+            raise ValueError("expected a non-empty JSON object of flavor to number, such as {\"l4x1\": 16}")
+        return table
+
+    @property
+    def enabled(self) -> bool:
+        return self.dispatch == "hf-jobs"
+
+
 class Settings(BaseSettings):
     """All settings, one section per concern."""
 
@@ -248,3 +295,4 @@ class Settings(BaseSettings):
     app: AppSettings = Field(default_factory=AppSettings)
     hub: HubSettings = Field(default_factory=HubSettings)
     parallel: ParallelSettings = Field(default_factory=ParallelSettings)
+    jobs: JobsSettings = Field(default_factory=JobsSettings)

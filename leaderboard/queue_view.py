@@ -43,10 +43,11 @@ def queue_tables(requests: Sequence[QueueRequest]) -> QueueTables:
 
     return QueueTables(
         pending=_frame(rows(Status.PENDING), []),
-        running=_frame(rows(Status.RUNNING), ["phase", "progress", "started"]),
-        finished=_frame(rows(Status.FINISHED), ["finished"]),
+        running=_frame(rows(Status.RUNNING), ["phase", "progress", "started", "job"]),
+        finished=_frame(rows(Status.FINISHED), ["finished", "job"]),
         failed=_frame(
-            rows(Status.FAILED, Status.CANCELLED) + [r for r in requests if r.problem], ["status", "finished", "reason"]
+            rows(Status.FAILED, Status.CANCELLED) + [r for r in requests if r.problem],
+            ["status", "finished", "reason", "job"],
         ),
     )
 
@@ -80,7 +81,31 @@ def _row(request: QueueRequest) -> dict[str, object]:
         "finished": (request.finished_at or "")[:19],
         "status": str(request.status),
         "reason": f"the queue row cannot be read: {request.problem}" if request.problem else request.error or "",
+        "job": job_cell(request),
     }
+
+
+def job_cell(request: QueueRequest) -> str:
+    """Where a request run as a Hugging Face Job runs and what it cost so far, with its link; empty otherwise.
+
+    E.g. `a100-large RUNNING, 1h 02m, $2.58: https://huggingface.co/jobs/org/68a…`; plain text, never HTML.
+    """
+    if not request.job_id:
+        return ""
+    parts = [f"{request.job_flavor or '?'} {request.job_stage or 'STARTING'}"]
+    if request.job_wall_s is not None:
+        parts.append(_duration(request.job_wall_s))
+    if request.job_price_usd is not None:
+        parts.append(f"${request.job_price_usd:.2f}")
+    return f"{', '.join(parts)}: {request.job_url or request.job_id}"
+
+
+def _duration(seconds: float) -> str:
+    """`45s`, `12m`, `1h 02m`."""
+    if seconds < 60:
+        return f"{seconds:.0f}s"
+    minutes = round(seconds / 60)
+    return f"{minutes}m" if minutes < 60 else f"{minutes // 60}h {minutes % 60:02d}m"
 
 
 def _benchmark_title(name: str) -> str:

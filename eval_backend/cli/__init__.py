@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "judge": "judge_cmd", "score": "score_cmd", "estimate": "estimate_cmd", "generate": "generate_cmd",
     "run": "run_cmd", "queue": "queue_cmd", "worker": "worker_cmd", "hub": "hub_cmd", "qa-score": "qa_score_cmd",
     "consistency": "consistency_cmd", "migrate-runs": "migrate_cmd", "compare": "compare_cmd", "style": "style_cmd",
+    "job-run": "job_run_cmd",
 }
 """Each command and the module under `eval_backend.cli` that registers and runs it."""
 

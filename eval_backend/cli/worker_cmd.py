@@ -2,7 +2,8 @@
 
 With WORKER_GPU_GROUPS (`--gpu-groups`) the command starts one worker process per GPU group,
 each seeing only its group through CUDA_VISIBLE_DEVICES, and waits for them; otherwise it is
-the one worker over every visible GPU.
+the one worker over every visible GPU. With WORKER_DISPATCH=hf-jobs it runs nothing itself: it
+starts and follows a Hugging Face Job per request (docs/hf_jobs.md).
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from typing import Any
 
 from eval_backend.settings import Settings
 from eval_backend.submissions import open_queue
 from eval_backend.submissions.gpu_layout import engine_overrides, group_environments, parse_gpu_groups
-from eval_backend.submissions.worker import worker_loop
+from eval_backend.submissions.job_dispatch import JobDispatcher
+from eval_backend.submissions.worker import new_worker_id, worker_loop
 
 logger = logging.getLogger(__name__)
 
@@ -38,11 +41,24 @@ def run(args: argparse.Namespace) -> int:
     groups_text = args.gpu_groups or settings.parallel.gpu_groups
     if groups_text:
         return _supervise(parse_gpu_groups(groups_text), once=args.once)
+    if settings.jobs.enabled:
+        return _dispatch(settings, once=args.once)
     with open_queue(settings) as store:
         logger.info("worker on GPUs %s", os.environ.get("CUDA_VISIBLE_DEVICES", "(all visible)"))
         handled = worker_loop(store, settings, once=args.once)
     print(f"{handled} request(s) run", file=sys.stderr)
     return 0
+
+
+def _dispatch(settings: Settings, *, once: bool) -> int:
+    """WORKER_DISPATCH=hf-jobs: start and follow Hugging Face Jobs, a tick every poll, until interrupted."""
+    with open_queue(settings) as store:
+        dispatcher = JobDispatcher(store, settings, worker_id=new_worker_id())
+        while True:
+            dispatcher.tick()
+            if once:
+                return 0
+            time.sleep(settings.queue.poll_interval_s)
 
 
 def _supervise(groups: tuple[tuple[int, ...], ...], *, once: bool) -> int:

@@ -142,6 +142,17 @@ class QueueRequest:
     """The model card's license at submission; None when not declared or not recorded (older rows)."""
     open_weights: bool | None = None
     """Open weights at submission; None when unknown (a local folder, or a row from before it was recorded)."""
+    job_id: str | None = None
+    """The Hugging Face Job running this request (`WORKER_DISPATCH=hf-jobs`); None when run in a worker's process."""
+    job_url: str | None = None
+    job_flavor: str | None = None
+    """The Job's hardware flavor, e.g. `l4x1`."""
+    job_stage: str | None = None
+    """The Job's stage as the Hub last reported it: SCHEDULING, RUNNING, COMPLETED, ERROR, CANCELED, DELETED."""
+    job_wall_s: float | None = None
+    """Seconds the Job has run (the Hub's count), so far or in all."""
+    job_price_usd: float | None = None
+    """What the Job's running time costs at its flavor's price."""
     problem: str | None = None
     """What in the stored row could not be decoded (column and reason), None when every column could; such a
     row is listed, and failed with this reason when claimed, never run. Not a column: it is made when read."""
@@ -315,6 +326,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # rows queued before these facts were recorded: unknown (NULL)
         "ALTER TABLE requests ADD COLUMN license TEXT",
         "ALTER TABLE requests ADD COLUMN open_weights INTEGER CHECK (open_weights IS NULL OR open_weights IN (0, 1))",
+    ),
+    (  # requests run as Hugging Face Jobs: the Job, its stage and its cost (NULL for every other row)
+        "ALTER TABLE requests ADD COLUMN job_id TEXT",
+        "ALTER TABLE requests ADD COLUMN job_url TEXT",
+        "ALTER TABLE requests ADD COLUMN job_flavor TEXT",
+        "ALTER TABLE requests ADD COLUMN job_stage TEXT",
+        "ALTER TABLE requests ADD COLUMN job_wall_s DOUBLE PRECISION",
+        "ALTER TABLE requests ADD COLUMN job_price_usd DOUBLE PRECISION",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -587,6 +606,31 @@ class QueueStore(ABC):
                 (max_age_s,),
             ).fetchall()
         return [row_to_request(row) for row in (*failed, *requeued)]
+
+    # -- requests run as Hugging Face Jobs (eval_backend.submissions.job_dispatch) ------------
+
+    def set_job(self, request_id: int, worker_id: str, job_id: str, job_url: str, flavor: str) -> bool:
+        """Record the Job now running a request this worker holds; False if it was cancelled or taken over."""
+        return self._update_held(
+            request_id, worker_id, f"job_id = ?, job_url = ?, job_flavor = ?, job_stage = NULL, heartbeat_at = {self._now}",
+            (job_id, job_url, flavor),
+        )
+
+    def update_job(self, request_id: int, stage: str, wall_s: float | None, price_usd: float | None) -> None:
+        """Record the Job's stage and cost so far, whatever the request's state (a cancelled one's Job still costs)."""
+        with self._connect() as conn:
+            conn.execute(
+                "UPDATE requests SET job_stage = ?, job_wall_s = ?, job_price_usd = ? WHERE id = ?",
+                (stage, wall_s, price_usd, request_id),
+            )
+
+    def adopt_jobs(self, worker_id: str) -> list[QueueRequest]:
+        """Take over every RUNNING request that has a Job (a dispatcher restarted): their Jobs run on without it."""
+        return self._many(
+            f"UPDATE requests SET worker_id = ?, heartbeat_at = {self._now}"
+            f" WHERE status = '{Status.RUNNING}' AND job_id IS NOT NULL RETURNING *",
+            (worker_id,),
+        )
 
     # -- the admin's side -------------------------------------------------------------------
 

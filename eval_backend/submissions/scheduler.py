@@ -15,6 +15,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 
 from eval_backend.hub_sync import sync_once
 from eval_backend.settings import Settings
+from eval_backend.submissions.job_dispatch import JobDispatcher
 from eval_backend.submissions.queue_store import QueueStore, open_queue
 from eval_backend.submissions.worker import new_worker_id, poll_once
 
@@ -52,8 +53,13 @@ def start_scheduler(settings: Settings, store: QueueStore | None = None) -> Back
 
 def _add_worker_job(scheduler: BackgroundScheduler, store: QueueStore, settings: Settings) -> None:
     worker_id = new_worker_id()
-    _add_job(scheduler, JOB_ID, poll_once, settings.queue.poll_interval_s, args=[store, settings],
-             kwargs={"worker_id": worker_id})
+    if settings.jobs.enabled:  # each request runs as a Hugging Face Job; this process only follows them
+        dispatcher = JobDispatcher(store, settings, worker_id=worker_id)
+        _add_job(scheduler, JOB_ID, dispatcher.tick, settings.queue.poll_interval_s)
+        logger.info("dispatching requests as Hugging Face Jobs, at most %d at once", settings.jobs.max_concurrent)
+    else:
+        _add_job(scheduler, JOB_ID, poll_once, settings.queue.poll_interval_s, args=[store, settings],
+                 kwargs={"worker_id": worker_id})
     logger.info("in-app worker %s polls %s every %gs", worker_id, store.location, settings.queue.poll_interval_s)
 
 

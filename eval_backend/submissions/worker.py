@@ -101,6 +101,26 @@ def _request_record(request: QueueRequest) -> dict[str, Any]:
     }
 
 
+def requeue_stalled(store: QueueStore, settings: Settings) -> None:
+    """Put requests whose worker stopped responding back in the queue (or fail them), logged and mirrored."""
+    for changed in store.requeue_stale(settings.queue.stale_after_s, settings.queue.max_attempts):
+        logger.warning("request #%d is now %s: %s", changed.id, changed.status, changed.error)
+        store.append_log(changed.id, f"{timestamp()} {changed.status}: {changed.error}\n")
+        mirror_request(changed, settings)
+
+
+def fail_if_unreadable(store: QueueStore, request: QueueRequest, worker_id: str) -> bool:
+    """Fail a claimed row that cannot be read (`QueueRequest.problem`), saying why; True if it was such a row.
+
+    Such a row fails alone: it never reaches a runner or a Job, and never ends the worker.
+    """
+    if not request.problem:
+        return False
+    logger.warning("request #%d cannot be read: %s", request.id, request.problem)
+    store.fail(request.id, worker_id, f"the queue row cannot be read: {request.problem}")
+    return True
+
+
 def poll_once(
     store: QueueStore, settings: Settings, *, worker_id: str, runner: Runner = run_request,
     passed_over: Collection[int] = (),
@@ -111,17 +131,12 @@ def poll_once(
     """
     queue = settings.queue
     store = patient(store, queue.reconnect_max_s)
-    for changed in store.requeue_stale(queue.stale_after_s, queue.max_attempts):
-        logger.warning("request #%d is now %s: %s", changed.id, changed.status, changed.error)
-        store.append_log(changed.id, f"{timestamp()} {changed.status}: {changed.error}\n")
-        mirror_request(changed, settings)
+    requeue_stalled(store, settings)
     request = store.claim(worker_id, passed_over=passed_over)
     if request is None:
         return None
     mirror_request(request, settings)
-    if request.problem:  # a row that cannot be read fails alone, never reaching a runner (or ending the worker)
-        logger.warning("request #%d cannot be read: %s", request.id, request.problem)
-        store.fail(request.id, worker_id, f"the queue row cannot be read: {request.problem}")
+    if fail_if_unreadable(store, request, worker_id):
         return _mirrored(store.get(request.id), settings)
     folder = RunFolder.for_model(settings.data.benchmark_runs_dir(request.benchmark), request.model_id, request.revision)
     store.set_run_dir(request.id, worker_id, str(folder.path))
@@ -143,16 +158,13 @@ def poll_once(
             logger.exception("request #%d failed", request.id)
             store.fail(request.id, worker_id, redact(f"{type(exc).__name__}: {exc}"))
         else:
-            # Only a settled run is FINISHED, and only a complete one is published; the counts say
-            # what is missing. A limited run (a smoke deployment) is never complete.
-            coverage, run_pending = _coverage(summary)
-            problem = unfinished_reason(coverage, run_pending, limited=settings.queue.run_limit is not None)
+            problem, publishable = run_outcome(summary, settings)
             if problem:
                 logger.warning("request #%d not finished: %s", request.id, problem)
                 store.fail(request.id, worker_id, problem)
             else:
                 logger.info("request #%d finished -> %s", request.id, folder.summary_path)
-                if store.finish(request.id, worker_id) and coverage.complete:
+                if store.finish(request.id, worker_id) and publishable:
                     push_run(folder, settings)
     return _mirrored(store.get(request.id), settings)
 
@@ -161,6 +173,17 @@ def _mirrored(request: QueueRequest, settings: Settings) -> QueueRequest:
     """The request, after pushing its row's copy to the requests repo (when one is set up)."""
     mirror_request(request, settings)
     return request
+
+
+def run_outcome(summary: Mapping[str, Any], settings: Settings) -> tuple[str | None, bool]:
+    """Why a run is not finished (None when it is), and whether it is complete, so published.
+
+    Only a settled run is FINISHED, and only a complete one is published; the counts say what is
+    missing. A limited run (a smoke deployment) is never complete.
+    """
+    coverage, run_pending = _coverage(summary)
+    problem = unfinished_reason(coverage, run_pending, limited=settings.queue.run_limit is not None)
+    return problem, problem is None and coverage.complete
 
 
 def _coverage(summary: Mapping[str, Any]) -> tuple[Coverage, int]:

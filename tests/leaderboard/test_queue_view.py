@@ -8,7 +8,7 @@ from pathlib import Path
 from eval_backend.benchmarks.chat_mode import ChatMode
 from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.submissions import NewRequest, Phase, SqliteQueueStore
-from leaderboard.queue_view import progress_bar, queue_tables
+from leaderboard.queue_view import job_cell, progress_bar, queue_tables
 
 
 def _request(model: str) -> NewRequest:
@@ -60,3 +60,16 @@ def test_each_row_says_its_benchmark_and_how_its_prompts_are_sent(tmp_path: Path
         [BENCHMARKS["indic_writing_bench"].title, "chat"], ["Indic QA", "chat"], ["Saraiki", "raw"]]
     assert list(pending.columns) == ["id", "model", "revision", "benchmark", "mode", "precision", "submitter",
                                      "submitted"]
+
+
+def test_a_request_run_as_a_job_shows_its_flavor_stage_time_price_and_link(tmp_path: Path) -> None:
+    store = SqliteQueueStore(tmp_path / "queue.sqlite")
+    request = store.add(NewRequest("org/model", "a" * 40, "main", "bfloat16", False, "alice"))
+    store.claim("dispatcher")
+    store.set_job(request.id, "dispatcher", "68a0c1d2e3f4a5b6c7d8e9f0", "https://huggingface.co/jobs/org/68a0c1d2e3f4a5b6c7d8e9f0",
+                  "a100-large")
+    store.update_job(request.id, "RUNNING", 3720.0, 2.5833)
+    running = queue_tables(store.list_requests()).running
+    assert running["job"].tolist() == ["a100-large RUNNING, 1h 02m, $2.58: https://huggingface.co/jobs/org/68a0c1d2e3f4a5b6c7d8e9f0"]
+    other = store.add(NewRequest("org/other", "b" * 40, "main", "bfloat16", False, "alice"))
+    assert job_cell(store.get(other.id)) == ""  # a request never run as a Job

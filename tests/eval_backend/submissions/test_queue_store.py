@@ -27,6 +27,9 @@ from eval_backend.submissions import (
 from eval_backend.submissions.queue_store import SCHEMA_VERSION
 from tests.support.queue_backends import QueueBackend
 
+JOB_COLUMNS = ("job_id", "job_url", "job_flavor", "job_stage", "job_wall_s", "job_price_usd")
+"""The columns of requests run as Hugging Face Jobs, the latest migration's."""
+
 
 def new(
     model: str = "org/model", revision: str = "a" * 40, submitter: str = "alice", benchmark: str = "indic_writing_bench",
@@ -200,7 +203,7 @@ def test_a_queue_from_before_chat_modes_is_migrated_on_open_and_its_rows_were_as
     with queue_backend.open() as current:
         old = current.add(new("org/old"))
     # Back to the schema before the chat_mode column (and the later ones), with the row still there.
-    for column in ("open_weights", "license", "chat_mode"):
+    for column in (*JOB_COLUMNS, "open_weights", "license", "chat_mode"):
         queue_backend.execute(f"ALTER TABLE requests DROP COLUMN {column}")
     queue_backend.execute("UPDATE queue_schema SET version = 2" if queue_backend.url else "PRAGMA user_version = 2")
     with queue_backend.open() as migrated:
@@ -225,7 +228,7 @@ def test_the_license_and_open_weights_recorded_at_submission_are_what_the_worker
 def test_a_queue_from_before_licenses_is_migrated_on_open_and_its_rows_are_unknown(queue_backend: QueueBackend) -> None:
     with queue_backend.open() as current:
         old = current.add(new("org/old"))
-    for column in ("open_weights", "license"):
+    for column in (*JOB_COLUMNS, "open_weights", "license"):
         queue_backend.execute(f"ALTER TABLE requests DROP COLUMN {column}")
     queue_backend.execute("UPDATE queue_schema SET version = 3" if queue_backend.url else "PRAGMA user_version = 3")
     with queue_backend.open() as migrated:
@@ -309,3 +312,23 @@ def test_a_claim_given_back_is_pending_again_with_its_attempt_returned_for_its_h
     assert (row.status, row.worker_id, row.attempts) == (Status.PENDING, None, 0)
     assert row.error == "run folder busy; requeued without using an attempt"
     assert store.claim("w2").attempts == 1  # type: ignore[union-attr]
+
+
+def test_a_queue_from_before_jobs_is_migrated_on_open_and_its_rows_have_no_job(queue_backend: QueueBackend) -> None:
+    with queue_backend.open() as current:
+        old = current.add(new("org/old"))
+    for column in JOB_COLUMNS:
+        queue_backend.execute(f"ALTER TABLE requests DROP COLUMN {column}")
+    queue_backend.execute("UPDATE queue_schema SET version = 4" if queue_backend.url else "PRAGMA user_version = 4")
+    with queue_backend.open() as migrated:
+        assert migrated.get(old.id).job_id is None
+        claimed = migrated.claim("dispatcher")
+        assert claimed is not None
+        assert migrated.set_job(old.id, "dispatcher", "68a0c1d2e3f4a5b6c7d8e9f0", "https://hf.co/jobs/o/68a0", "l4x1")
+        assert not migrated.set_job(old.id, "someone-else", "0" * 24, "https://hf.co/jobs/o/0", "l4x1")  # fenced
+        migrated.update_job(old.id, "RUNNING", 61.5, 0.0137)
+        row = migrated.get(old.id)
+        assert (row.job_id, row.job_flavor, row.job_stage, row.job_wall_s, row.job_price_usd) == (
+            "68a0c1d2e3f4a5b6c7d8e9f0", "l4x1", "RUNNING", 61.5, 0.0137)
+        [adopted] = migrated.adopt_jobs("restarted")
+        assert (adopted.id, adopted.worker_id) == (old.id, "restarted")
