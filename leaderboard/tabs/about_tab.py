@@ -56,8 +56,8 @@ and **romanized** (transliterated to Roman script). Every item has its own
   scores; **Indic average** = mean of the {len(INDIC_CONFIGS)} Indic language scores; **All configs** =
   mean of every language score, English included. The variant, domain and subdomain columns pool
   the item scores of the Indic languages only (a subdomain is named with its domain). The 95 %
-  intervals resample requests within each language (cluster bootstrap, 1000 draws: a request's three
-  renderings are drawn together); a figure resting on one request has none.
+  intervals resample requests within each language (cluster bootstrap, {DEFAULT_REPLICATES:,} draws or more, as the
+  draws below say: a request's three renderings are drawn together); a figure resting on one request has none.
 - **No answer is the model's failure:** an item the model did not answer (its prompt does not fit
   its context, or its answer is empty) gets the lowest score, 1, on every criterion, marked
   `no_response`, without a judge call. An item the system failed on (a crash, out of memory, an
@@ -66,7 +66,7 @@ and **romanized** (transliterated to Roman script). Every item has its own
   has a score; runs that cover only some languages (partial) or miss scores (incomplete) are
   listed apart, under the ranked table, saying why. The runs on the board's shared dataset revision
   answered the same items, so their rank range comes from one joint bootstrap: the requests are
-  resampled 1,000 times (seeded) for all those runs at once, every run's Indic average is recomputed
+  resampled {DEFAULT_REPLICATES:,} times or more (seeded) for all those runs at once, every run's Indic average is recomputed
   on each draw, and the range is the 2.5th to 97.5th percentile of the ranks it holds. A run on
   another revision keeps Chatbot Arena's rule: the best rank is 1 + the number of models whose
   interval lies wholly above, the worst is the number of models less those whose interval lies wholly
@@ -173,7 +173,7 @@ and **romanized** (transliterated to Roman script). Every item has its own
 - **Both boards rank as WritingBench's does:** complete runs only (every config of the dataset, every
   item scored; a run limited to the first items of each config never is), by the headline (judge
   accuracy; knowledge accuracy), each with the rank range its 95 % interval allows (cluster bootstrap,
-  1000 draws: Saraiki's reading questions drawn by passage; every figure of their summaries resting on
+  {DEFAULT_REPLICATES:,} draws or more: Saraiki's reading questions drawn by passage; every figure of their summaries resting on
   two clusters or more has one, per config too). Partial and incomplete runs are
   listed under the ranked table, saying why.
 - **Their tabs read as WritingBench's board does:** the same flags on rows (below; a run with too few
