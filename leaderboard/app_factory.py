@@ -13,6 +13,7 @@ from starlette.middleware import Middleware
 
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.settings import Settings
+from leaderboard import board_readiness
 from leaderboard.board_kinds import board_kind
 from leaderboard.compare_links import COMPARE_TAB
 from leaderboard.context import AppContext
@@ -60,7 +61,7 @@ class LeaderboardApp:
     first_view: FirstView
 
     def launch_options(self, page_refresh_s: float) -> dict[str, Any]:
-        """`launch` keywords: the page cache in front of Gradio's page, the first view rendered at start.
+        """`launch` keywords: the page cache in front of Gradio's page, the first view rendered after start.
 
         The first view looks for new results at least as often as open pages do (`page_refresh_s`).
         Server-side rendering is off: the page must be the one Python prerenders and caches.
@@ -86,6 +87,7 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
         version = gr.Textbox(visible=False, elem_id="results-version")
         page_link = gr.Textbox("", visible=False, elem_id="page-link")
         first_view = FirstView(demo, version, lambda: results_version(*stores.values()))
+        board_readiness.build(first_view)
         context = AppContext(settings, store, downloads_dir, demo, version, TableCache(settings.judge.model), stores,
                              page_link, first_view)
         with gr.Tabs() as tabs:
