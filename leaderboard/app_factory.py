@@ -13,7 +13,7 @@ from starlette.middleware import Middleware
 
 from eval_backend.benchmarks import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.settings import Settings
-from leaderboard import board_readiness
+from leaderboard import board_readiness, public_api
 from leaderboard.board_kinds import board_kind
 from leaderboard.compare_links import COMPARE_TAB
 from leaderboard.context import AppContext
@@ -50,7 +50,8 @@ FIRST_VIEW_REFRESH_S = 10.0
 PAGE_LINK_SCRIPT = "() => window.location.search"
 """Runs in the browser when the page opens: a plain address leaves `page_link` empty, so nothing is sent."""
 DOCUMENTED_ENDPOINTS = ("leaderboard", "judgments")
-"""The events the page's API docs list: the board's ranking (by search and filters) and a model's judgments."""
+"""The endpoints the page's API docs list (`leaderboard.public_api`): the board's ranking (by search and filters)
+and a run's judgments."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
         # Open pages learn of new results from the first view's last render: no disk scan per visitor.
         gr.Timer(settings.app.refresh_s).tick(lambda: first_view.rendered_version, outputs=version,
                                               show_progress="hidden")
+        public_api.register(context)
         document_only(demo, DOCUMENTED_ENDPOINTS)
     return LeaderboardApp(demo, first_view)
 

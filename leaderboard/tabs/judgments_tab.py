@@ -37,6 +37,8 @@ from leaderboard.run_pair import compare_filtered
 from leaderboard.writing_bench_tables import run_label
 from leaderboard.tabs.judgment_panel import build_panel, hidden_panel, panel_values
 
+VIEW_ENDPOINT = "judgments_view"
+"""The page's own event listing a model's items (undocumented: the documented one is `leaderboard.public_api`'s)."""
 PROMPT_CHARS = 80
 MAX_LISTED = 1000
 ITEMS_LABEL = "Items (select a row to read its judgment)"
@@ -109,7 +111,7 @@ def build(context: AppContext) -> None:
             updates[button] = gr.update(value=str(path) if path else None)
         return updates
 
-    def choose_model(run_id: str | None) -> dict[Any, Any]:  # also the API's `judgments`: a run id in, its items out
+    def choose_model(run_id: str | None) -> dict[Any, Any]:  # also `judgments_view`, for load tests
         return load_model(run_id)
 
     def show_item(run_id: str | None, other: str | None, key: str | None) -> dict[Any, Any]:
@@ -156,7 +158,7 @@ def build(context: AppContext) -> None:
     # while the new rows load is not closed after it opens. A choice, a click or a filter made while the last
     # one loads is kept (README, "One listener per view").
     model.input(clear_item, None, [selected, *detail_outputs], trigger_mode="always_last").then(
-        choose_model, [model], model_outputs, api_name="judgments", trigger_mode="always_last")
+        choose_model, [model], model_outputs, api_name=VIEW_ENDPOINT, trigger_mode="always_last")
     gr.on([*(control.change for control in (*fields.values(), unscored)),
            *(slider.release for slider in (score_min, score_max))],
           list_items, filter_inputs, items, trigger_mode="always_last")
