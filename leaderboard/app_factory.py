@@ -20,6 +20,7 @@ from leaderboard.context import AppContext
 from leaderboard.first_view import FirstView
 from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.page_cache import PageCache
+from leaderboard.request_limits import BodyLimit
 from leaderboard.results import ResultsStore
 from leaderboard.scored_tables import tab_id
 from leaderboard.tab_links import MODEL_PAGE_TAB, link_tabs
@@ -62,13 +63,14 @@ class LeaderboardApp:
     first_view: FirstView
 
     def launch_options(self, page_refresh_s: float) -> dict[str, Any]:
-        """`launch` keywords: the page cache in front of Gradio's page, the first view rendered after start.
+        """`launch` keywords: request bodies bounded, the page cache in front of Gradio's page, the first view
+        rendered after start.
 
         The first view looks for new results at least as often as open pages do (`page_refresh_s`).
         Server-side rendering is off: the page must be the one Python prerenders and caches.
         """
         period = min(page_refresh_s, FIRST_VIEW_REFRESH_S)
-        middleware = [Middleware(PageCache, first_view=self.first_view)]
+        middleware = [Middleware(BodyLimit), Middleware(PageCache, first_view=self.first_view)]
         return {"app_kwargs": {"middleware": middleware, "lifespan": self.first_view.lifespan(period)},
                 "ssr_mode": False}
 

@@ -110,8 +110,8 @@ def test_a_run_s_judgments_from_the_api_are_details_parquet_s(client: Client, ev
 
 
 BAD_BOARD_CALLS = {
-    "a million licenses": ({"licenses": ["x"] * 1_000_000}, "licenses has 1,000,000 values; at most 32"),
-    "a 1 MB license": ({"licenses": ["x" * 1_000_000]}, "each of licenses is 1,000,000 characters long"),
+    "33 licenses": ({"licenses": ["x"] * 33}, "licenses has 33 values; at most 32"),
+    "a long license": ({"licenses": ["x" * 513]}, "each of licenses is 513 characters long; at most 512"),
     "a list for the search": ({"search": ["acme", "strong"]}, "search must be a text, not list"),
     "a dict for the sort": ({"sort": {"column": "rank"}}, "sort must be a text, not dict"),
     "an unknown language": ({"languages": ["Klingon"]}, "languages: 'Klingon' is not one of 'Assamese'"),
@@ -139,10 +139,10 @@ def test_bad_input_to_the_board_api_is_refused_by_name(app: AppServer, case: str
     assert "Traceback" not in log_of(app)
 
 
-def test_the_page_s_own_board_event_refuses_a_million_licenses_before_any_work(app: AppServer) -> None:
+def test_the_page_s_own_board_event_checks_the_license_filter_before_any_work(app: AppServer) -> None:
     with httpx.Client(base_url=app.url, timeout=60) as http:
         inputs = endpoint_inputs(page_config(http.get("/").text), "board_view")
-        inputs[LICENSES] = ",".join("x" * 500_000)  # the License filter: one text where a list belongs
+        inputs[LICENSES] = ",".join("x" * 50_000)  # one text where a list belongs (a bigger one is not read at all)
         with pytest.raises(ValueError, match="licenses must be a list of texts, not str"):
             call_endpoint(http, "board_view", inputs)
         inputs[LICENSES] = ["x"] * 33
@@ -151,11 +151,26 @@ def test_the_page_s_own_board_event_refuses_a_million_licenses_before_any_work(a
     assert "Traceback" not in log_of(app)
 
 
-@pytest.mark.parametrize("run_id", [["acme__strong-7b", "main"], {"run": "x"}, 7, None, "x" * 2_000_000])
+@pytest.mark.parametrize("run_id", [["acme__strong-7b", "main"], {"run": "x"}, 7, None, "y" * 100_000,
+                                    "nobody__" + "z" * 400 + "/main"])
 def test_a_bad_run_id_is_refused_with_a_bounded_message(client: Client, app: AppServer, run_id: Any) -> None:
     with pytest.raises(Exception) as refused:
         client.predict(run_id=run_id, api_name="/judgments")
     message = str(refused.value)
     assert "run_id" in message or "No evaluated run" in message
     assert len(message) < 4 * ECHO_CHARS + 200
-    assert "x" * (ECHO_CHARS + 1) not in log_of(app)
+    assert "y" * (ECHO_CHARS + 1) not in log_of(app) and "z" * (ECHO_CHARS + 1) not in log_of(app)
+
+
+def test_a_20_mb_request_is_refused_before_it_is_read(app: AppServer) -> None:
+    with httpx.Client(base_url=app.url, timeout=60) as http:
+        bodies = {"judgments": ["w" * 20_000_000], "judgments_view": ["w" * 20_000_000],
+                  "leaderboard": [None] * LICENSES + [["w"] * 1_000_000],  # the 1 MB License filter
+                  "board_view": [None] * (LICENSES + 1) + [",".join("w" * 500_000)]}
+        for endpoint, data in bodies.items():
+            answer = http.post(f"/gradio_api/call/{endpoint}", json={"data": data})
+            assert answer.status_code == 413
+            assert "the request body is over 131,072 bytes" in answer.json()["error"]
+            assert len(answer.content) < 200
+        assert call_endpoint(http, "judgments", ["acme__strong-7b/main"])[0]["run_id"] == "acme__strong-7b/main"
+    assert "w" * (ECHO_CHARS + 1) not in log_of(app)
