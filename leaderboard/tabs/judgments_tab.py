@@ -248,7 +248,9 @@ def selected_item(row: object) -> str:
         return ""
     if not isinstance(row, (list, tuple)) or len(row) < 2:
         raise InvalidInput(f"the selected row must hold a language and an index, not {echo(row)}")
-    index = bounded_number(row[1], 0, MAX_INDEX) if isinstance(row[1], str) else number(row[1], "index", 0, MAX_INDEX)
+    cell = row[1]  # a number as the table holds it, or its text
+    index = bounded_number(cell, 0, MAX_INDEX) if isinstance(cell, str) else number(
+        cell, "the selected row's index", 0, MAX_INDEX)
     if index is None or not index.is_integer():
         raise InvalidInput(f"the selected row's index must be a whole number from 0 to {MAX_INDEX}, not {echo(row[1])}")
     return item_key(text(row[0], "the selected row's language"), int(index))
