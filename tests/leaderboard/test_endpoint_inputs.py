@@ -140,3 +140,22 @@ def test_plots_refuse_a_top_n_that_is_not_a_number_of_models(app: LeaderboardApp
 def test_plots_render_for_a_page_s_own_values(app: LeaderboardApp) -> None:
     render = event(app, "render", "plot-overall")
     assert len(call(app, render, [20, [], None, *PAGE_BOARD])["data"]) == len(render.outputs)
+
+
+def test_submitting_a_null_model_id_is_answered_not_raised(app: LeaderboardApp) -> None:
+    submit = event(app, "on_submit")
+    for model_id in (None, ["acme/strong-7b"]):  # Gradio's textbox hands a list on as its text
+        [message] = call(app, submit, [model_id, "main", "bfloat16", False, ["indic_writing_bench"], None])["data"]
+        assert message["label"].startswith("Not queued") and message["value"]
+
+
+@pytest.mark.parametrize("name, values, message", [
+    ("show_pair", [["acme__strong-7b/main"], None], "model A must be a text, not list"),
+    ("show_pair", [None, {"run": 1}], "model B must be a text, not dict"),
+    ("show_matrix", ["indic_writing_bench", None, math.nan], "top N models must be a finite number"),
+])
+def test_compare_refuses_a_list_or_dict_where_a_text_belongs(app: LeaderboardApp, name: str, values: list[Any],
+                                                             message: str) -> None:
+    fn = next(fn for fn in app.demo.fns.values() if fn.name == name and len(fn.inputs) == len(values))
+    with pytest.raises(gr.Error, match=message):
+        call(app, fn, values)
