@@ -68,7 +68,8 @@ class FirstView:
         self._reflected: list[tuple[Any, Callable[[], Any]]] = []
         self._started = time.monotonic()
         self._ready_s: float | None = None
-        self._problems: tuple[str, ...] = ()
+        self._event_problems: tuple[str, ...] = ()  # events of the last full render (and live ones) that failed
+        self._refresh_problem: str | None = None  # why the last refresh failed as a whole, if it did
 
     def keep_live(self, dependency: Any) -> None:
         """Re-render this event's outputs on every refresh, not only when the results change."""
@@ -83,6 +84,10 @@ class FirstView:
         """How long the first render took (or has been running), and what the last render could not do."""
         return Readiness(time.monotonic() - self._started, self._ready_s, self._problems)
 
+    @property
+    def _problems(self) -> tuple[str, ...]:
+        return self._event_problems + ((self._refresh_problem,) if self._refresh_problem else ())
+
     async def refresh(self) -> bool:
         """Render what changed since the last refresh into the page config; True when the page changed.
 
@@ -93,8 +98,12 @@ class FirstView:
         if version != self.rendered_version:
             starters = self._triggered_by(self.version._id, "change") + starters
         changed, failures = await self._run_chain(starters)
-        problems_changed, self._problems = failures != self._problems, failures
-        if version != self.rendered_version or changed or problems_changed:
+        before = self._problems
+        # A full render says which events fail now; a refresh of the live events only adds to that.
+        full = version != self.rendered_version
+        self._event_problems = failures if full else tuple(dict.fromkeys(self._event_problems + failures))
+        self._refresh_problem = None
+        if full or changed or self._problems != before:
             # The version goes into the page last: a page served while the events ran holds the old one,
             # so the version its timer learns later is news to it, and its own change events draw the board.
             self._apply(self.version, version)
@@ -115,7 +124,7 @@ class FirstView:
                 await self.refresh()
             except Exception as exc:  # the board must keep serving (the last good first view, if any)
                 logger.exception("could not render the board's first view; trying again in %.0f s", period_s)
-                self._name_problems((_problem("the board", exc),))
+                self._name_problem(_problem("the board", exc))
             if first and self._ready_s is not None:
                 logger.info("board ready: first view rendered %.1f s after start%s", self._ready_s,
                             f" ({len(self._problems)} part(s) failed)" if self._problems else "")
@@ -136,10 +145,10 @@ class FirstView:
 
         return run
 
-    def _name_problems(self, problems: tuple[str, ...]) -> None:
-        """Put a failed render's problems on the page, the page kept from the last good render too."""
-        if problems != self._problems:
-            self._problems = problems
+    def _name_problem(self, problem: str) -> None:
+        """Put why a refresh failed on the page, the page kept from the last good render too."""
+        if problem != self._refresh_problem:
+            self._refresh_problem = problem
             self._show_readiness()
             if self.generation:
                 self.generation += 1

@@ -261,3 +261,28 @@ def test_a_problem_is_shown_as_text_and_bounded() -> None:
     text = board_readiness.readiness_note(readiness)["value"]
     assert "\\<img" in text and "\\]\\(javascript" in text  # escaped: shown as the characters, never markup
     assert len(first_view_module._problem("event 'x'", ValueError("x" * 10_000))) == MAX_PROBLEM_CHARS
+
+
+def test_a_failed_event_stays_named_until_a_full_render_succeeds(results: Results) -> None:
+    broken = {"now": True}
+    with gr.Blocks() as demo:
+        version = gr.Textbox(visible=False)
+        board = gr.Textbox(label="board")
+        first_view = FirstView(demo, version, lambda: results.version)
+        first_view.keep_live(gr.Timer(10).tick(lambda: "queue", None, gr.Textbox(label="queue")))
+
+        def render() -> str:
+            if broken["now"]:
+                raise KeyError("index")
+            return "rendered"
+
+        version.change(render, None, board)
+
+    asyncio.run(first_view.refresh())
+    asyncio.run(first_view.refresh())  # only the live events ran: the board is still missing
+    assert len(first_view.readiness.problems) == 1
+
+    broken["now"], results.version = False, "v2"
+    asyncio.run(first_view.refresh())
+    assert first_view.readiness.problems == ()
+    assert value_in_page(demo, board) == "rendered"
