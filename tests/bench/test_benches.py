@@ -26,6 +26,8 @@ SMALLEST = {
     # Its reference's app and the current one, each started once (the crowd of Chromium visits left out).
     "concurrent_viewers": (["--viewers", "2", "--models", "3", "--reference", "86da067", "--no-static-files"],
                            r"\w+ -> current"),
+    # Its reference's app and the current one, each started once over the same runs.
+    "start_up": (["--models", "3", "--reference", "939a856"], r"board on the page\s+[\d.]+ s -> [\d.]+ s"),
     "joint_bootstrap": (["--models", "3", "--replicates", "20", "--repeats", "1", "--folders"],
                         r"same intervals and rank intervals\s+True"),
     # Its reference: a commit of main, run in a child process on the same run folders.
