@@ -207,9 +207,10 @@ def build(context: AppContext) -> list[gr.components.Component]:
                              texts(chosen, "groups", COLUMN_GROUPS), query, renders)
         return as_updates(board, components)
 
-    # Rendering reads a shared, prerendered view (computed once per results and controls): no queue
-    # slot limit, so a crowd of viewers is not held in Gradio's queue. One listener for every trigger, so
-    # the last change is the one painted (README, "One listener per view").
+    # Rendering reads a shared, prerendered view (computed once per results and controls): a wide slot limit
+    # (VIEW_CONCURRENCY), so a crowd is barely held in Gradio's queue while one visitor cannot take every worker
+    # thread. One listener for every trigger, so the last change is the one painted (README, "One listener per
+    # view").
     triggers = [context.results_version.change, search.change,
                 *(control.change for control in (groups, languages, sort_by, model_type, hide_unranked, licenses,
                                                  open_only, variants, hide_flags)),
