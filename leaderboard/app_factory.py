@@ -13,12 +13,14 @@ from starlette.middleware import Middleware
 
 from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.settings import Settings
+from leaderboard import board_readiness, public_api
 from leaderboard.board_kinds import board_kind
 from leaderboard.compare_links import COMPARE_TAB
 from leaderboard.context import AppContext
 from leaderboard.first_view import FirstView
 from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.page_cache import PageCache
+from leaderboard.request_limits import BodyLimit
 from leaderboard.results import ResultsStore
 from leaderboard.scored_tables import tab_id
 from leaderboard.tab_links import MODEL_PAGE_TAB, link_tabs
@@ -49,7 +51,8 @@ FIRST_VIEW_REFRESH_S = 10.0
 PAGE_LINK_SCRIPT = "() => window.location.search"
 """Runs in the browser when the page opens: a plain address leaves `page_link` empty, so nothing is sent."""
 DOCUMENTED_ENDPOINTS = ("leaderboard", "judgments")
-"""The events the page's API docs list: the board's ranking (by search and filters) and a model's judgments."""
+"""The endpoints the page's API docs list (`leaderboard.public_api`): the board's ranking (by search and filters)
+and a run's judgments."""
 
 
 @dataclass(frozen=True)
@@ -60,13 +63,14 @@ class LeaderboardApp:
     first_view: FirstView
 
     def launch_options(self, page_refresh_s: float) -> dict[str, Any]:
-        """`launch` keywords: the page cache in front of Gradio's page, the first view rendered at start.
+        """`launch` keywords: request bodies bounded, the page cache in front of Gradio's page, the first view
+        rendered after start.
 
         The first view looks for new results at least as often as open pages do (`page_refresh_s`).
         Server-side rendering is off: the page must be the one Python prerenders and caches.
         """
         period = min(page_refresh_s, FIRST_VIEW_REFRESH_S)
-        middleware = [Middleware(PageCache, first_view=self.first_view)]
+        middleware = [Middleware(BodyLimit), Middleware(PageCache, first_view=self.first_view)]
         return {"app_kwargs": {"middleware": middleware, "lifespan": self.first_view.lifespan(period)},
                 "ssr_mode": False}
 
@@ -86,6 +90,7 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
         version = gr.Textbox(visible=False, elem_id="results-version")
         page_link = gr.Textbox("", visible=False, elem_id="page-link")
         first_view = FirstView(demo, version, lambda: results_version(*stores.values()))
+        board_readiness.build(first_view)
         context = AppContext(settings, store, downloads_dir, demo, version, TableCache(settings.judge.model), stores,
                              page_link, first_view)
         with gr.Tabs() as tabs:
@@ -115,6 +120,7 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
         # Open pages learn of new results from the first view's last render: no disk scan per visitor.
         gr.Timer(settings.app.refresh_s).tick(lambda: first_view.rendered_version, outputs=version,
                                               show_progress="hidden")
+        public_api.register(context)
         document_only(demo, DOCUMENTED_ENDPOINTS)
     return LeaderboardApp(demo, first_view)
 

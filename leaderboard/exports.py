@@ -25,6 +25,12 @@ import pandas as pd
 
 EXPORT_FORMATS = ("jsonl", "csv", "parquet")
 KEEP_S = 3600.0
+MAX_KEPT_FOLDERS = 256
+"""Download folders kept at most, the least recently used removed first: each new query of the board writes its
+own CSV, and a visitor sending a new search every second must not fill the disk within the hour. Above every
+render cache's size (64 views each), so a view still cached keeps its file."""
+MAX_KEPT_BYTES = 2 * 1024**3
+"""Bytes of download files kept at most (a full run's judgments are tens of MB in each format)."""
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these is a formula (or becomes one) in a spreadsheet."""
@@ -101,13 +107,26 @@ def _write_once(downloads_dir: Path, folder_name: str, file_name: str, write: Ca
 
 
 def _prune(downloads_dir: Path) -> None:
-    """Remove export folders unused for KEEP_S."""
+    """Remove export folders unused for KEEP_S, then the least recently used past MAX_KEPT_FOLDERS or
+    MAX_KEPT_BYTES (a new one is about to be written)."""
     if not downloads_dir.exists():
         return
     cutoff = time.time() - KEEP_S
+    kept = []
     for folder in downloads_dir.iterdir():
         try:
-            if folder.is_dir() and folder.stat().st_mtime < cutoff:
+            if not folder.is_dir():
+                continue
+            used = folder.stat().st_mtime
+            if used < cutoff:
                 shutil.rmtree(folder)
+            else:
+                kept.append((used, sum(path.stat().st_size for path in folder.iterdir()), folder))
         except OSError:
             continue  # another request pruned it first
+    kept.sort()
+    total = sum(size for _, size, _ in kept)
+    while kept and (len(kept) >= MAX_KEPT_FOLDERS or total > MAX_KEPT_BYTES):
+        _, size, folder = kept.pop(0)
+        total -= size
+        shutil.rmtree(folder, ignore_errors=True)

@@ -10,6 +10,14 @@ are re-rendered on every refresh. `PageCache` (`leaderboard.page_cache`) then se
 page's bytes to every visitor until the next change, so a crowd costs one render, not one
 per visitor. A shared link (`?tab=…&q=…`) reaches its view through the page-link events,
 which ask the server only for what the link changes.
+
+The server binds first and renders after: `lifespan` starts the first render in the
+background, so the server answers at once whatever the size of the board (Gradio gives its
+server five seconds to start). Until the first render is done the page is Gradio's own, with
+the controls' defaults; blocks registered with `reflect` (the readiness note,
+`leaderboard.board_readiness`) say how far it is, or what failed, and the page fills in by
+itself when it is ready. A failed or slow render never stops the server: it is logged, named
+on the page, and tried again.
 """
 
 from __future__ import annotations
@@ -17,6 +25,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable, Iterable
 
 import gradio as gr
@@ -27,6 +37,18 @@ logger = logging.getLogger(__name__)
 
 MAX_CHAIN = 64
 """Events one refresh may run; a cycle of change events is cut here instead of looping forever."""
+MAX_PROBLEM_CHARS = 300
+"""Characters of one failure's message kept for the page and the log line (an exception may quote any input)."""
+
+
+@dataclass(frozen=True)
+class Readiness:
+    """Where the first view stands: `ready_s` (seconds the first render took; None until it is done), and the
+    problems of the last render (an event that failed, or the render itself), each a short line."""
+
+    waited_s: float
+    ready_s: float | None
+    problems: tuple[str, ...]
 
 
 class FirstView:
@@ -43,43 +65,78 @@ class FirstView:
         self.generation = 0
         self.rendered_version: str | None = None
         self._live: list[int] = []
+        self._reflected: list[tuple[Any, Callable[[], Any]]] = []
+        self._started = time.monotonic()
+        self._ready_s: float | None = None
+        self._event_problems: tuple[str, ...] = ()  # events of the last full render (and live ones) that failed
+        self._refresh_problem: str | None = None  # why the last refresh failed as a whole, if it did
 
     def keep_live(self, dependency: Any) -> None:
         """Re-render this event's outputs on every refresh, not only when the results change."""
         self._live.append(dependency["id"])
 
+    def reflect(self, block: Any, value: Callable[[], Any]) -> None:
+        """Write `value()` (a value or an update) into `block`'s page value after every render, failed ones too."""
+        self._reflected.append((block, value))
+
+    @property
+    def readiness(self) -> Readiness:
+        """How long the first render took (or has been running), and what the last render could not do."""
+        return Readiness(time.monotonic() - self._started, self._ready_s, self._problems)
+
+    @property
+    def _problems(self) -> tuple[str, ...]:
+        return self._event_problems + ((self._refresh_problem,) if self._refresh_problem else ())
+
     async def refresh(self) -> bool:
         """Render what changed since the last refresh into the page config; True when the page changed.
 
-        Called by one task at a time (the server's start, then `keep_fresh`).
+        Called by one task at a time (`keep_fresh`).
         """
         version = await asyncio.to_thread(self.current_version)
         starters = list(self._live)
         if version != self.rendered_version:
-            self._apply(self.version, version)
             starters = self._triggered_by(self.version._id, "change") + starters
-        changed = await self._run_chain(starters)
-        if version != self.rendered_version or changed:
+        changed, failures = await self._run_chain(starters)
+        before = self._problems
+        # A full render says which events fail now; a refresh of the live events only adds to that.
+        full = version != self.rendered_version
+        self._event_problems = failures if full else tuple(dict.fromkeys(self._event_problems + failures))
+        self._refresh_problem = None
+        if full or changed or self._problems != before:
+            # The version goes into the page last: a page served while the events ran holds the old one,
+            # so the version its timer learns later is news to it, and its own change events draw the board.
+            self._apply(self.version, version)
             self.rendered_version = version
+            if self._ready_s is None:
+                self._ready_s = time.monotonic() - self._started
+            self._show_readiness()
             self.generation += 1
             return True
         return False
 
     async def keep_fresh(self, period_s: float) -> None:
-        """Refresh every `period_s` seconds until cancelled; a failed refresh is logged and retried."""
+        """Render now, then refresh every `period_s` seconds until cancelled; a failed refresh is logged, named
+        on the page and retried."""
         while True:
-            await asyncio.sleep(period_s)
+            first = self._ready_s is None
             try:
                 await self.refresh()
-            except Exception:  # the board must keep serving the last good first view
-                logger.exception("could not refresh the prerendered first view")
+            except Exception as exc:  # the board must keep serving (the last good first view, if any)
+                logger.exception("could not render the board's first view; trying again in %.0f s", period_s)
+                self._name_problem(_problem("the board", exc))
+            if first and self._ready_s is not None:
+                logger.info("board ready: first view rendered %.1f s after start%s", self._ready_s,
+                            f" ({len(self._problems)} part(s) failed)" if self._problems else "")
+            await asyncio.sleep(period_s)
 
     def lifespan(self, period_s: float) -> Callable[[Any], contextlib.AbstractAsyncContextManager[None]]:
-        """A server lifespan: render the first view before the first request, then keep it fresh."""
+        """A server lifespan: serve at once; render the first view in the background, then keep it fresh."""
 
         @contextlib.asynccontextmanager
         async def run(_app: Any) -> AsyncIterator[None]:
-            await self.refresh()
+            self._started = time.monotonic()
+            logger.info("serving; rendering the board's first view in the background")
             task = asyncio.create_task(self.keep_fresh(period_s))
             try:
                 yield
@@ -88,8 +145,21 @@ class FirstView:
 
         return run
 
-    async def _run_chain(self, starters: Iterable[int]) -> bool:
-        """Run events as the browser would after them: a changed output fires its change events.
+    def _name_problem(self, problem: str) -> None:
+        """Put why a refresh failed on the page, the page kept from the last good render too."""
+        if problem != self._refresh_problem:
+            self._refresh_problem = problem
+            self._show_readiness()
+            if self.generation:
+                self.generation += 1
+
+    def _show_readiness(self) -> None:
+        for block, value in self._reflected:
+            self._apply(block, value())
+
+    async def _run_chain(self, starters: Iterable[int]) -> tuple[bool, tuple[str, ...]]:
+        """Run events as the browser would after them: a changed output fires its change events. Whether an
+        output changed, and a line for each event that failed.
 
         The chain runs in one session, as one page's events would, so a state one event sets
         is the state the next one reads.
@@ -97,21 +167,23 @@ class FirstView:
         pending = list(starters)
         session = SessionState(self.demo)
         changed_any = False
+        failures: list[str] = []
         for _ in range(MAX_CHAIN):
             if not pending:
-                return changed_any
+                return changed_any, tuple(failures)
             fn = self.demo.fns[pending.pop(0)]
             try:
                 changed = await self._render(fn, session)
-            except Exception:  # the browser would show this event's error; the page keeps the rest
+            except Exception as exc:  # the browser would show this event's error; the page keeps the rest
                 logger.warning("first view: event %r failed; its outputs are left to the browser", fn.name,
                                exc_info=True)
+                failures.append(_problem(f"event {fn.name!r}", exc))
                 continue
             changed_any = changed_any or bool(changed)
             pending += [i for block_id in changed for i in self._triggered_by(block_id, "change")]
             pending += [other._id for other in self.demo.fns.values() if other.trigger_after == fn._id and other.fn]
         logger.warning("first view: more than %d chained events; the rest are left to the browser", MAX_CHAIN)
-        return changed_any
+        return changed_any, tuple(failures)
 
     async def _render(self, fn: BlockFunction, session: SessionState) -> list[int]:
         """Run one event on the page's current values; the ids of the outputs whose value changed."""
@@ -157,3 +229,10 @@ class FirstView:
             if key != "value" and hasattr(block, key):
                 with contextlib.suppress(AttributeError):  # a read-only property is the page's alone
                     setattr(block, key, value)
+
+
+def _problem(what: str, exc: BaseException) -> str:
+    """One line naming what failed and why, at most MAX_PROBLEM_CHARS characters."""
+    cause = exc.__cause__ or exc  # Gradio wraps an event's exception: its cause is what went wrong
+    line = f"{what} failed: {type(cause).__name__}: {cause}".replace("\n", " ")
+    return line if len(line) <= MAX_PROBLEM_CHARS else line[: MAX_PROBLEM_CHARS - 1] + "…"

@@ -25,9 +25,10 @@ import pandas as pd
 from eval_backend.benchmarks.board_view import Breakdown
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.dataset_loader import configured_benchmarks
+from leaderboard.endpoint_inputs import choice, optional_text, refusing_bad_input, text, texts
 from leaderboard.context import AppContext, as_updates
 from leaderboard.judgment_links import known_run, parse_item_key
-from leaderboard.page_link import read_link
+from leaderboard.page_link import MAX_LINK_CHARS, read_link
 from leaderboard.results import ResultsStore, Snapshot, UnknownRunError
 from leaderboard.row_flags import too_few_items
 from leaderboard.score_links import items_address, score_link
@@ -164,14 +165,22 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     detail = {"title": title, "shots_panel": shots_panel, "shots": shots, "question": question, "response": response,
               "verdict": verdict}
 
-    def render(chosen: str, terms: str, hidden: list[str], current: str | None = None, query: str = "") -> dict[Any, Any]:
-        return as_updates(render_board(context, benchmark, breakdowns[chosen], terms, hidden, current, query), board)
+    @refusing_bad_input
+    def render(chosen: object, terms: object, hidden: object, current: object = None, query: object = "") -> dict[Any, Any]:
+        grouping = choice(chosen, "group by", breakdowns)
+        return as_updates(render_board(context, benchmark, breakdowns[grouping], text(terms, "search"),
+                                       list(texts(hidden, "hide flags")), optional_text(current, "model"),
+                                       text(query, "page address", MAX_LINK_CHARS)), board)
 
-    def browse(run_id: str | None, chosen_show: str, *chosen: str) -> list[Any]:
-        return item_updates(render_items(context, benchmark, run_id, chosen_show, chosen))
+    @refusing_bad_input
+    def browse(run_id: object, chosen_show: object, *chosen: object) -> list[Any]:
+        picked = tuple(text(value, "item filter") for value in chosen)
+        return item_updates(render_items(context, benchmark, optional_text(run_id, "model"),
+                                         text(chosen_show, "show"), picked))
 
-    def show_item(run_id: str | None, key: str) -> dict[Any, Any]:
-        return as_updates(render_item(context, benchmark, run_id, key), detail)
+    @refusing_bad_input
+    def show_item(run_id: object, key: object) -> dict[Any, Any]:
+        return as_updates(render_item(context, benchmark, optional_text(run_id, "model"), text(key, "item")), detail)
 
     def select_item(evt: gr.SelectData) -> str:
         row = evt.row_value or []

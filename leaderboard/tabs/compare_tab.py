@@ -20,6 +20,7 @@ from leaderboard.comparison_tables import (
     headline_html,
     wrapping_html,
 )
+from leaderboard.endpoint_inputs import flag, number, optional_text, refusing_bad_input
 from leaderboard.context import AppContext
 from leaderboard.display import short_revision
 from leaderboard.exports import content_digest, export_json, export_view_csv, safe_name
@@ -80,17 +81,23 @@ def build(context: AppContext, tab: gr.Tab) -> None:
     every_output = [a, b, benchmark, *pair_outputs, *matrix_outputs]
     drawn = gr.State(False)
 
-    def show_pair(run_a: str | None, run_b: str | None) -> dict[Any, Any]:
-        return pair_updates(context, sections, summary, run_a, run_b)
+    @refusing_bad_input
+    def show_pair(run_a: object, run_b: object) -> dict[Any, Any]:
+        return pair_updates(context, sections, summary, optional_text(run_a, "model A"), optional_text(run_b, "model B"))
 
-    def show_matrix(name: str | None, chosen: str | None, n: float) -> dict[Any, Any]:
-        return matrix_updates(context, figure, note, matrix, name, chosen, n)
+    @refusing_bad_input
+    def show_matrix(name: object, chosen: object, n: object) -> dict[Any, Any]:
+        top_n = number(n, "top N models", 2, MAX_MODELS) or DEFAULT_MODELS
+        return matrix_updates(context, figure, note, matrix, optional_text(name, "benchmark"),
+                              optional_text(chosen, "figure"), top_n)
 
-    def open_matrix(name: str | None, chosen: str | None, n: float) -> dict[Any, Any]:
+    def open_matrix(name: object, chosen: object, n: object) -> dict[Any, Any]:
         return {drawn: True, **show_matrix(name, chosen, n)}
 
-    def refresh(run_a: str | None, run_b: str | None, name: str | None, chosen: str | None, n: float,
-                is_drawn: bool) -> dict:
+    @refusing_bad_input
+    def refresh(run_a: object, run_b: object, name: object, chosen: object, n: object, is_drawn: object) -> dict:
+        run_a, run_b = optional_text(run_a, "model A"), optional_text(run_b, "model B")
+        is_drawn = flag(is_drawn, "matrix drawn")
         # A value is sent only to drop a run the board no longer holds, and the pair redrawn only when one was
         # chosen: a visitor who picks a model while this first refresh is on its way keeps their choice.
         choices = model_choices(context)

@@ -13,6 +13,7 @@ from eval_backend.run_comparison import RunsNotComparable
 from leaderboard.comparison_tables import filtered_summary, wrapping_html
 from leaderboard.context import AppContext, as_updates
 from leaderboard.display import column_label, scores_as_read
+from leaderboard.endpoint_inputs import InvalidInput, echo, flag, number, optional_text, refusing_bad_input, text
 from leaderboard.exports import EXPORT_FORMATS, export_judgments
 from leaderboard.judgment_links import (
     ANY,
@@ -32,11 +33,16 @@ from leaderboard.judgments import (
     judgment_items,
     judgment_view,
 )
+from leaderboard.page_link import MAX_INDEX_DIGITS, bounded_number
 from leaderboard.results import LruCache, QueryUnavailableError, ResultsStore, UnknownRunError
 from leaderboard.run_pair import compare_filtered
 from leaderboard.writing_bench_tables import run_label
 from leaderboard.tabs.judgment_panel import build_panel, hidden_panel, panel_values
 
+VIEW_ENDPOINT = "judgments_view"
+"""The page's own event listing a model's items (undocumented: the documented one is `leaderboard.public_api`'s)."""
+MAX_INDEX = 10**MAX_INDEX_DIGITS - 1
+"""The largest item index a selected row may name (the link parser's bound)."""
 PROMPT_CHARS = 80
 MAX_LISTED = 1000
 ITEMS_LABEL = "Items (select a row to read its judgment)"
@@ -90,8 +96,9 @@ def build(context: AppContext) -> None:
     detail_outputs = [header, query, *first.outputs(), *second.outputs()]
     view_outputs = [model, compare, *model_outputs, selected, *detail_outputs]
 
-    def list_items(run_id: str | None, *values: Any) -> Any:
-        return items_table(context.store, run_id, _item_filter(*values))
+    @refusing_bad_input
+    def list_items(run_id: object, *values: object) -> Any:
+        return items_table(context.store, optional_text(run_id, "model"), _item_filter(*values))
 
     def load_model(run_id: str | None, chosen: ItemFilter = ItemFilter()) -> dict[Any, Any]:
         try:
@@ -109,15 +116,22 @@ def build(context: AppContext) -> None:
             updates[button] = gr.update(value=str(path) if path else None)
         return updates
 
-    def choose_model(run_id: str | None) -> dict[Any, Any]:  # also the API's `judgments`: a run id in, its items out
-        return load_model(run_id)
+    @refusing_bad_input
+    def choose_model(run_id: object) -> dict[Any, Any]:  # also `judgments_view`, for load tests
+        return load_model(optional_text(run_id, "model"))
 
-    def show_item(run_id: str | None, other: str | None, key: str | None) -> dict[Any, Any]:
-        item = parse_item_key(key)
+    @refusing_bad_input
+    def show_item(run_id: object, other: object, key: object) -> dict[Any, Any]:
+        run_id, other = optional_text(run_id, "model"), optional_text(other, "compare with")
+        item = parse_item_key(text(key, "item"))
         if not run_id or item is None:
             return {header: "", query: "", **hidden_panel(first), **hidden_panel(second)}
         config, index = item
-        updates = {header: _item_header(context, run_id, config, index), query: _query(context, run_id, config, index)}
+        try:  # the run may have been removed while its page was open
+            item_header = _item_header(context, run_id, config, index)
+        except UnknownRunError:
+            raise _unknown_run(run_id) from None
+        updates = {header: item_header, query: _query(context, run_id, config, index)}
         updates.update(panel_values(first, _label(context, run_id), _view(context, run_id, config, index)))
         if other:
             updates.update(panel_values(second, _label(context, other), _view(context, other, config, index)))
@@ -125,9 +139,9 @@ def build(context: AppContext) -> None:
             updates.update(hidden_panel(second))
         return updates
 
+    @refusing_bad_input
     def select_item(evt: gr.SelectData) -> str:
-        row = evt.row_value
-        return item_key(str(row[0]), int(float(row[1]))) if row else ""
+        return selected_item(evt.row_value)
 
     def clear_item() -> dict[Any, Any]:
         return {selected: "", **show_item(None, None, None)}
@@ -156,7 +170,7 @@ def build(context: AppContext) -> None:
     # while the new rows load is not closed after it opens. A choice, a click or a filter made while the last
     # one loads is kept (README, "One listener per view").
     model.input(clear_item, None, [selected, *detail_outputs], trigger_mode="always_last").then(
-        choose_model, [model], model_outputs, api_name="judgments", trigger_mode="always_last")
+        choose_model, [model], model_outputs, api_name=VIEW_ENDPOINT, trigger_mode="always_last")
     gr.on([*(control.change for control in (*fields.values(), unscored)),
            *(slider.release for slider in (score_min, score_max))],
           list_items, filter_inputs, items, trigger_mode="always_last")
@@ -166,19 +180,21 @@ def build(context: AppContext) -> None:
         show_item, [model, compare, selected], detail_outputs, trigger_mode="always_last")
     compare.change(show_item, [model, compare, selected], detail_outputs)
     gr.on([control.change for control in (model, compare, *fields.values(), unscored, score_min, score_max)],
-          lambda *values: paired_comparison(context, *values), [compare, *filter_inputs], paired,
+          refusing_bad_input(lambda *values: paired_comparison(context, *values)), [compare, *filter_inputs], paired,
           trigger_mode="always_last", show_progress="hidden")
     link_inputs = [model, compare, selected, *filter_controls]
     for control in link_inputs:
         control.change(None, link_inputs, None, js=LINK_SCRIPT)
 
 
-def paired_comparison(context: AppContext, other: str | None, run_id: str | None, *values: Any) -> str:
-    """A against B on the items the filter lists (empty without a model to compare with)."""
+def paired_comparison(context: AppContext, other: object, run_id: object, *values: object) -> str:
+    """A against B on the items the filter lists (empty without a model to compare with); inputs are checked
+    (`InvalidInput`)."""
+    other, run_id, chosen = optional_text(other, "compare with"), optional_text(run_id, "model"), _item_filter(*values)
     if not run_id or not other or other == run_id:
         return ""
     try:
-        results = compare_filtered(context.store, run_id, other, _item_filter(*values))
+        results = compare_filtered(context.store, run_id, other, chosen)
     except UnknownRunError:
         return ""
     except RunsNotComparable as exc:
@@ -225,11 +241,31 @@ def _items_view(store: ResultsStore, run_id: str, chosen: ItemFilter) -> tuple[d
     return scores_as_read(shown.rename(columns=column_label), ["Item score"]), label
 
 
-def _item_filter(language: str, variant: str, domain: str, subdomain: str,
-                 score_min: float, score_max: float, include_unscored: bool) -> ItemFilter:
+def selected_item(row: object) -> str:
+    """The item key of a clicked row of the items table (its language and index), "" for no row; a row that is
+    not one raises `InvalidInput`."""
+    if not row:
+        return ""
+    if not isinstance(row, (list, tuple)) or len(row) < 2:
+        raise InvalidInput(f"the selected row must hold a language and an index, not {echo(row)}")
+    cell = row[1]  # a number as the table holds it, or its text
+    index = bounded_number(cell, 0, MAX_INDEX) if isinstance(cell, str) else number(
+        cell, "the selected row's index", 0, MAX_INDEX)
+    if index is None or not index.is_integer():
+        raise InvalidInput(f"the selected row's index must be a whole number from 0 to {MAX_INDEX}, not {echo(row[1])}")
+    return item_key(text(row[0], "the selected row's language"), int(index))
+
+
+def _item_filter(language: object, variant: object, domain: object, subdomain: object,
+                 score_min: object, score_max: object, include_unscored: object) -> ItemFilter:
     values = {"language": language, "variant": variant, "domain": domain, "subdomain": subdomain}
-    return ItemFilter(**{k: (None if v in (None, ANY) else v) for k, v in values.items()},
-                      score_min=float(score_min), score_max=float(score_max), include_unscored=bool(include_unscored))
+    chosen = {name: optional_text(value, name) for name, value in values.items()}
+    low = number(score_min, "item score at least", *SCORE_RANGE)
+    high = number(score_max, "item score at most", *SCORE_RANGE)
+    return ItemFilter(**{name: (None if value == ANY else value) for name, value in chosen.items()},
+                      score_min=SCORE_RANGE[0] if low is None else low,
+                      score_max=SCORE_RANGE[1] if high is None else high,
+                      include_unscored=flag(include_unscored, "include items without a score"))
 
 
 def _view(context: AppContext, run_id: str, config: str, index: int):
@@ -264,7 +300,7 @@ def _label(context: AppContext, run_id: str) -> str:
 
 
 def _unknown_run(run_id: str | None) -> gr.Error:
-    return gr.Error(f"No evaluated run {run_id!r}: choose one from the list.")
+    return gr.Error(f"No evaluated run {echo(run_id)}: choose one from the list.", print_exception=False)
 
 
 def _short(text: str) -> str:

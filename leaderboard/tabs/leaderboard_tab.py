@@ -23,6 +23,7 @@ import pandas as pd
 from leaderboard.context import AppContext, as_updates
 from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from leaderboard.display import DisplayTable, column_label, display_table
+from leaderboard.endpoint_inputs import choice, flag, number, refusing_bad_input, text, texts
 from leaderboard.exports import export_view_csv
 from leaderboard.filter_summary import active_filters_line
 from leaderboard.judgment_links import JUDGMENTS_TAB
@@ -77,6 +78,13 @@ FLAGS_LABEL = "Hide rows flagged (hover a badge for what it means; About explain
 SCORE_LINKS = score_link(JUDGMENTS_TAB, {"config": "language", "variant": "variant", "domain": "domain"},
                          ("indic_average", "overall", "subset_average"))
 """A board score opens that run's items in Judgments: a language's, a rendering's, a domain's, or all of them."""
+VIEW_ENDPOINT = "board_view"
+"""The page's own event for a view of the board (undocumented: its answer is the page's component updates)."""
+VIEW_CONCURRENCY = 16
+"""Views rendered at once: most are served from the render cache, so a crowd moves fast; a visitor sending new
+queries in a loop waits in the queue instead of taking every worker thread."""
+MAX_PARAMS_B = 100_000.0
+"""The largest size bound accepted, in billions of parameters (far above any model)."""
 _RANK_COLUMNS = ["rank", "rank_best", "rank_worst"]
 _RENDERS_KEPT = 64
 URL_SCRIPT = """(groups, search, languages, sort, minParams, maxParams, modelType, hideUnranked, licenses, openOnly,
@@ -192,21 +200,24 @@ def build(context: AppContext) -> list[gr.components.Component]:
               open_only, variants, hide_flags]
     renders: LruCache[_Rendered] = LruCache(_RENDERS_KEPT)
 
-    def render(chosen: Sequence[str], *values: Any) -> dict[Any, Any]:
-        board = render_board(context.store, context.tables, context.downloads_dir, chosen, board_query(*values),
-                             renders)
+    @refusing_bad_input
+    def render(chosen: object, *values: object) -> dict[Any, Any]:
+        query = board_query(*values)  # checked before any work or cache
+        board = render_board(context.store, context.tables, context.downloads_dir,
+                             texts(chosen, "groups", COLUMN_GROUPS), query, renders)
         return as_updates(board, components)
 
-    # Rendering reads a shared, prerendered view (computed once per results and controls): no queue
-    # slot limit, so a crowd of viewers is not held in Gradio's queue. One listener for every trigger, so
-    # the last change is the one painted (README, "One listener per view").
+    # Rendering reads a shared, prerendered view (computed once per results and controls): a wide slot limit
+    # (VIEW_CONCURRENCY), so a crowd is barely held in Gradio's queue while one visitor cannot take every worker
+    # thread. One listener for every trigger, so the last change is the one painted (README, "One listener per
+    # view").
     triggers = [context.results_version.change, search.change,
                 *(control.change for control in (groups, languages, sort_by, model_type, hide_unranked, licenses,
                                                  open_only, variants, hide_flags)),
                 *(event for box in (min_params, max_params) for event in (box.submit, box.blur))]
-    # A stable name: the board is also reachable through Gradio's API (clients, load tests).
+    # A stable name for load tests; the documented API is `leaderboard.public_api`'s.
     gr.on(triggers, render, inputs, outputs, show_progress="hidden", trigger_mode="always_last",
-          api_name="leaderboard", concurrency_limit=None)
+          api_name=VIEW_ENDPOINT, concurrency_limit=VIEW_CONCURRENCY)
     for control in inputs:
         control.change(None, inputs, None, js=URL_SCRIPT)
     context.page_link.change(restore_from_link, context.page_link, [*inputs, filters])
@@ -214,15 +225,20 @@ def build(context: AppContext) -> list[gr.components.Component]:
     return inputs[1:]
 
 
-def board_query(query: str, langs: Sequence[str], sort: str, low: float | None, high: float | None, kind: str,
-                ranked_only: bool, chosen_licenses: Sequence[str] | None, open_weights_only: bool,
-                ranking_variants: Sequence[str] | None, flags: Sequence[str] | None) -> BoardQuery:
-    """The query the board's controls (`build`'s return, in order) describe."""
+def board_query(query: object, langs: object, sort: object, low: object, high: object, kind: object,
+                ranked_only: object, chosen_licenses: object, open_weights_only: object, ranking_variants: object,
+                flags: object) -> BoardQuery:
+    """The query the board's controls (`build`'s return, in order) describe, each value checked
+    (`leaderboard.endpoint_inputs`): anything else raises `InvalidInput` naming the control."""
     # A size box holds 0 until someone types in it (the page arrives prerendered): 0 is no bound.
     return BoardQuery(
-        query or "", low or None, high or None, kind or "all", bool(ranked_only), tuple(langs or ()),
-        sort or "rank", tuple(chosen_licenses or ()), bool(open_weights_only),
-        chosen_variants(ranking_variants or ()), tuple(code for code in flags or () if code in FLAGS),
+        search=text(query, "search"), min_params_b=number(low, "min_params_b", 0, MAX_PARAMS_B) or None,
+        max_params_b=number(high, "max_params_b", 0, MAX_PARAMS_B) or None,
+        model_type=choice(kind, "model_type", MODEL_TYPES, "all"), hide_unranked=flag(ranked_only, "ranked_only"),
+        languages=texts(langs, "languages", INDIC_CONFIGS), sort_by=text(sort, "sort") or "rank",
+        licenses=texts(chosen_licenses, "licenses"), open_weights_only=flag(open_weights_only, "open_weights_only"),
+        variants=chosen_variants(texts(ranking_variants, "variants", VARIANTS)),
+        hide_flags=texts(flags, "hide_flags", FLAGS),
     )
 
 
@@ -311,11 +327,7 @@ def _render_view(
     table: pd.DataFrame, groups: Sequence[str], query: BoardQuery, downloads_dir: Path, key: Hashable
 ) -> _Rendered:
     """The display tables and CSV of one view (`empty` when no row matches)."""
-    try:
-        view = leaderboard_view(table, groups, query=query, with_run_id=True)
-    except ValueError:  # languages (or variants) no run has: the standard ranking instead
-        view = leaderboard_view(table, groups, query=dataclasses.replace(query, languages=(), variants=()),
-                                with_run_id=True)
+    view = board_view(table, groups, query)
     shown, apart_shown = display_tables(view)
     version = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
     return _Rendered(
@@ -325,6 +337,16 @@ def _render_view(
         license_choices=license_choices(table),
         empty=view.empty,
     )
+
+
+def board_view(table: pd.DataFrame, groups: Sequence[str], query: BoardQuery) -> pd.DataFrame:
+    """The rows and columns of one view of the board, `run_id` last; ranked on languages or variants no run has,
+    the standard ranking instead."""
+    try:
+        return leaderboard_view(table, groups, query=query, with_run_id=True)
+    except ValueError:
+        return leaderboard_view(table, groups, query=dataclasses.replace(query, languages=(), variants=()),
+                                with_run_id=True)
 
 
 def display_tables(view: pd.DataFrame) -> tuple[DisplayTable, DisplayTable]:

@@ -14,6 +14,7 @@ import gradio as gr
 import plotly.graph_objects as go
 
 from leaderboard.context import AppContext, as_updates
+from leaderboard.endpoint_inputs import number, optional_text, refusing_bad_input, texts
 from leaderboard.writing_bench_figures import (
     MAX_RADAR_MODELS,
     domain_radar,
@@ -29,6 +30,8 @@ from leaderboard.tabs.leaderboard_tab import board_query
 
 logger = logging.getLogger(__name__)
 DEFAULT_TOP_N = 20
+MAX_TOP_N = 100
+"""The most models the top-N slider (and a client) may ask for."""
 DEFAULT_RADAR = 3
 
 
@@ -69,7 +72,7 @@ def build(context: AppContext, board_controls: Sequence[gr.components.Component]
     controls (`leaderboard_tab.build`'s: what `board_query` reads)."""
     gr.Markdown(PLOTS_NOTE, elem_id="plots-note")
     with gr.Row():
-        top = gr.Slider(1, 100, value=DEFAULT_TOP_N, step=1, label="Show the top N models", elem_id="top-n")
+        top = gr.Slider(1, MAX_TOP_N, value=DEFAULT_TOP_N, step=1, label="Show the top N models", elem_id="top-n")
         radar_models = gr.Dropdown(
             label=f"Models on the domain radar (up to {MAX_RADAR_MODELS})", multiselect=True,
             max_choices=MAX_RADAR_MODELS, elem_id="radar-models", allow_custom_value=True,
@@ -88,9 +91,12 @@ def build(context: AppContext, board_controls: Sequence[gr.components.Component]
                   "radar_models": radar_models, "language_variants": language_variants,
                   "variant_model": variant_model, "subdomains": subdomains}
 
-    def render(n: float, chosen: Sequence[str] | None, one: str | None, *board: Any) -> dict[Any, Any]:
-        query = board_query(*board) if board else BoardQuery()
-        return as_updates(render_plots(context, int(n), chosen, one, query), components)
+    @refusing_bad_input
+    def render(n: object, chosen: object, one: object, *board: object) -> dict[Any, Any]:
+        query = board_query(*board) if board else BoardQuery()  # every input checked before any work
+        top_count = int(number(n, "top N", 1, MAX_TOP_N) or DEFAULT_TOP_N)
+        return as_updates(render_plots(context, top_count, texts(chosen, "radar models"),
+                                       optional_text(one, "variant model"), query), components)
 
     inputs = [top, radar_models, variant_model, *board_controls]
     outputs = list(components.values())

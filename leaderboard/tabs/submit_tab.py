@@ -16,6 +16,7 @@ from eval_backend.settings import CostSettings, Settings
 from eval_backend.submissions import QueueStore, SubmissionForm, SubmissionRejected, open_queue
 from eval_backend.submissions.service import queue_submission
 from eval_backend.submissions.validation import PRECISIONS
+from leaderboard.endpoint_inputs import flag, refusing_bad_input, text, texts
 from leaderboard.context import AppContext, as_updates
 from leaderboard.queue_view import queue_tables
 from leaderboard.submit_messages import QUEUED_LABEL, REFUSED_LABEL, parse_model_input, readable
@@ -72,12 +73,17 @@ def build(context: AppContext) -> None:
               for name, label in (("running", "Running"), ("pending", "Pending"),
                                   ("finished", "Finished"), ("failed", "Failed (with the reason)"))}
 
+    @refusing_bad_input
     def on_submit(
-        model: str, rev: str, prec: str, think: bool, chosen: list[str], mode: str, profile: gr.OAuthProfile | None
+        model: object, rev: object, prec: object, think: object, chosen: object, mode: object,
+        profile: gr.OAuthProfile | None
     ) -> dict[Any, Any]:
         user = profile.username if profile else None
         if on_spaces and user is None:
             return {message: SubmitResult(SIGN_IN_FIRST).update()}
+        model, rev, prec, mode = (text(value, name) for value, name in (
+            (model, "model id"), (rev, "revision"), (prec, "precision"), (mode, "chat mode")))
+        think, chosen = flag(think, "reasoning"), texts(chosen, "benchmarks")
         typed = parse_model_input(model)  # a pasted Hub URL names the model (and maybe the revision)
         revision_asked = typed.revision if typed.revision and rev.strip() in ("", "main") else rev.strip() or "main"
         form = SubmissionForm(model_id=typed.model_id, revision=revision_asked, precision=prec, reasoning=think,

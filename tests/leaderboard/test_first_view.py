@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+import re
+import threading
+from typing import Any, Callable
 
 import gradio as gr
 import pytest
 from gradio.state_holder import SessionState
 
-from leaderboard.first_view import MAX_CHAIN, FirstView
+from leaderboard import board_readiness
+from leaderboard import first_view as first_view_module
+from leaderboard.first_view import MAX_CHAIN, MAX_PROBLEM_CHARS, FirstView, Readiness
 
 
 def value_in_page(demo: gr.Blocks, block: Any) -> Any:
@@ -151,3 +155,134 @@ def test_js_only_listeners_are_not_run_on_the_server(results: Results) -> None:
     asyncio.run(first_view.refresh())
 
     assert value_in_page(demo, shown) in (None, "")
+
+
+# -- bind first, render after ----------------------------------------------------------------
+
+
+def gated_page(results: Results, gate: threading.Event) -> tuple[gr.Blocks, FirstView, gr.Markdown, gr.Textbox]:
+    """A board whose render waits for `gate`, and the readiness note the first view keeps up to date."""
+    with gr.Blocks() as demo:
+        version = gr.Textbox(visible=False)
+        board = gr.Textbox(label="board")
+        first_view = FirstView(demo, version, lambda: results.version)
+        board_readiness.build(first_view)
+        note = next(block for block in demo.blocks.values() if getattr(block, "elem_id", None) == "board-readiness")
+
+        def render_board() -> str:
+            if not gate.wait(timeout=30):
+                raise TimeoutError("the test never opened the gate")
+            return " > ".join(results.models)
+
+        version.change(render_board, None, board)
+    return demo, first_view, note, board
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    for _ in range(600):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the condition never held")
+
+
+def test_the_server_starts_before_the_first_render_and_the_page_fills_in_when_it_is_done(
+    results: Results, caplog: pytest.LogCaptureFixture,
+) -> None:
+    gate = threading.Event()
+    demo, first_view, note, board = gated_page(results, gate)
+
+    async def serve() -> None:
+        async with first_view.lifespan(60.0)(None):  # entered: the server is accepting requests
+            await asyncio.sleep(0.2)
+            assert first_view.generation == 0 and first_view.readiness.ready_s is None  # still rendering
+            assert props_in_page(demo, note)["value"].startswith(board_readiness.PREPARING)
+            gate.set()
+            await until(lambda: first_view.generation == 1)
+
+    with caplog.at_level(logging.INFO, logger="leaderboard.first_view"):
+        asyncio.run(serve())
+
+    assert value_in_page(demo, board) == "alpha > beta"
+    assert props_in_page(demo, note)["visible"] is False
+    assert first_view.readiness.ready_s is not None and first_view.readiness.problems == ()
+    assert re.search(r"board ready: first view rendered \d+\.\d s after start", caplog.text)
+
+
+def test_a_render_that_raises_is_named_on_the_page_and_the_server_keeps_trying(results: Results) -> None:
+    gate = threading.Event()
+    gate.set()
+    demo, first_view, note, board = gated_page(results, gate)
+    broken = {"now": True}
+
+    def version() -> str:
+        if broken["now"]:
+            raise OSError("runs folder /data/runs is not readable")
+        return "v1"
+
+    first_view.current_version = version
+
+    async def serve() -> None:
+        async with first_view.lifespan(0.1)(None):
+            await until(lambda: "not readable" in str(props_in_page(demo, note).get("value")))
+            assert props_in_page(demo, note)["visible"] is True
+            assert "The board could not be prepared" in props_in_page(demo, note)["value"]
+            broken["now"] = False  # the disk is back: the next try renders
+            await until(lambda: first_view.generation >= 1)
+
+    asyncio.run(serve())
+
+    assert value_in_page(demo, board) == "alpha > beta"
+    assert props_in_page(demo, note)["visible"] is False
+
+
+def test_an_event_that_fails_in_the_first_render_is_named_in_the_readiness(results: Results) -> None:
+    with gr.Blocks() as demo:
+        version = gr.Textbox(visible=False)
+        broken = gr.Textbox(label="broken")
+        first_view = FirstView(demo, version, lambda: results.version)
+        board_readiness.build(first_view)
+
+        def render() -> str:
+            raise KeyError("index")
+
+        version.change(render, None, broken)
+
+    asyncio.run(first_view.refresh())
+
+    [problem] = first_view.readiness.problems
+    assert problem.startswith("event 'render' failed: KeyError") and "index" in problem
+    note = board_readiness.readiness_note(first_view.readiness)
+    assert note["visible"] is True and "Part of the board could not be shown" in note["value"]
+
+
+def test_a_problem_is_shown_as_text_and_bounded() -> None:
+    readiness = Readiness(1.0, None, ("<img src=x onerror=alert(1)> [link](javascript:x)",))
+    text = board_readiness.readiness_note(readiness)["value"]
+    assert "\\<img" in text and "\\]\\(javascript" in text  # escaped: shown as the characters, never markup
+    assert len(first_view_module._problem("event 'x'", ValueError("x" * 10_000))) == MAX_PROBLEM_CHARS
+
+
+def test_a_failed_event_stays_named_until_a_full_render_succeeds(results: Results) -> None:
+    broken = {"now": True}
+    with gr.Blocks() as demo:
+        version = gr.Textbox(visible=False)
+        board = gr.Textbox(label="board")
+        first_view = FirstView(demo, version, lambda: results.version)
+        first_view.keep_live(gr.Timer(10).tick(lambda: "queue", None, gr.Textbox(label="queue")))
+
+        def render() -> str:
+            if broken["now"]:
+                raise KeyError("index")
+            return "rendered"
+
+        version.change(render, None, board)
+
+    asyncio.run(first_view.refresh())
+    asyncio.run(first_view.refresh())  # only the live events ran: the board is still missing
+    assert len(first_view.readiness.problems) == 1
+
+    broken["now"], results.version = False, "v2"
+    asyncio.run(first_view.refresh())
+    assert first_view.readiness.problems == ()
+    assert value_in_page(demo, board) == "rendered"

@@ -1,9 +1,10 @@
 """Simulated viewers: each opens the page, asks for the board and for one model's judgments over HTTP.
 
 The page carries the board's first view (prerendered, `leaderboard.first_view`): a viewer has
-the board when the page has arrived, and the step checks its rows are in it. The board's named
-endpoint (`/leaderboard`, with the page's own control values) then stands for a viewer's next
-view, and `/judgments` for opening a model's judgments; both are called the way the page's
+the board when the page has arrived, and the step checks its rows are in it. The page's own board
+event (`/board_view`; `/leaderboard` in apps before the documented API), with the page's control
+values, then stands for a viewer's next view, and `/judgments_view` (`/judgments`) for opening a
+model's judgments; both are called the way the page's
 JavaScript does: POST the inputs, then read the event stream until the result.
 """
 
@@ -21,6 +22,9 @@ import httpx
 BROWSER_ENCODINGS = {"accept-encoding": "gzip, deflate, br, zstd"}
 
 STEPS = ("page", "static files", "leaderboard", "judgments")
+BOARD_EVENTS = ("board_view", "leaderboard")
+"""The page's own board event: its name now, and before the documented API took `leaderboard` (a reference app)."""
+JUDGMENTS_EVENTS = ("judgments_view", "judgments")
 """A visit: the page (which carries the board's first view), the scripts, styles and fonts a browser
 fetches to draw it, another view of the board, a model's judgments."""
 
@@ -62,6 +66,8 @@ class FirstPage:
     rows: int
     board_inputs: list
     static_files: tuple[str, ...] = ()
+    board_event: str = "board_view"
+    judgments_event: str = "judgments_view"
 
 
 def simulate_viewers(base_url: str, clients: int, run_id: str, timeout_s: float = 120.0,
@@ -78,8 +84,9 @@ def simulate_viewers(base_url: str, clients: int, run_id: str, timeout_s: float 
         body = client.get("/").raise_for_status().content
     config = page_config(body.decode())
     table = component_value(config, "leaderboard-table")
-    first = FirstPage(body, len(table["data"]) if isinstance(table, dict) else 0, endpoint_inputs(config, "leaderboard"),
-                      static_files)
+    board_event, judgments_event = (page_event(config, names) for names in (BOARD_EVENTS, JUDGMENTS_EVENTS))
+    first = FirstPage(body, len(table["data"]) if isinstance(table, dict) else 0,
+                      endpoint_inputs(config, board_event), static_files, board_event, judgments_event)
     _visit(base_url, run_id, timeout_s, first, threading.Barrier(1))
     start = threading.Barrier(clients)
     with ThreadPoolExecutor(max_workers=clients) as pool:
@@ -108,10 +115,10 @@ def _visit(base_url: str, run_id: str, timeout_s: float, first: FirstPage, start
                 _fetch_raw(client, path)
             seconds["static files"] = time.perf_counter() - began
             began = time.perf_counter()
-            board = call_endpoint(client, "leaderboard", first.board_inputs)
+            board = call_endpoint(client, first.board_event, first.board_inputs)
             seconds["leaderboard"] = time.perf_counter() - began
             began = time.perf_counter()
-            judgments = call_endpoint(client, "judgments", [run_id])
+            judgments = call_endpoint(client, first.judgments_event, [run_id])
             seconds["judgments"] = time.perf_counter() - began
         except (httpx.HTTPError, ValueError) as exc:
             return ViewerResult(seconds, error=f"{type(exc).__name__}: {exc}")
@@ -162,6 +169,12 @@ def component_value(config: dict, elem_id: str) -> object:
     raise ValueError(f"the page has no component #{elem_id}")
 
 
+def page_event(config: dict, names: tuple[str, ...]) -> str:
+    """The first of `names` that the page's config lists as an event (an older app's name comes after)."""
+    listed = {dependency.get("api_name") for dependency in config["dependencies"]}
+    return next(name for name in names if name in listed)
+
+
 def endpoint_inputs(config: dict, api_name: str) -> list:
     """The inputs a page would send to the named endpoint before anything is touched: its controls' values."""
     values = {component["id"]: component.get("props", {}).get("value") for component in config["components"]}
@@ -176,9 +189,12 @@ def _table_rows(output: dict) -> int:
     return len(output.get("value", output)["data"])
 
 
-def call_endpoint(client: httpx.Client, api_name: str, data: list) -> list:
-    """One Gradio API call: POST the inputs, then read the event stream to its `complete` event."""
-    posted = client.post(f"/gradio_api/call/{api_name}", json={"data": data})
+def call_endpoint(client: httpx.Client, api_name: str, data: list | str) -> list:
+    """One Gradio API call: POST the inputs (or a request body as written, JSON's rules or not), then read the
+    event stream to its `complete` event."""
+    body = {"content": data, "headers": {"content-type": "application/json"}} if isinstance(data, str) else {
+        "json": {"data": data}}
+    posted = client.post(f"/gradio_api/call/{api_name}", **body)
     posted.raise_for_status()
     event_id = posted.json()["event_id"]
     event = None
