@@ -4,7 +4,7 @@ The figures are the CLI's (`compare --json`: `comparison_dict`), formatted as it
 them; "significant" means the paired 95 % interval excludes 0, and says which model is better
 in the figure's direction. The downloads hold the same figures unrounded: the JSON is what
 `compare --json` prints for the pair, plus the subset rows (each what `--where COLUMN=VALUE`
-prints for all languages), the CSV the table's rows with numbers at full precision. Labels reach plotly escaped (`figures._text`): an id like `<b>` is
+prints for all languages), the CSV the table's rows with numbers at full precision. Labels reach plotly escaped (`figure_kinds.plot_text`): an id like `<b>` is
 drawn as those characters.
 """
 
@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 
 from eval_backend.cli.compare_cmd import comparison_dict, comparison_document
 from eval_backend.run_comparison import ALL_CONFIGS, FigureComparison
-from leaderboard.writing_bench_figures import _layout, _text, error_figure
+from leaderboard.figure_kinds import bounded_layout, error_figure, plot_text
 from leaderboard.run_pair import BenchmarkComparison
 
 ALL_ITEMS, ALL_LANGUAGES = "all items", "all languages"
@@ -76,7 +76,7 @@ def forest_figure(comparison: BenchmarkComparison) -> go.Figure:
     differences = [result.comparison.difference for result in rows]
     figure = go.Figure(go.Scatter(
         x=[difference.estimate for difference in differences],
-        y=[_text(_row_label(result)) for result in rows],
+        y=[plot_text(_row_label(result)) for result in rows],
         mode="markers",
         marker={"size": 9, "color": "#2f6db5"},
         error_x={"type": "data", "array": [max(d.high - d.estimate, 0) for d in differences],
@@ -85,7 +85,7 @@ def forest_figure(comparison: BenchmarkComparison) -> go.Figure:
     ))
     figure.add_vline(x=0, line_dash="dash", line_color="#888")
     unit = rows[0].figure.unit  # the section's heading names the benchmark; a phone has no room for it twice
-    return _layout(figure, "A − B, paired 95 % interval", len(rows), xaxis_title=f"A − B ({_text(unit)})")
+    return bounded_layout(figure, "A − B, paired 95 % interval", len(rows), xaxis_title=f"A − B ({plot_text(unit)})")
 
 
 def _row(record: Mapping[str, Any]) -> list[str]:

@@ -11,7 +11,7 @@ import re
 from functools import partial
 from typing import TYPE_CHECKING, Any, Mapping
 
-from eval_backend.benchmarks.board_view import BoardView
+from eval_backend.benchmarks.board_view import BoardView, FigureKind, FigureSpec
 from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
 from eval_backend.benchmarks.plugin import Benchmark, JudgeScorer, Metric
@@ -163,6 +163,18 @@ def _validated_checklist(checklist: Any, where: str) -> tuple[Mapping[str, Any],
     return tuple(checklist)
 
 
+FIGURES = (
+    FigureSpec("overall", FigureKind.HEADLINE, "Indic average (95 % interval)"),
+    FigureSpec("heatmap", FigureKind.HEATMAP, "Score by language", "config"),
+    FigureSpec("variants", FigureKind.BARS, "Score by prompt rendering (native / code-mixed / romanized)", "variant"),
+    FigureSpec("radar", FigureKind.RADAR, "Score by domain", "domain"),
+    FigureSpec("language-variants", FigureKind.HEATMAP, "Score by language and rendering", "config_variant"),
+    FigureSpec("subdomains", FigureKind.HEATMAP, "Score by subdomain (Indic languages)", "subdomain"),
+)
+"""The Plots tab's figures: the breakdowns are its table's groups (`config.Hindi`, ...), `config_variant` one run's
+language x rendering scores and `subdomain` the summary's (domain, subdomain) scores."""
+
+
 def _item_statistics() -> ItemStatistics:
     """Renderings of one request cluster; the Indic average and each config's mean; imported on first use (it needs pandas)."""
     from eval_backend.benchmarks.writing_statistics import WRITING_STATISTICS
@@ -228,7 +240,7 @@ INDIC_WRITING_BENCH = Benchmark(
     index_from_position=False,
     item_statistics=_item_statistics,
     # Its judge reads long answers whole: the style-controlled view adjusts for length and markdown.
-    board=BoardView(own_tabs=True, style_features=(LOG_LENGTH_RELATIVE, MARKDOWN_DENSITY)),
+    board=BoardView(own_tabs=True, style_features=(LOG_LENGTH_RELATIVE, MARKDOWN_DENSITY), figures=FIGURES),
     verdict_lines=JUDGMENT_LINES,
     judged_from_folder=False,
     details_row=details_row,
