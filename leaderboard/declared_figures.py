@@ -8,6 +8,7 @@ an over-refusal rate is refused with both named.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Mapping, Sequence
 
 import pandas as pd
@@ -32,7 +33,13 @@ def benchmark_figures(runs: Sequence[RunResult], benchmark: Benchmark) -> list[g
 def _figure(runs: Sequence[RunResult], benchmark: Benchmark, spec: FigureSpec) -> go.Figure:
     metrics = figure_metrics(benchmark, spec)
     drawn = runs[:DEFAULT_RADAR_ROWS if spec.kind is FigureKind.RADAR else None]
-    return draw(spec, figure_values(drawn, benchmark, spec), scale_of(metrics[0].unit, metrics[0].higher_is_better))
+    titled = dataclasses.replace(spec, title=figure_title(benchmark, spec))
+    return draw(titled, figure_values(drawn, benchmark, spec), scale_of(metrics[0].unit, metrics[0].higher_is_better))
+
+
+def figure_title(benchmark: Benchmark, spec: FigureSpec) -> str:
+    """The figure's title: its declared one, or its first metric's label with "with its 95 % interval"."""
+    return spec.title or f"{figure_metrics(benchmark, spec)[0].label}, with its 95 % interval"
 
 
 def figure_metrics(benchmark: Benchmark, spec: FigureSpec) -> list[Metric]:
@@ -60,7 +67,19 @@ def figure_values(runs: Sequence[RunResult], benchmark: Benchmark, spec: FigureS
         hover = full_label(run.model, run.revision)
         cells = _group_cells(run.summary, benchmark, breakdown, metrics[0]) if breakdown else _metric_cells(run.summary, metrics)
         rows.extend({"row": label, "hover": hover, **cell, "note": None} for cell in cells)
-    return pd.DataFrame(rows, columns=list(VALUE_COLUMNS))
+    return _every_group(pd.DataFrame(rows, columns=list(VALUE_COLUMNS)))
+
+
+def _every_group(frame: pd.DataFrame) -> pd.DataFrame:
+    """Every run with a row for every group (NaN where it has none), the groups in their first order: a run
+    missing a group neither moves nor drops that group's column."""
+    if frame.empty:
+        return frame
+    runs, groups = list(dict.fromkeys(frame["row"])), list(dict.fromkeys(frame["group"]))
+    hover = dict(zip(frame["row"], frame["hover"]))
+    full = pd.MultiIndex.from_product([runs, groups], names=["row", "group"])
+    filled = frame.drop(columns="hover").set_index(["row", "group"]).reindex(full).reset_index()
+    return filled.assign(hover=filled["row"].map(hover))[list(VALUE_COLUMNS)]
 
 
 def _breakdown(benchmark: Benchmark, name: str) -> Breakdown:

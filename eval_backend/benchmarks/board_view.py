@@ -111,7 +111,7 @@ class FigureSpec:
     `breakdown` names a group of the summary (a declared `Breakdown`'s name) whose groups the figure draws, of
     its first metric; None: the groups are the `metrics` themselves, which must share one unit and one direction
     (an accuracy and an over-refusal rate are never one bar group). No metrics: the benchmark's headline.
-    `name` is the plot's id in the page (`<tab>-plot-<name>`).
+    `name` is the plot's id in the page (`<tab>-plot-<name>`); an empty `title`: its first metric's label.
     """
 
     name: str
@@ -121,7 +121,8 @@ class FigureSpec:
     metrics: tuple[str, ...] = ()
 
 
-HEADLINE_FIGURE = FigureSpec("headline", FigureKind.HEADLINE, "The headline, with its 95 % interval")
+HEADLINE_FIGURE = FigureSpec("headline", FigureKind.HEADLINE, "")
+"""The headline metric per run with its interval, titled with the metric's label."""
 
 
 @dataclass(frozen=True)

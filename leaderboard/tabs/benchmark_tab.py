@@ -47,7 +47,7 @@ from leaderboard.scored_tables import (
     shown_ranking,
     tab_id,
 )
-from leaderboard.declared_figures import benchmark_figures
+from leaderboard.declared_figures import benchmark_figures, figure_title
 from leaderboard.scored_rankings import split_standing
 from leaderboard.tabs.plots_tab import plot
 from leaderboard.tabs.scored_tab_parts import (
@@ -140,7 +140,7 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
                              label="Figures per group, with the headline's 95 % interval (each opens its items)",
                              interactive=False, elem_id=f"{prefix}-breakdown")
     gr.Markdown(PLOTS_NOTE, elem_id=f"{prefix}-plots-note")
-    plots = [plot(spec.title, spec, f"{prefix}-") for spec in benchmark.board.figures]
+    plots = [plot(figure_title(benchmark, spec), spec, f"{prefix}-") for spec in benchmark.board.figures]
     gr.Markdown("### Items: each prompt, the answer and how it was scored")
     with gr.Row():
         model = gr.Dropdown(label="Model", elem_id=f"{prefix}-model", scale=2)
