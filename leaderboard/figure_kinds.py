@@ -61,7 +61,8 @@ def scale_of(unit: str, higher_is_better: bool = True) -> Scale:
 
 def draw(spec: FigureSpec, values: pd.DataFrame, scale: Scale) -> go.Figure:
     """The figure `spec` declares, of `values` (`VALUE_COLUMNS`); a failure is drawn as its message."""
-    return failsafe(KINDS[spec.kind])(values, f"{plot_text(spec.title)} ({plot_text(scale.caption)})", scale)
+    # The unit on a line of its own: a phone's width holds a short title, never a long one.
+    return failsafe(KINDS[spec.kind])(values, f"{plot_text(spec.title)}<br><sup>{plot_text(scale.caption)}</sup>", scale)
 
 
 def headline_bars(values: pd.DataFrame, title: str, scale: Scale) -> go.Figure:
@@ -208,7 +209,8 @@ def bounded_layout(figure: go.Figure, title: str, rows: int, legend: bool = Fals
     if rows:
         layout["height"] = min(max(MIN_HEIGHT_PX, ROW_PX * rows + 140), MAX_HEIGHT_PX)
     layout.setdefault("margin", {"l": 10, "r": 10, "t": 110 if legend else 60, "b": 10})
-    figure.update_layout(title={"text": title, "y": 0.99, "yanchor": "top"}, template="plotly_white", **layout)
+    figure.update_layout(title={"text": title, "y": 0.99, "yanchor": "top", "font": {"size": 15}},
+                         template="plotly_white", **layout)
     figure.update_yaxes(automargin=True)
     figure.update_xaxes(automargin=True)
     return figure

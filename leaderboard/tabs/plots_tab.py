@@ -82,7 +82,9 @@ def plot(label: str, spec: FigureSpec, prefix: str = "") -> gr.Plot:
     """The plot of a declared figure: `<prefix>plot-<name>`; a heatmap or radar keeps a readable width and scrolls
     sideways where the page is narrower (a phone)."""
     wide = spec.kind in (FigureKind.HEATMAP, FigureKind.RADAR)
-    return gr.Plot(label=label, elem_id=f"{prefix}plot-{spec.name}", elem_classes=[WIDE_PLOT] if wide else [])
+    # The figure carries its title: a label shown over it would cover the title's start.
+    return gr.Plot(label=label, show_label=False, elem_id=f"{prefix}plot-{spec.name}",
+                   elem_classes=[WIDE_PLOT] if wide else [])
 
 
 def render_plots(

@@ -50,7 +50,7 @@ def test_qa_draws_its_headline_languages_domains_and_scorers(qa: ResultsStore) -
     bars = headline.data[0]
     assert list(bars.hovertext)[::-1] == [html.escape(run.model, quote=False) for run in runs]  # best at the top
     assert all(len(html.unescape(label)) <= MAX_LABEL_CHARS for label in bars.y) and LONG_ID in bars.hovertext
-    assert headline.layout.title.text.startswith("Judge accuracy, with its 95 % interval (%, higher is better)")
+    assert headline.layout.title.text.startswith("Judge accuracy, with its 95 % interval<br><sup>%, higher is better")
     cells = languages.data[0]
     assert list(cells.x) == ["english", "hindi", "tamil"] == list(languages.layout.xaxis.tickvals)
     strong = runs.index(next(run for run in runs if run.model == STRONG))
