@@ -33,7 +33,7 @@ MAX_RADAR_ROWS = 5
 ROW_PX = 28
 MIN_HEIGHT_PX = 320
 MAX_HEIGHT_PX = ROW_PX * MAX_ROWS + 140
-RADAR_MARGIN = {"l": 130, "r": 130, "t": 110, "b": 40}
+RADAR_MARGIN = {"l": 130, "r": 130, "t": 120, "b": 40}
 UNIT_RANGES = {"%": (0.0, 100.0), "score 1–10": (0.0, 10.0)}
 """The axis range of a unit whose values have fixed bounds; any other unit's range comes from its values."""
 LEGEND_ABOVE = {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.0, "yanchor": "bottom"}
@@ -208,8 +208,9 @@ def bounded_layout(figure: go.Figure, title: str, rows: int, legend: bool = Fals
     figure with a legend leaves it room above the plot area."""
     if rows:
         layout["height"] = min(max(MIN_HEIGHT_PX, ROW_PX * rows + 140), MAX_HEIGHT_PX)
-    layout.setdefault("margin", {"l": 10, "r": 10, "t": 110 if legend else 60, "b": 10})
-    figure.update_layout(title={"text": title, "y": 0.99, "yanchor": "top", "font": {"size": 15}},
+    layout.setdefault("margin", {"l": 10, "r": 10, "t": 120 if legend else 70, "b": 10})
+    # The title centred in the top margin (plotly's own place): anchored at its top, a two-line title is cut.
+    figure.update_layout(title={"text": title, "font": {"size": 15}},
                          template="plotly_white", **layout)
     figure.update_yaxes(automargin=True)
     figure.update_xaxes(automargin=True)
