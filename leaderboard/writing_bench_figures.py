@@ -61,7 +61,7 @@ def group_values(table: pd.DataFrame, group: str) -> pd.DataFrame:
                      for end in ("low", "high"))
         parts.append(runs.assign(group=name, value=table[f"{group}.{name}"].to_numpy(dtype=float),
                                  low=low.to_numpy(dtype=float), high=high.to_numpy(dtype=float), note=None))
-    return _interleaved(parts)
+    return _joined(parts)
 
 
 def subdomain_values(scores: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
@@ -76,7 +76,7 @@ def subdomain_values(scores: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
     runs = _runs(table)
     parts = [runs.assign(group=name, value=wide[name].to_numpy(dtype=float), low=float("nan"), high=float("nan"),
                          note=None) for name in wide.columns]
-    return _interleaved(parts)
+    return _joined(parts)
 
 
 def language_variant_values(scores: pd.DataFrame) -> pd.DataFrame:
@@ -101,9 +101,6 @@ def _runs(table: pd.DataFrame) -> pd.DataFrame:
     })
 
 
-def _interleaved(parts: list[pd.DataFrame]) -> pd.DataFrame:
-    """The groups' frames as one, run by run (the runs in their order, each run's groups in theirs)."""
-    if not parts:
-        return pd.DataFrame(columns=list(VALUE_COLUMNS))
-    frame = pd.concat([part.assign(_run=range(len(part)), _group=position) for position, part in enumerate(parts)])
-    return frame.sort_values(["_run", "_group"])[list(VALUE_COLUMNS)].reset_index(drop=True)
+def _joined(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """The groups' frames as one: every run in each, so the runs and groups keep their order."""
+    return pd.concat(parts, ignore_index=True)[list(VALUE_COLUMNS)] if parts else pd.DataFrame(columns=list(VALUE_COLUMNS))
