@@ -32,7 +32,8 @@ MAX_ROWS = 60
 MAX_RADAR_ROWS = 5
 ROW_PX = 28
 MIN_HEIGHT_PX = 320
-MAX_HEIGHT_PX = ROW_PX * MAX_ROWS + 140
+LEGEND_MARGIN_PX = 50
+MAX_HEIGHT_PX = ROW_PX * MAX_ROWS + 140 + LEGEND_MARGIN_PX
 RADAR_MARGIN = {"l": 130, "r": 130, "t": 120, "b": 40}
 UNIT_RANGES = {"%": (0.0, 100.0), "score 1–10": (0.0, 10.0)}
 """The axis range of a unit whose values have fixed bounds; any other unit's range comes from its values."""
@@ -122,7 +123,7 @@ def grouped_bars(values: pd.DataFrame, title: str, scale: Scale) -> go.Figure:
         for group in wide.columns
     ])
     figure.update_layout(barmode="group", legend=LEGEND_ABOVE)
-    runs = len(values) // max(len(wide.columns), 1)  # the runs handed in, two with one label too
+    runs = len(rows) // max(len(wide.columns), 1)  # the runs drawn, two with one label too
     slots = runs * max(len(wide.columns), 2) // 2 + 2
     return bounded_layout(figure, title, slots, xaxis_title=plot_text(scale.unit), xaxis_range=scale.range, legend=True)
 
@@ -206,9 +207,10 @@ def plot_text(value: object) -> str:
 def bounded_layout(figure: go.Figure, title: str, rows: int, legend: bool = False, **layout: object) -> go.Figure:
     """`title` (escaped by the caller), the template and a height for `rows` rows of bars, bounded by MAX_HEIGHT_PX; a
     figure with a legend leaves it room above the plot area."""
+    legend_px = LEGEND_MARGIN_PX if legend else 0  # added, so the legend takes no height from the plot area
     if rows:
-        layout["height"] = min(max(MIN_HEIGHT_PX, ROW_PX * rows + 140), MAX_HEIGHT_PX)
-    layout.setdefault("margin", {"l": 10, "r": 10, "t": 120 if legend else 70, "b": 10})
+        layout["height"] = min(max(MIN_HEIGHT_PX, ROW_PX * rows + 140) + legend_px, MAX_HEIGHT_PX)
+    layout.setdefault("margin", {"l": 10, "r": 10, "t": 70 + legend_px, "b": 10})
     # The title centred in the top margin (plotly's own place): anchored at its top, a two-line title is cut.
     figure.update_layout(title={"text": title, "font": {"size": 15}},
                          template="plotly_white", **layout)
