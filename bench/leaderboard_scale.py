@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -35,7 +35,8 @@ from eval_backend.scorer_runs import details_frame  # noqa: E402
 from leaderboard.display import display_table  # noqa: E402
 from leaderboard.judgments import ItemFilter, filter_items, judgment_items  # noqa: E402
 from leaderboard.results import ResultsStore  # noqa: E402
-from leaderboard.writing_bench_figures import domain_radar, language_heatmap, overall_figure, variant_bars  # noqa: E402
+from leaderboard.figure_kinds import draw  # noqa: E402
+from leaderboard.writing_bench_figures import SCALE, SPECS, figure_values  # noqa: E402
 from leaderboard.writing_bench_tables import DEFAULT_GROUPS, leaderboard_view, table_for_runs, top_n  # noqa: E402
 from tests.support.hub_dataset import full_size_shape  # noqa: E402
 
@@ -73,13 +74,18 @@ def measure(runs_dir: Path, repeats: int) -> dict[str, str]:
         "models": f"{len(runs)}",
         "main table, cold (read 500 summaries + build)": f"{cold_ms:.0f} ms",
         "main table, cached (target < 300 ms)": f"{median_ms(lambda: display_table(leaderboard_view(table_for_runs(store.snapshot().runs), DEFAULT_GROUPS)), repeats):.0f} ms",
-        "overall figure (top 50)": f"{median_ms(lambda: overall_figure(shown), repeats):.0f} ms",
-        "language heatmap (top 50)": f"{median_ms(lambda: language_heatmap(shown), repeats):.0f} ms",
-        "variant bars (top 50)": f"{median_ms(lambda: variant_bars(shown), repeats):.0f} ms",
-        "domain radar (5 models)": f"{median_ms(lambda: domain_radar(table, labels), repeats):.0f} ms",
+        "overall figure (top 50)": f"{median_ms(lambda: drawn('overall', shown), repeats):.0f} ms",
+        "language heatmap (top 50)": f"{median_ms(lambda: drawn('heatmap', shown), repeats):.0f} ms",
+        "variant bars (top 50)": f"{median_ms(lambda: drawn('variants', shown), repeats):.0f} ms",
+        "domain radar (5 models)": f"{median_ms(lambda: drawn('radar', table[table['label'].isin(labels)]), repeats):.0f} ms",
         "one model's judgments, cold load (19,625 judgments)": f"{timed(lambda: judgment_items(details_store.details(run_id))):.0f} ms",
         "filter on them (target < 200 ms)": f"{median_ms(lambda: filter_items(items, chosen), repeats):.1f} ms",
     }
+
+
+def drawn(name: str, table: Any) -> Any:
+    """WritingBench's declared figure `name` of the runs of `table`, as the Plots tab draws it."""
+    return draw(SPECS[name], figure_values(SPECS[name], table), SCALE)
 
 
 def write_scale_data(runs_dir: Path, models: int, rng: random.Random) -> str:

@@ -9,7 +9,7 @@ verdict and says why. The benchmark's headline row is also its one-line answer (
 The downloads hold the same figures unrounded: the JSON is what `compare --json` prints for the
 pair, plus the subset rows (each what `--where COLUMN=VALUE` prints for all languages), with the
 verdicts of this table's family; the CSV the table's rows with numbers at full precision. Labels
-reach plotly escaped (`figures._text`): an id like `<b>` is drawn as those characters.
+reach plotly escaped (`figure_kinds.plot_text`): an id like `<b>` is drawn as those characters.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import plotly.graph_objects as go
 from eval_backend.cli.compare_cmd import comparison_document, comparison_records as figure_records, headline_sentence
 from eval_backend.run_comparison import ALL_CONFIGS, FigureComparison
 from eval_backend.statistics.verdict import RULE
-from leaderboard.writing_bench_figures import _layout, _text, error_figure
+from leaderboard.figure_kinds import bounded_layout, error_figure, plot_text
 from leaderboard.run_pair import BenchmarkComparison
 
 ALL_ITEMS, ALL_LANGUAGES = "all items", "all languages"
@@ -90,7 +90,7 @@ def forest_figure(comparison: BenchmarkComparison) -> go.Figure:
     differences = [result.comparison.difference for result in rows]
     figure = go.Figure(go.Scatter(
         x=[difference.estimate for difference in differences],
-        y=[_text(_row_label(result)) for result in rows],
+        y=[plot_text(_row_label(result)) for result in rows],
         mode="markers",
         marker={"size": 9, "color": "#2f6db5"},
         error_x={"type": "data", "array": [_reach(d.high - d.estimate) for d in differences],
@@ -99,7 +99,7 @@ def forest_figure(comparison: BenchmarkComparison) -> go.Figure:
     ))
     figure.add_vline(x=0, line_dash="dash", line_color="#888")
     unit = rows[0].figure.unit  # the section's heading names the benchmark; a phone has no room for it twice
-    return _layout(figure, "A − B, paired 95 % interval", len(rows), xaxis_title=f"A − B ({_text(unit)})")
+    return bounded_layout(figure, "A − B, paired 95 % interval", len(rows), xaxis_title=f"A − B ({plot_text(unit)})")
 
 
 def _reach(extent: float) -> float:

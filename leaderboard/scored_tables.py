@@ -146,7 +146,7 @@ def breakdown_frame(runs: Sequence[RunResult], benchmark: Benchmark, breakdown: 
     for run in runs:
         intervals = run.summary.get("config_intervals") or {}
         for name, entry in (run.summary.get(breakdown.summary_key) or {}).items():
-            figures = _figures(entry, benchmark)
+            figures = group_figures(entry, benchmark)
             group_intervals = intervals.get(name) if isinstance(intervals.get(name), Mapping) else {}
             interval = group_intervals.get(name) or group_intervals.get(benchmark.headline) or (None, None)
             shown = FEW_ITEMS_INTERVAL if run.run_id in few_items else _interval(*interval)
@@ -161,7 +161,8 @@ def _breakdown_columns(rows: list[dict[str, Any]], breakdown: Breakdown) -> list
     return [*lead, *figures, *last]
 
 
-def _figures(entry: Any, benchmark: Benchmark) -> dict[str, Any]:
+def group_figures(entry: Any, benchmark: Benchmark) -> dict[str, Any]:
+    """One group's figures in a summary's breakdown: the benchmark's metrics, or its flat figures as they are."""
     if not isinstance(entry, Mapping):
         return {}
     metrics = entry.get("metrics")
@@ -177,18 +178,6 @@ def _cell(value: Any) -> Any:
     if isinstance(value, list):
         return ", ".join(map(str, value))
     return value
-
-
-def metric_matrix(long: pd.DataFrame, benchmark: Benchmark, breakdown: Breakdown,
-                  models: Sequence[str]) -> pd.DataFrame:
-    """Models x groups of the headline from a `breakdown_frame` (rows in the order of `models`, the ranking's),
-    for the heatmap; empty when the breakdown has no headline figure."""
-    if long.empty or benchmark.headline not in long:
-        return pd.DataFrame()
-    order = list(dict.fromkeys(models))
-    matrix = long.pivot_table(index="model", columns=breakdown.name, values=benchmark.headline, aggfunc="first",
-                              dropna=False)
-    return matrix.reindex([model for model in order if model in matrix.index])
 
 
 def item_fields(benchmark: Benchmark) -> tuple[ItemField, ...]:

@@ -22,7 +22,8 @@ SCORED_BOARDS = (".scored-ranked", ".scored-unranked")
 """Every scored benchmark's ranked and unranked tables (`scored_tab_parts`), pinned as the board's are."""
 QUEUES = ("#queue-running", "#queue-pending", "#queue-finished", "#queue-failed")
 QUEUE_ID_WIDTH_PX = 48
-WIDE_PLOTS = ("#plot-heatmap", "#plot-subdomains", "#plot-radar")
+WIDE_PLOTS = (".wide-plot",)
+"""Every heatmap and radar of every tab (`plots_tab.plot`)."""
 WIDE_PLOT_MIN_WIDTH_PX = 760
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Callable, Mapping
 
 from eval_backend.benchmarks.style_features import StyleFeature
@@ -90,6 +91,40 @@ def verdict_text(value: Any) -> str:
 BY_LANGUAGE = Breakdown("language", "Language", "by_language", field="config")
 
 
+class FigureKind(StrEnum):
+    """How a figure draws its values (`leaderboard.figure_kinds` holds one function per kind)."""
+
+    HEADLINE = "headline"
+    """One figure per run as a horizontal bar with its 95 % interval, the best at the top."""
+    HEATMAP = "heatmap"
+    """Runs x groups, each cell coloured by its value."""
+    BARS = "bars"
+    """Each run's groups side by side (WritingBench's variant robustness: native, code-mixed, romanized)."""
+    RADAR = "radar"
+    """A few chosen runs' groups around one circle."""
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """One plot of the benchmark's board: its kind and what it draws.
+
+    `breakdown` names a group of the summary (a declared `Breakdown`'s name) whose groups the figure draws, of
+    its first metric; None: the groups are the `metrics` themselves, which must share one unit and one direction
+    (an accuracy and an over-refusal rate are never one bar group). No metrics: the benchmark's headline.
+    `name` is the plot's id in the page (`<tab>-plot-<name>`); an empty `title`: its first metric's label.
+    """
+
+    name: str
+    kind: FigureKind
+    title: str
+    breakdown: str | None = None
+    metrics: tuple[str, ...] = ()
+
+
+HEADLINE_FIGURE = FigureSpec("headline", FigureKind.HEADLINE, "")
+"""The headline metric per run with its interval, titled with the metric's label."""
+
+
 @dataclass(frozen=True)
 class BoardView:
     """The board's declarations of one benchmark; every field has a default that serves any benchmark.
@@ -113,6 +148,9 @@ class BoardView:
     own_tabs: bool = False
     """Its tabs are its own, built by name in the app (WritingBench's Leaderboard, Plots and Judgments),
     not one benchmark tab from these declarations."""
+    figures: tuple[FigureSpec, ...] = (
+        HEADLINE_FIGURE, FigureSpec("languages", FigureKind.HEATMAP, "The headline per language", "language"))
+    """Its plots, in order: each follows the tab's search and filters (a benchmark without languages declares its own)."""
     style_features: tuple[StyleFeature, ...] = ()
     """What its style-controlled ranking adjusts for (`eval_backend.benchmarks.style_features`); none:
     the board shows answer length only."""

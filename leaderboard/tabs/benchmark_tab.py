@@ -32,7 +32,6 @@ from leaderboard.page_link import MAX_LINK_CHARS, read_link
 from leaderboard.results import ResultsStore, Snapshot, UnknownRunError
 from leaderboard.row_flags import too_few_items
 from leaderboard.score_links import items_address, score_link
-from leaderboard.scored_figures import group_heatmap, metric_bars
 from leaderboard.scored_tables import (
     ALL,
     breakdown_frame,
@@ -43,20 +42,22 @@ from leaderboard.scored_tables import (
     item_labels,
     items_frame,
     labels,
-    metric_matrix,
     metric_names,
     ranking_frame,
     ranking_of,
     shown_ranking,
     tab_id,
 )
-from leaderboard.tabs.plots_tab import failsafe
+from leaderboard.declared_figures import benchmark_figures, figure_title
+from leaderboard.scored_rankings import split_standing
+from leaderboard.tabs.plots_tab import plot
 from leaderboard.tabs.scored_tab_parts import (
     CellLink,
     RankingsLayout,
     RankingsView,
     empty_table,
     item_downloads,
+    kept_rows,
     linked_table,
     rankings_section,
     rankings_view,
@@ -64,6 +65,8 @@ from leaderboard.tabs.scored_tab_parts import (
     run_downloads,
 )
 
+PLOTS_NOTE = ("**Plots** of the ranked runs the search and flags above keep, best first (at most 60); models are "
+              "labelled `org/name@revision` (7 characters), the whole id on hover.")
 ITEMS_LABEL = "Items (click a row to read it in full)"
 ITEM_URL_SCRIPT = """(model, item, ...values) => {{
   const params = new URLSearchParams(window.location.search);
@@ -90,7 +93,7 @@ server reads it within bounds (`page_link.read_link`) and checks the run (`known
 
 @dataclass(frozen=True)
 class Board:
-    """One render of the tab's results: rankings, breakdown, figures, the model choices."""
+    """One render of the tab's results: rankings, breakdown, the model choices."""
 
     table: Any
     unranked: Any
@@ -98,8 +101,6 @@ class Board:
     no_match: Any
     problems: Any
     breakdown: Any
-    bars: Any
-    heatmap: Any
     model: Any
 
 
@@ -139,9 +140,8 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     breakdown = gr.Dataframe(empty_table(["model", "revision", benchmark.board.breakdowns[0].name], names),
                              label="Figures per group, with the headline's 95 % interval (each opens its items)",
                              interactive=False, elem_id=f"{prefix}-breakdown")
-    with gr.Row():
-        bars = gr.Plot(label="Every figure in %", elem_id=f"{prefix}-plot-metrics")
-        heatmap = gr.Plot(label="The headline per group", elem_id=f"{prefix}-plot-groups")
+    gr.Markdown(PLOTS_NOTE, elem_id=f"{prefix}-plots-note")
+    plots = [plot(figure_title(benchmark, spec), spec, f"{prefix}-") for spec in benchmark.board.figures]
     gr.Markdown("### Items: each prompt, the answer and how it was scored")
     with gr.Row():
         model = gr.Dropdown(label="Model", elem_id=f"{prefix}-model", scale=2)
@@ -160,7 +160,7 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     question = gr.Textbox(label="The item's prompt", lines=4, max_lines=30, elem_id=f"{prefix}-question")
     response = gr.Textbox(label="The model's answer", lines=4, max_lines=30, elem_id=f"{prefix}-response")
     verdict = gr.Textbox(label="Scored as", lines=3, max_lines=20, elem_id=f"{prefix}-verdict")
-    board = {**rankings, "breakdown": breakdown, "bars": bars, "heatmap": heatmap, "model": model}
+    board = {**rankings, "breakdown": breakdown, "model": model}
     browser = [items, *groupings, *files.values()]
     detail = {"title": title, "shots_panel": shots_panel, "shots": shots, "question": question, "response": response,
               "verdict": verdict}
@@ -196,6 +196,10 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     # is not on the board: a render asked for before a link chose its model never puts another back over it.
     board_inputs = [group_by, *filters.inputs, model, *([context.page_link] if context.page_link is not None else [])]
     gr.on([context.results_version.change, group_by.change], render, board_inputs, list(board.values()),
+          show_progress="hidden", trigger_mode="always_last")
+    # The plots draw the ranked rows the rankings' search and flag filter keep, re-drawn when either changes.
+    gr.on([context.results_version.change, *(control.change for control in filters.inputs)],
+          lambda terms, hidden: render_figures(context, benchmark, terms, hidden), filters.inputs, plots,
           show_progress="hidden", trigger_mode="always_last")
     item_inputs = [model, show, *groupings]
     # Keeps the filters a link (or a viewer) chose: a model's items under them, or all where it has none.
@@ -277,8 +281,6 @@ def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown
     shown = _rankings(context, benchmark, snapshot, ranking, search, hidden_flags)
     few = {run_id for run_id, codes in zip(ranking["run_id"], ranking["flags"]) if too_few_items(codes)}
     long = breakdown_frame(snapshot.runs, benchmark, breakdown, few)
-    headline = labels(benchmark)[benchmark.headline]
-    matrix = metric_matrix(long, benchmark, breakdown, list(ranking["model"]))
     return Board(
         table=shown.table,
         unranked=shown.unranked,
@@ -286,10 +288,18 @@ def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown
         no_match=shown.no_match,
         problems=shown.problems,
         breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown)),
-        bars=failsafe(metric_bars)(ranking, benchmark),
-        heatmap=failsafe(group_heatmap)(matrix, headline, breakdown.label),
         model=_model_update(context, benchmark, choices, current, query),
     )
+
+
+def render_figures(context: AppContext, benchmark: Benchmark, search: str = "",
+                   hidden_flags: Sequence[str] = ()) -> list[Any]:
+    """The benchmark's declared figures of the ranked runs the search and flag filter keep, in rank order."""
+    snapshot = store_of(context, benchmark).snapshot()
+    ranking = _ranking(context, benchmark, snapshot)
+    ranked = split_standing(ranking[kept_rows(ranking, search or "", hidden_flags)])[0]
+    runs = {run.run_id: run for run in snapshot.runs}
+    return benchmark_figures([runs[run_id] for run_id in ranked["run_id"]], benchmark)
 
 
 def rankings_of(context: AppContext, benchmark: Benchmark, search: str,

@@ -36,7 +36,7 @@ from leaderboard.pairwise_matrix import (
 )
 from leaderboard.run_pair import BenchmarkComparison, compare_pair
 from leaderboard.writing_bench_tables import run_label
-from leaderboard.tabs.plots_tab import failsafe
+from leaderboard.figure_kinds import failsafe
 
 logger = logging.getLogger(__name__)
 INTRO = (

@@ -5,34 +5,25 @@ language x rendering scores and a subdomain heatmap; top-N keeps them readable."
 from __future__ import annotations
 
 import dataclasses
-import functools
-import logging
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import gradio as gr
-import plotly.graph_objects as go
 
+from eval_backend.benchmarks.board_view import FigureKind, FigureSpec
 from leaderboard.context import AppContext, as_updates
 from leaderboard.endpoint_inputs import number, optional_text, refusing_bad_input, texts
-from leaderboard.writing_bench_figures import (
-    MAX_RADAR_MODELS,
-    domain_radar,
-    error_figure,
-    language_heatmap,
-    language_variant_figure,
-    overall_figure,
-    subdomain_heatmap,
-    variant_bars,
-)
+from leaderboard.figure_kinds import MAX_RADAR_ROWS, draw
+from leaderboard.writing_bench_figures import SCALE, SPECS, figure_values
 from leaderboard.writing_bench_tables import BoardQuery, language_variant_frame, query_rows, ranked_rows, subdomain_frame, top_n
 from leaderboard.tabs.leaderboard_tab import board_query
 
-logger = logging.getLogger(__name__)
 DEFAULT_TOP_N = 20
 MAX_TOP_N = 100
 """The most models the top-N slider (and a client) may ask for."""
 DEFAULT_RADAR = 3
+WIDE_PLOT = "wide-plot"
+"""The class of a plot that keeps its width on a phone and scrolls sideways inside the page (`styles`)."""
 
 
 @dataclass(frozen=True)
@@ -49,20 +40,6 @@ class PlotsRender:
     subdomains: Any
 
 
-def failsafe(build: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
-    """Draw a failing figure as a message: an exception would leave the plot blank for good."""
-
-    @functools.wraps(build)
-    def wrapper(*args: Any, **kwargs: Any) -> go.Figure:
-        try:
-            return build(*args, **kwargs)
-        except Exception as exc:  # any figure bug must not break the page's other plots
-            logger.exception("figure %s failed", build.__name__)
-            return error_figure(f"This plot could not be drawn: {exc}")
-
-    return wrapper
-
-
 PLOTS_NOTE = ("The runs the **Leaderboard** shows (its search, filters and chosen subset), ranked; models are "
               "labelled `org/name@revision` (7 characters), the full id on hover.")
 
@@ -74,19 +51,19 @@ def build(context: AppContext, board_controls: Sequence[gr.components.Component]
     with gr.Row():
         top = gr.Slider(1, MAX_TOP_N, value=DEFAULT_TOP_N, step=1, label="Show the top N models", elem_id="top-n")
         radar_models = gr.Dropdown(
-            label=f"Models on the domain radar (up to {MAX_RADAR_MODELS})", multiselect=True,
-            max_choices=MAX_RADAR_MODELS, elem_id="radar-models", allow_custom_value=True,
+            label=f"Models on the domain radar (up to {MAX_RADAR_ROWS})", multiselect=True,
+            max_choices=MAX_RADAR_ROWS, elem_id="radar-models", allow_custom_value=True,
         )
-    overall = gr.Plot(label="Indic average", elem_id="plot-overall")
-    heatmap = gr.Plot(label="Languages", elem_id="plot-heatmap")
-    variants = gr.Plot(label="Prompt renderings", elem_id="plot-variants")
-    radar = gr.Plot(label="Domains", elem_id="plot-radar")
+    overall = plot("Indic average", SPECS["overall"])
+    heatmap = plot("Languages", SPECS["heatmap"])
+    variants = plot("Prompt renderings", SPECS["variants"])
+    radar = plot("Domains", SPECS["radar"])
     # Choices come with each render; the board's controls re-render in sessions that never saw them, and
     # `render_plots` keeps only runs it draws, so a value the page holds is never refused before it.
     variant_model = gr.Dropdown(label="Model for the language x rendering view", elem_id="variant-model",
                                 allow_custom_value=True)
-    language_variants = gr.Plot(label="Languages x renderings", elem_id="plot-language-variants")
-    subdomains = gr.Plot(label="Subdomains", elem_id="plot-subdomains")
+    language_variants = plot("Languages x renderings", SPECS["language-variants"])
+    subdomains = plot("Subdomains", SPECS["subdomains"])
     components = {"overall": overall, "heatmap": heatmap, "variants": variants, "radar": radar,
                   "radar_models": radar_models, "language_variants": language_variants,
                   "variant_model": variant_model, "subdomains": subdomains}
@@ -105,6 +82,15 @@ def build(context: AppContext, board_controls: Sequence[gr.components.Component]
     triggers = [context.results_version.change, top.change, radar_models.input, variant_model.input,
                 *(control.change for control in board_controls)]  # the board's rows are the plots' rows
     gr.on(triggers, render, inputs, outputs, trigger_mode="always_last", show_progress="hidden")
+
+
+def plot(label: str, spec: FigureSpec, prefix: str = "") -> gr.Plot:
+    """The plot of a declared figure: `<prefix>plot-<name>`; a heatmap or radar keeps a readable width and scrolls
+    sideways where the page is narrower (a phone)."""
+    wide = spec.kind in (FigureKind.HEATMAP, FigureKind.RADAR)
+    # The figure carries its title: a label shown over it would cover the title's start.
+    return gr.Plot(label=label, show_label=False, elem_id=f"{prefix}plot-{spec.name}",
+                   elem_classes=[WIDE_PLOT] if wide else [])
 
 
 def render_plots(
@@ -128,13 +114,21 @@ def render_plots(
     single_run = table.loc[table["label"] == single, "run_id"].tolist()
     runs = [run for run in snapshot.runs if run.run_id in set(table["run_id"])]
     by_variant = language_variant_frame([run for run in runs if run.run_id in single_run])
+    single_spec = dataclasses.replace(SPECS["language-variants"],
+                                      title=f"{single or ''}: {SPECS['language-variants'].title.lower()}")
     return PlotsRender(
-        overall=failsafe(overall_figure)(table),
-        heatmap=failsafe(language_heatmap)(table),
-        variants=failsafe(variant_bars)(table),
-        radar=failsafe(domain_radar)(ranked, picked),
+        overall=_drawn("overall", table),
+        heatmap=_drawn("heatmap", table),
+        variants=_drawn("variants", table),
+        radar=_drawn("radar", ranked[ranked["label"].isin(picked)]),
         radar_models=gr.update(choices=every, value=picked),
-        language_variants=failsafe(language_variant_figure)(by_variant, single or ""),
+        language_variants=draw(single_spec, figure_values(single_spec, table, by_variant), SCALE),
         variant_model=gr.update(choices=labels, value=single),
-        subdomains=failsafe(subdomain_heatmap)(subdomain_frame(runs), table),
+        subdomains=_drawn("subdomains", table, subdomain_frame(runs)),
     )
+
+
+def _drawn(name: str, table: Any, scores: Any = None) -> Any:
+    """WritingBench's declared figure `name` of the runs of `table` (`scores`: the long frame it reads, if any)."""
+    spec = SPECS[name]
+    return draw(spec, figure_values(spec, table, scores), SCALE)

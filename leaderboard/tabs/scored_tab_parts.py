@@ -168,7 +168,7 @@ def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, layout: RankingsLay
     """The rankings' rows whose model matches `search` (all when blank) and that have none of `hidden_flags`,
     ranked ones apart from the others, as `layout` reads them, with a CSV of exactly those rows (every column)."""
     hide = tuple(code for code in hidden_flags or () if code in FLAGS)
-    shown = ranking[_kept(ranking, search or "", hide)] if len(ranking) else ranking
+    shown = ranking[kept_rows(ranking, search or "", hide)] if len(ranking) else ranking
     problems = gr.update(value="\n".join(snapshot.problems), visible=bool(snapshot.problems))
     if snapshot.runs and shown.empty:
         hidden = gr.update(visible=False)
@@ -183,8 +183,9 @@ def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, layout: RankingsLay
     )
 
 
-def _kept(ranking: pd.DataFrame, search: str, hide: Sequence[str]) -> pd.Series:
-    """Which rows the search and the flags hidden keep."""
+def kept_rows(ranking: pd.DataFrame, search: str, hide: Sequence[str]) -> pd.Series:
+    """Which rows the search and the flags hidden keep (unknown flag codes hide nothing)."""
+    hide = tuple(code for code in hide or () if code in FLAGS)
     flagged = ranking["flags"].map(lambda codes: is_hidden(codes, hide)).astype(bool)
     return model_matches(ranking["model"], search) & ~flagged
 

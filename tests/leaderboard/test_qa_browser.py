@@ -13,10 +13,12 @@ from typing import Iterator
 
 import pandas as pd
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.benchmarks.registry import BENCHMARKS
+from leaderboard.short_labels import MAX_LABEL_CHARS
+from tests.leaderboard.test_board_browser import LAPTOP, PHONE, open_tab
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, BrowserPage, board_rows, cells, headers, open_ui, shot
 from tests.support.app_server import AppServer, running_app
 from tests.support.qa_runs import QaData, build_qa_runs
@@ -87,7 +89,7 @@ def test_the_qa_tab_has_rankings_breakdowns_plots_items_and_downloads(ui: Browse
     expect(board_rows(page, "qa-breakdown")).to_have_count(len(qa.folders) * 3)  # three languages each
     page.locator("#qa-breakdown-group").get_by_label("Domain").check()
     expect(board_rows(page, "qa-breakdown")).to_have_count(len(qa.folders) * 5)
-    for plot in ("qa-plot-metrics", "qa-plot-groups"):
+    for plot in ("qa-plot-metrics", "qa-plot-languages"):
         expect(page.locator(f"#{plot} .main-svg").first).to_be_visible(timeout=UI_TIMEOUT_MS)
 
     items = board_rows(page, "qa-items")
@@ -157,3 +159,57 @@ def test_the_qa_rankings_search_filters_says_no_match_and_the_csv_and_link_follo
     expect(page.locator("#qa-search textarea")).to_have_value("strong", timeout=UI_TIMEOUT_MS)
     expect(rows).to_have_count(1)
     assert cells(rows)[0][model] == "acme/strong-7b"
+
+
+@pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])
+def sized(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
+    """The app in a fresh page at a laptop's or a phone's width."""
+    page = browser.new_context(viewport=request.param).new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    page.goto(app.url)
+    expect(page.get_by_role("tab").first).to_be_visible(timeout=UI_TIMEOUT_MS)
+    yield page
+    page.context.close()
+
+
+def ticks(page: Page, plot: str, axis: str = "y") -> Locator:
+    """A drawn plot's tick labels on one axis (scrolled into view: plots draw when they come into view)."""
+    page.locator(f"#{plot}").scroll_into_view_if_needed()
+    expect(page.locator(f"#{plot} .main-svg").first).to_be_visible(timeout=UI_TIMEOUT_MS)
+    return page.locator(f"#{plot} .{axis}tick text")
+
+
+def assert_reads_right(page: Page, plot: str) -> None:
+    """Labels short (the whole id is in the hover), a legend above the plot area, and on a phone a wide plot
+    scrolling inside its block while the page does not scroll sideways."""
+    labels = ticks(page, plot).all_text_contents()  # SVG text has no innerText
+    assert labels and all(len(label) <= MAX_LABEL_CHARS + 8 for label in labels), labels
+    area = page.locator(f"#{plot} .nsewdrag").first.bounding_box()
+    legend = page.locator(f"#{plot} .legend")
+    if legend.count():
+        box = legend.first.bounding_box()
+        assert area and box and box["y"] + box["height"] <= area["y"] + 1, (box, area)  # above, never over
+    assert page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_the_qa_plots_follow_the_search_and_read_right(sized: Page, qa: QaData) -> None:
+    page = sized
+    open_tab(page, "Indic QA")
+    expect(board_rows(page, "qa-table")).to_have_count(len(qa.folders))
+    expect(ticks(page, "qa-plot-headline")).to_have_count(len(qa.folders))
+    languages = ticks(page, "qa-plot-languages", "x")
+    expect(languages).to_have_count(3)  # every language named
+    assert languages.all_text_contents() == ["english", "hindi", "tamil"]
+    expect(ticks(page, "qa-plot-domains", "x")).to_have_count(5)
+    page.locator("#qa-search textarea").fill("WEAK; <script>")
+    expect(board_rows(page, "qa-table")).to_have_count(2)
+    expect(ticks(page, "qa-plot-headline")).to_have_count(2)  # the plots follow the table
+    expect(ticks(page, "qa-plot-languages")).to_have_count(2)
+    expect(ticks(page, "qa-plot-metrics")).to_have_count(2)
+    for plot in ("qa-plot-headline", "qa-plot-languages", "qa-plot-metrics"):
+        assert_reads_right(page, plot)
+    assert page.locator("#qa-plot-headline script").count() == 0
+    heatmap = page.locator("#qa-plot-languages")
+    if page.viewport_size["width"] < 500:  # a phone: the heatmap keeps its width and scrolls inside the page
+        assert heatmap.evaluate("(block) => block.scrollWidth > block.clientWidth")
+    shot(page, f"qa-plots-{page.viewport_size['width']}")

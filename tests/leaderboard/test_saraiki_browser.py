@@ -6,19 +6,23 @@ import re
 from typing import Iterator
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
+from eval_backend.benchmarks.saraiki.board import ACCURACY_METRICS
+from tests.leaderboard.test_board_browser import open_tab
 from tests.leaderboard.test_browser import BrowserPage, board_rows, cells, choose, headers, shot
-from tests.leaderboard.test_qa_browser import ui  # noqa: F401 - the page fixture, over this module's `app`
+from tests.leaderboard.test_qa_browser import assert_reads_right, sized, ticks, ui  # noqa: F401 - fixtures, over `app`
 from tests.support.app_server import AppServer, running_app
-from tests.support.saraiki_runs import SaraikiData, build_saraiki_runs
+from tests.support.saraiki_runs import SARAIKI_MODELS, SaraikiData, build_saraiki_runs
 
 RAW_MODEL = "acme/base-<b>1b</b>"
+LONG_ID = ("bharat-collective-for-indic-language-technology/saraiki-instruct-sft-dpo-merged-long-context-"
+           "v2-0007")
 
 
 @pytest.fixture(scope="module")
 def saraiki(tmp_path_factory: pytest.TempPathFactory) -> SaraikiData:
-    return build_saraiki_runs(tmp_path_factory.mktemp("saraiki-board"))
+    return build_saraiki_runs(tmp_path_factory.mktemp("saraiki-board"), {**SARAIKI_MODELS, LONG_ID: True})
 
 
 @pytest.fixture(scope="module")
@@ -67,3 +71,30 @@ def test_the_saraiki_tab_ranks_each_task_apart_and_browses_items(
     expect(page.locator("#saraiki-shots textarea")).to_be_visible()
     assert page.locator("#saraiki-shots textarea").input_value().count("\nAnswer: ") == 8
     shot(page, "saraiki-tab")
+
+
+def test_the_saraiki_plots_follow_the_search_and_keep_the_safety_rates_apart(
+    sized: Page, saraiki: SaraikiData  # noqa: F811 - `sized` is the imported fixture
+) -> None:
+    page = sized
+    assert len(LONG_ID) == 100
+    open_tab(page, "Saraiki")
+    expect(board_rows(page, "saraiki-table")).to_have_count(len(saraiki.folders))
+    for plot in ("saraiki-plot-headline", "saraiki-plot-tasks", "saraiki-plot-refusals", "saraiki-plot-over-refusals"):
+        expect(ticks(page, plot)).to_have_count(len(saraiki.folders))
+    tasks = ticks(page, "saraiki-plot-tasks", "x")
+    expect(tasks).to_have_count(len(ACCURACY_METRICS))  # every task named, no refusal rate among them
+    assert not any("efusal" in label for label in tasks.all_text_contents())
+    expect(page.locator("#saraiki-plot-tasks")).not_to_contain_text("No figures")
+    labels = ticks(page, "saraiki-plot-headline").all_text_contents()
+    assert LONG_ID not in labels and any(label.startswith("bharat-coll…") for label in labels)  # short, whole on hover
+    page.locator("#saraiki-search textarea").fill("bharat-collective")
+    expect(board_rows(page, "saraiki-table")).to_have_count(1)
+    for plot in ("saraiki-plot-headline", "saraiki-plot-tasks", "saraiki-plot-over-refusals"):
+        expect(ticks(page, plot)).to_have_count(1)  # the plots follow the table
+        assert_reads_right(page, plot)
+    over = page.locator("#saraiki-plot-over-refusals")
+    expect(over).to_contain_text("lower is better")
+    if page.viewport_size["width"] < 500:  # a phone: the heatmap keeps its width and scrolls inside the page
+        assert page.locator("#saraiki-plot-tasks").evaluate("(block) => block.scrollWidth > block.clientWidth")
+    shot(page, f"saraiki-plots-{page.viewport_size['width']}")

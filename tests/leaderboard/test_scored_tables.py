@@ -20,7 +20,6 @@ from leaderboard.scored_tables import (
     item_view,
     items_frame,
     labels,
-    metric_matrix,
     ranking_frame,
     shown_ranking,
     tab_id,
@@ -107,9 +106,6 @@ def test_breakdowns_by_language_and_domain_with_the_headlines_interval(qa: Resul
     assert sorted(strong.index) == ["english", "hindi", "tamil"] and set(strong["judge"]) == {100.0}
     assert set(strong["interval"]) == {"100.0 – 100.0"}  # per config, from the summary's config intervals
     assert {"Art", "History", "Geography", "Language", "Literature"} == set(breakdown_frame(runs, INDIC_QA, domain)["domain"])
-    order = list(ranking_frame(runs, INDIC_QA)["model"])
-    matrix = metric_matrix(languages, INDIC_QA, language, order)
-    assert matrix.loc["acme/strong-7b", "tamil"] == 100.0 and list(matrix.index) == order
 
 
 def test_saraikis_tasks_list_every_figure_with_its_shots(saraiki: ResultsStore) -> None:

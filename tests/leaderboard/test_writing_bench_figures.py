@@ -8,21 +8,34 @@ import pandas as pd
 import pytest
 
 from leaderboard.display import format_interval, format_rank_range
-from leaderboard.writing_bench_figures import (
-    MAX_RADAR_MODELS,
-    domain_radar,
-    error_figure,
-    language_heatmap,
-    language_variant_figure,
-    overall_figure,
-    subdomain_heatmap,
-    variant_bars,
-)
+from leaderboard.figure_kinds import MAX_RADAR_ROWS, draw, error_figure, radar
+from leaderboard.writing_bench_figures import SCALE, SPECS, figure_values, group_values
 from leaderboard.results import ResultsStore
 from leaderboard.writing_bench_tables import group_members, language_variant_frame, subdomain_frame, top_n
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
 ESCAPED_SCRIPT = "evil-org/&lt;script&gt;alert(1)&lt;/script&gt;"
+
+
+def declared(name: str, table: pd.DataFrame, scores: pd.DataFrame | None = None):
+    """WritingBench's declared figure `name` of the runs of `table`, as its Plots tab draws it."""
+    return draw(SPECS[name], figure_values(SPECS[name], table, scores), SCALE)
+
+
+def overall_figure(table: pd.DataFrame):
+    return declared("overall", table)
+
+
+def language_heatmap(table: pd.DataFrame):
+    return declared("heatmap", table)
+
+
+def variant_bars(table: pd.DataFrame):
+    return declared("variants", table)
+
+
+def domain_radar(table: pd.DataFrame, labels):
+    return declared("radar", table[table["label"].isin(labels)])
 
 
 def test_headline_bars_are_the_indic_average_with_its_interval_best_on_top(table: pd.DataFrame) -> None:
@@ -33,8 +46,8 @@ def test_headline_bars_are_the_indic_average_with_its_interval_best_on_top(table
     assert bar.x[-1] == best["indic_average"]
     assert bar.error_x.array[-1] == pytest.approx(best["indic_ci_high"] - best["indic_average"])
     assert bar.error_x.arrayminus[-1] == pytest.approx(best["indic_average"] - best["indic_ci_low"])
-    assert bar.customdata[-1][0] == format_rank_range(best["rank_best"], best["rank_worst"])
-    assert bar.customdata[-1][1] == "0"  # no answer of the best model was cut off in thinking
+    assert f"rank range {format_rank_range(best['rank_best'], best['rank_worst'])}<br>" in bar.customdata[-1]
+    assert bar.customdata[-1].endswith("answers cut off in thinking: 0")  # no answer of the best model was cut off in thinking
 
 
 def test_the_heatmap_hover_gives_each_language_s_interval(table: pd.DataFrame, evaluated: EvaluatedData) -> None:
@@ -51,7 +64,7 @@ def test_language_by_rendering_view_of_one_model(
 ) -> None:
     run_id = table.set_index("model").loc["acme/reasoner-3b", "run_id"]
     scores = language_variant_frame([store.run(run_id)])
-    heatmap = language_variant_figure(scores, "acme/reasoner-3b").data[0]
+    heatmap = declared("language-variants", table, scores).data[0]
     assert list(heatmap.x) == ["native", "code_mixed", "romanized"]
     assert list(heatmap.y)[:3] == ["Bengali", "Hindi", "Tamil"]  # the Indic languages first, in order
     expected = evaluated.summary("acme/reasoner-3b")["config_variants"]["Hindi"]
@@ -60,7 +73,7 @@ def test_language_by_rendering_view_of_one_model(
 
 def test_subdomains_are_named_with_their_domain(store: ResultsStore, table: pd.DataFrame) -> None:
     ranked = top_n(table, 50)
-    heatmap = subdomain_heatmap(subdomain_frame(store.snapshot().runs), ranked).data[0]
+    heatmap = declared("subdomains", ranked, subdomain_frame(store.snapshot().runs)).data[0]
     assert all(" / " in name for name in heatmap.x)
     assert len(heatmap.y) == len(ranked)
 
@@ -100,8 +113,10 @@ def test_radar_shows_the_chosen_models_and_refuses_more_than_five(table: pd.Data
     figure = domain_radar(table, chosen)
     assert [trace.name for trace in figure.data] == chosen
     assert len(figure.data[0].r) == len(group_members(table, "domain")) + 1  # closed polygon
+    many = pd.concat([table] * 2, ignore_index=True).assign(model=[f"m{n}" for n in range(2 * len(table))])
+    assert len(many) > MAX_RADAR_ROWS
     with pytest.raises(ValueError, match="at most 5"):
-        domain_radar(table, ["m"] * (MAX_RADAR_MODELS + 1))
+        radar(group_values(many, "domain"), "Score by domain", SCALE)
 
 
 def test_figures_grow_with_the_number_of_models(table: pd.DataFrame) -> None:
@@ -114,7 +129,7 @@ def test_empty_inputs_give_a_message_instead_of_an_error(table: pd.DataFrame) ->
     empty = table.iloc[0:0]
     figures = (
         overall_figure(empty), language_heatmap(empty), variant_bars(empty), domain_radar(table, []),
-        language_variant_figure(language_variant_frame([]), ""), subdomain_heatmap(subdomain_frame([]), empty),
+        declared("language-variants", empty, language_variant_frame([])), declared("subdomains", empty, subdomain_frame([])),
     )
     for figure in figures:
         assert len(figure.data) == 0 and figure.layout.annotations

@@ -11,8 +11,11 @@ from typing import Any
 
 from eval_backend.benchmarks.board_view import (
     BY_LANGUAGE,
+    HEADLINE_FIGURE,
     BoardView,
     Breakdown,
+    FigureKind,
+    FigureSpec,
     ItemField,
     ItemFilter,
     ItemView,
@@ -57,6 +60,12 @@ QA_BOARD = BoardView(
     tab="qa",
     intro=INTRO,
     breakdowns=(BY_LANGUAGE, Breakdown("domain", "Domain", "by_domain")),
+    figures=(
+        HEADLINE_FIGURE,
+        FigureSpec("languages", FigureKind.HEATMAP, "Judge accuracy per language", "language"),
+        FigureSpec("domains", FigureKind.HEATMAP, "Judge accuracy per domain", "domain"),
+        FigureSpec("metrics", FigureKind.BARS, "The three scorers side by side", metrics=("judge", "exact", "overlap")),
+    ),
     group=ItemField("config", "Language"),
     item_fields=(
         ItemField("question", "Question"),

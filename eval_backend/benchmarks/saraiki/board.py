@@ -11,8 +11,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from eval_backend.benchmarks.board_view import (
+    HEADLINE_FIGURE,
     BoardView,
     Breakdown,
+    FigureKind,
+    FigureSpec,
     ItemField,
     ItemFilter,
     ItemView,
@@ -103,6 +106,9 @@ def _verdict(row: Row) -> str:
     return f"answer read: {row.get('extracted')!s} ({correct}; expected {row.get('expected')})"
 
 
+ACCURACY_METRICS = ("knowledge", "knowledge_hard", "commonsense", "reading_comprehension", "math",
+                    "instruction_following", "truthfulness")
+"""The metrics that are each task's accuracy (in %, higher is better): the task heatmap's columns."""
 METRIC_TASKS = {**{task.name: task.name for task in TASKS if task.name != "safety"},
                 "refusal_rate": "safety", "over_refusal_rate": "safety"}
 """The task each metric is computed on: its ranking cell opens that task's items."""
@@ -112,6 +118,15 @@ SARAIKI_BOARD = BoardView(
     intro=INTRO,
     run_columns=(RunColumn("prompts", "Prompts", prompt_mode),),
     breakdowns=(Breakdown("task", "Task", "tasks"),),
+    # Accuracies in one heatmap; the two safety rates apart, each its own direction (refusing harmful prompts is
+    # good, refusing benign ones is not): never one bar group.
+    figures=(
+        HEADLINE_FIGURE,
+        FigureSpec("tasks", FigureKind.HEATMAP, "Accuracy per task", metrics=ACCURACY_METRICS),
+        FigureSpec("refusals", FigureKind.HEADLINE, "Refusal rate on harmful prompts", metrics=("refusal_rate",)),
+        FigureSpec("over-refusals", FigureKind.HEADLINE, "Over-refusal rate on benign prompts",
+                   metrics=("over_refusal_rate",)),
+    ),
     group=ItemField("task", "Task"),
     item_fields=(
         ItemField("question", "Question", question),

@@ -9,7 +9,8 @@ import pandas as pd
 
 from leaderboard.results import ResultsStore
 from leaderboard.writing_bench_tables import TableCache
-from leaderboard.tabs.plots_tab import failsafe, render_plots
+from leaderboard.figure_kinds import failsafe
+from leaderboard.tabs.plots_tab import render_plots
 from tests.support.run_folders import EvaluatedData
 
 
