@@ -18,6 +18,7 @@ case-insensitive), so duplicates are keyed on (lower-cased model id, revision, b
 from __future__ import annotations
 
 import json
+import math
 from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, fields
@@ -198,6 +199,12 @@ def _integer(value: Any) -> int:
     return value
 
 
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise TypeError(f"is not a finite number ({_shown(value)})")
+    return float(value)
+
+
 def _flag_of(value: Any) -> bool:
     if value not in (0, 1) or isinstance(value, float):
         raise ValueError(f"is not 0 or 1 ({_shown(value)})")
@@ -253,7 +260,9 @@ _DECODERS: dict[str, tuple[Decoder, Decoder]] = {
     "chat_mode": (_member(ChatMode), lambda value: ChatMode.CHAT),
     "open_weights": (_optional(_flag_of), _none),
     **{name: (_optional(_text), _none) for name in (
-        "worker_id", "started_at", "finished_at", "heartbeat_at", "error", "run_dir", "license")},
+        "worker_id", "started_at", "finished_at", "heartbeat_at", "error", "run_dir", "license",
+        "job_id", "job_url", "job_flavor", "job_stage")},
+    **{name: (_optional(_number), _none) for name in ("job_wall_s", "job_price_usd")},
 }
 
 

@@ -79,6 +79,17 @@ def test_a_column_of_the_wrong_type_is_a_problem_not_a_crash(tmp_path: Path) -> 
     assert "open_weights" not in row.problem  # NULL is its "unknown", not a problem
 
 
+def test_a_row_without_a_job_reads_clean_and_a_job_column_of_the_wrong_type_is_named(tmp_path: Path) -> None:
+    """The Job columns (WORKER_DISPATCH=hf-jobs) are NULL on every row run in a worker's process."""
+    backend = QueueBackend("sqlite", tmp_path / "queue.sqlite", None)
+    with backend.open() as store:
+        request_id = _add(store, "org/model")
+        assert store.get(request_id).problem is None
+        backend.execute(f"UPDATE requests SET job_price_usd = 'a lot', job_stage = 3 WHERE id = {request_id}")
+        row = store.get(request_id)
+    assert row.problem is not None and "job_price_usd" in row.problem and "job_stage" in row.problem
+
+
 def test_queue_list_and_show_print_the_problem_and_exit_0(
     store: QueueStore, queue_backend: QueueBackend, spoiled: dict[int, str], monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
