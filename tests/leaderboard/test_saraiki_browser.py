@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from tests.leaderboard.test_browser import BrowserPage, board_rows, cells, choose, headers, shot
 from tests.leaderboard.test_qa_browser import ui  # noqa: F401 - the page fixture, over this module's `app`
+from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
 from tests.support.saraiki_runs import SaraikiData, build_saraiki_runs
 
@@ -18,7 +19,7 @@ RAW_MODEL = "acme/base-<b>1b</b>"
 
 @pytest.fixture(scope="module")
 def saraiki(tmp_path_factory: pytest.TempPathFactory) -> SaraikiData:
-    return build_saraiki_runs(tmp_path_factory.mktemp("saraiki-board"))
+    return apart(build_saraiki_runs, tmp_path_factory.mktemp("saraiki-board"))
 
 
 @pytest.fixture(scope="module")
