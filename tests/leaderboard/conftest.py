@@ -16,7 +16,7 @@ from leaderboard.results import ResultsStore
 from leaderboard.writing_bench_tables import table_for_runs
 from eval_backend.submissions import NewRequest, SqliteQueueStore
 from tests.support.apart import apart
-from tests.support.app_server import AppServer, running_app
+from tests.support.app_server import AppServer, assert_no_traceback, running_app
 from tests.support.board_apps import QUEUED, QUEUED_BY, QUEUED_REVISION, READ_ONLY_USER
 from tests.support.built_once import built_once
 from tests.support.readable_runs import build_readable_data
@@ -81,16 +81,15 @@ def board_app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory
 
 
 @pytest.fixture(scope="session")
-def readable(tmp_path_factory: pytest.TempPathFactory) -> EvaluatedData:
+def readable_data(tmp_path_factory: pytest.TempPathFactory) -> EvaluatedData:
     """Runs with 100-character model ids and prompts in Devanagari, Tamil and Bengali (`readable_runs`)."""
     return apart(build_readable_data, tmp_path_factory.mktemp("readable"))
 
 
 @pytest.fixture(scope="session")
-def readable_app(readable: EvaluatedData) -> Iterator[AppServer]:
+def readable_app(readable_data: EvaluatedData) -> Iterator[AppServer]:
     """`app.py` over the readable runs, shared by the modules that only read them; no view may raise on the server."""
-    log = readable.data_dir.parent / "app.log"
-    with running_app(readable.data_dir, log) as server:
+    log = readable_data.data_dir.parent / "app.log"
+    with running_app(readable_data.data_dir, log) as server:
         yield server
-    written = log.read_text(encoding="utf-8", errors="replace")
-    assert "Traceback" not in written, written[-3000:]
+    assert_no_traceback(log)

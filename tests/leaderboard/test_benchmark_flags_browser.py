@@ -20,7 +20,7 @@ from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, hea
 from tests.leaderboard.test_benchmark_tab_browser import opened
 from tests.leaderboard.test_readable_browser import misaligned
 from tests.support.apart import apart
-from tests.support.app_server import AppServer, running_app
+from tests.support.app_server import AppServer, assert_no_traceback, running_app
 from tests.support.browser_pages import both_widths, width_of
 from tests.support.flagged_toy_runs import (
     CLEAN_ID,
@@ -51,7 +51,7 @@ def app(board: FlaggedToy) -> Iterator[AppServer]:
     log = board.data_dir.parent / "app.log"
     with running_app(board.data_dir, log, script=TOY_APP, TOY_DATASET=str(board.dataset_dir)) as server:
         yield server
-    assert "Traceback" not in log.read_text(), log.read_text()[-4000:]  # no link or filter raised on the server
+    assert_no_traceback(log)  # no link or filter raised on the server
 
 
 @pytest.fixture

@@ -31,7 +31,6 @@ from tests.support.app_server import AppServer
 from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, width_of
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
-__all__ = ["LAPTOP", "PHONE"]  # other browser modules take the widths from here
 SCORE = re.compile(r"^\d+\.\d\d$")
 
 TEXT_BOX_JS = """el => {

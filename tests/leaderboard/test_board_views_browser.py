@@ -17,11 +17,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from eval_backend.benchmarks import BENCHMARKS
-from tests.leaderboard.test_board_browser import PHONE, SEEN_JS, open_tab, seen_after_scrolling, shot
+from tests.leaderboard.test_board_browser import SEEN_JS, open_tab, seen_after_scrolling, shot
 from tests.leaderboard.test_browser import board_rows, cells, choose, headers
 from tests.support.app_server import AppServer
 from tests.support.board_apps import QUEUED
-from tests.support.browser_pages import UI_TIMEOUT_MS, both_widths, new_page, width_of
+from tests.support.browser_pages import PHONE, UI_TIMEOUT_MS, both_widths, new_page, width_of
 
 STRONG, REASONER = "acme__strong-7b/main", "acme__reasoner-3b/main"
 

@@ -26,10 +26,10 @@ from eval_backend.run_items import read_run_items
 from eval_backend.statistics import PairedComparison, compare_paired, item_design
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.leaderboard.test_board_browser import PHONE, shot
+from tests.leaderboard.test_board_browser import shot
 from tests.leaderboard.test_browser import board_rows, cells, choose, download
 from tests.support.app_server import AppServer
-from tests.support.browser_pages import LAPTOP, new_page
+from tests.support.browser_pages import LAPTOP, PHONE, new_page
 from tests.support.readable_runs import LONG_IDS
 from tests.support.run_folders import EvaluatedData
 
@@ -48,8 +48,8 @@ A, B, SHORT = run_id(LONG_IDS[0]), run_id(LONG_IDS[1]), "acme__short-1b/main"
 
 
 @pytest.fixture(scope="module")
-def data(readable: EvaluatedData) -> EvaluatedData:
-    return readable
+def data(readable_data: EvaluatedData) -> EvaluatedData:
+    return readable_data
 
 
 @pytest.fixture(scope="module")

@@ -17,9 +17,10 @@ from playwright.sync_api import Browser, Page, Request, expect
 
 from leaderboard.app_factory import DOCUMENTED_ENDPOINTS
 from leaderboard.tabs.submit_tab import QUEUE_REFRESH_S
-from tests.leaderboard.test_board_browser import LAPTOP, PHONE, SCORE
+from tests.leaderboard.test_board_browser import SCORE
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells
 from tests.support.app_server import AppServer
+from tests.support.browser_pages import LAPTOP, PHONE
 from tests.support.viewer_load import call_endpoint, component_value, endpoint_inputs, page_config
 
 EVENT_PATHS = re.compile(r"/gradio_api/(queue/join|run/|call/)")

@@ -14,11 +14,11 @@ from playwright.sync_api import Browser, Page, expect
 
 from leaderboard.row_flags import CUT_OFF, FEW_ITEMS_INTERVAL, OTHER_JUDGE
 from leaderboard.short_labels import MAX_LABEL_CHARS
-from tests.leaderboard.test_board_browser import LAPTOP, column, open_tab, shot
+from tests.leaderboard.test_board_browser import column, open_tab, shot
 from tests.leaderboard.test_browser import board_rows, headers, linked_href
 from tests.support.apart import apart
-from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import both_widths, new_page, width_of
+from tests.support.app_server import AppServer, assert_no_traceback, running_app
+from tests.support.browser_pages import LAPTOP, both_widths, new_page, width_of
 from tests.support.flagged_runs import CUT_OFF_ID, FEW_ITEMS_ID, OTHER_JUDGE_ID, build_flagged_board
 from tests.support.readable_runs import LONG_IDS
 
@@ -33,8 +33,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     board = apart(build_flagged_board, root)
     with running_app(board.data_dir, root / "app.log", QA_DATASET=str(board.qa_dataset_dir)) as server:
         yield server
-    log = (root / "app.log").read_text()
-    assert "Traceback" not in log, log[-4000:]  # no link shape or view raised on the server
+    assert_no_traceback(root / "app.log")  # no link shape or view raised on the server
 
 
 @pytest.fixture

@@ -13,11 +13,11 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.leaderboard.test_board_browser import PHONE, TEXT_BOX_JS, open_filters, open_tab, shot
+from tests.leaderboard.test_board_browser import TEXT_BOX_JS, open_filters, open_tab, shot
 from tests.leaderboard.test_browser import board_rows, choose
 from leaderboard.tabs.judgments_tab import ITEM_HEADERS
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import LAPTOP, both_widths, new_page, width_of
+from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, width_of
 from tests.support.readable_runs import LONG_IDS, SHAHMUKHI_ANSWER
 
 ALIGNMENT_TOLERANCE_PX = 1

@@ -82,3 +82,9 @@ def _wait_until_serving(url: str, process: subprocess.Popen, log: Path) -> None:
         except OSError:
             time.sleep(0.5)
     raise AppStartError(f"app.py did not serve {url} within {STARTUP_S}s:\n{log.read_text()[-4000:]}")
+
+
+def assert_no_traceback(log: Path) -> None:
+    """Fail with the end of the app's log when it holds a traceback: some view or link raised on the server."""
+    written = log.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in written, written[-4000:]
