@@ -96,11 +96,17 @@ def space(space_environment: dict[str, str], network_log: Path, tmp_path_factory
 
 @pytest.fixture
 def context(space: AppServer, browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(UI_TIMEOUT_MS)
-    front_door(context, space.url)
+    context = visitor(browser, space.url)
     yield context
     context.close()
+
+
+def visitor(browser: Browser, app_url: str) -> BrowserContext:
+    """A browser of a person who has not signed in to the Space at `app_url` (no cookies yet)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    front_door(context, app_url)
+    return context
 
 
 def front_door(context: BrowserContext, app_url: str) -> None:
@@ -173,7 +179,7 @@ def test_a_person_signs_in_submits_meets_the_weekly_limit_and_a_restart_on_an_em
     assert {request.submitter for request in requests} == {PERSON.username}
     request = json.loads((run_worker_once(space, tmp_path, network_log) / "request.json").read_text(encoding="utf-8"))
     assert (request["model"], request["submitter"]) == (MODEL_ID, PERSON.username)
-    restarts_on_an_empty_disk(context, space, space_environment, hub, network_log, tmp_path / "restarted")
+    restarts_on_an_empty_disk(context.browser, space, space_environment, hub, network_log, tmp_path / "restarted")
     # Its start, every visit, sign-in and submission, the worker's run and the restart: 127.0.0.1 only.
     assert outbound_attempts(network_log) == [], described(outbound_attempts(network_log))
 
@@ -193,15 +199,18 @@ def run_worker_once(space: AppServer, tmp_path: Path, network_log: Path) -> Path
     return Path(ran.run_dir)
 
 
-def restarts_on_an_empty_disk(context: BrowserContext, space: AppServer, space_environment: dict[str, str],
+def restarts_on_an_empty_disk(browser: Browser, space: AppServer, space_environment: dict[str, str],
                               hub: StandInHubOAuth, network_log: Path, root: Path) -> None:
     """The Space started again on an empty disk (one without persistent storage): it restores the queue and pulls
-    the results from the Hub's repos, and the weekly limit still counts what was submitted before."""
+    the results from the Hub's repos, and the weekly limit still counts what was submitted before (the person
+    signs in again, in a browser of their own: the first one's session cookie would hold for this 127.0.0.1 too)."""
     before = queued(space)
     assert before, "the submission this restart must find was queued"
+    root.mkdir()
     with running_app(root / "data", root / "app.log", base=guarded_environment(network_log),
                      **space_environment) as restarted:
         assert queued(restarted) == before, "the restarted Space's queue"
+        context = visitor(browser, restarted.url)
         page = context.new_page()
         page.goto(restarted.url)
         # The Hub sync pulls the results at start; an open page finds them at its next look (LEADERBOARD_REFRESH_S).
@@ -209,10 +218,10 @@ def restarts_on_an_empty_disk(context: BrowserContext, space: AppServer, space_e
         pulled = root / "data" / "runs" / "indic_writing_bench" / PUSHED_MODEL_ID.replace("/", "__")
         assert [path.name for path in pulled.glob("*/summary.json")] == ["summary.json"]
         # The weekly limit counts what was submitted before the restart.
-        front_door(context, restarted.url)
         hub.sign_in(PERSON)
         page.get_by_role("tab", name="Submit").click()
         sign_in(page, restarted.url)
         submit(page, SECOND_MODEL_ID)
         expect(page.locator("#submit-message textarea")).to_have_value(re.compile(f"'{PERSON.username}' has made 1"))
+        context.close()
 
