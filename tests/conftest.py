@@ -68,3 +68,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _shares_fixtures(item) and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    """Say the random order's seed where `-q` leaves it out (pytest-random-order writes it in the header)."""
+    if not config.pluginmanager.hasplugin("random_order"):
+        return
+    from random_order.config import Config as RandomOrder
+
+    shuffled = RandomOrder(config)
+    if shuffled.is_enabled:
+        terminalreporter.write_line(f"random order: bucket {shuffled.bucket_type}, seed {shuffled.seed} "
+                                    f"(repeat it with --random-order-bucket={shuffled.bucket_type} "
+                                    f"--random-order-seed={shuffled.seed})")

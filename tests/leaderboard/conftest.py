@@ -1,4 +1,6 @@
-"""Fixtures for the leaderboard: a data folder of several models evaluated by the real engine."""
+"""Fixtures for the leaderboard: a data folder of several models evaluated by the real engine, and the browser
+tests' shared pieces: one Chromium for the session, and one app server per read-only data set that every browser
+module reading it shares (a test that writes to its data starts a server of its own)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,12 @@ from playwright.sync_api import Browser, expect, sync_playwright
 
 from leaderboard.results import ResultsStore
 from leaderboard.writing_bench_tables import table_for_runs
+from eval_backend.submissions import NewRequest, SqliteQueueStore
+from tests.support.apart import apart
+from tests.support.app_server import AppServer, assert_no_traceback, running_app
+from tests.support.board_apps import QUEUED, QUEUED_BY, QUEUED_REVISION, READ_ONLY_USER
 from tests.support.built_once import built_once
+from tests.support.readable_runs import build_readable_data
 from tests.support.run_folders import EvaluatedData, build_evaluated_data
 
 CHROMIUM = "/usr/bin/chromium"
@@ -26,7 +33,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 @pytest.fixture(scope="session")
 def evaluated(tmp_path_factory: pytest.TempPathFactory) -> EvaluatedData:
     """Five models judged by the stand-in judge; shared, so tests must not change it."""
-    return built_once(tmp_path_factory, "leaderboard-evaluated", build_evaluated_data)
+    return built_once(tmp_path_factory, "leaderboard-evaluated", lambda folder: apart(build_evaluated_data, folder))
 
 
 @pytest.fixture
@@ -47,12 +54,42 @@ def table(store: ResultsStore) -> pd.DataFrame:
     return table_for_runs(store.snapshot().runs)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium for one browser-test module (never a downloaded build)."""
+    """Debian's Chromium (never a downloaded build), one for every browser test of this process: each test opens
+    a fresh context. Data built after it started is built `apart` (tests/support/apart.py says why)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (`make browser`)")
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture(scope="session")
+def board_app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """`app.py` over a copy of the evaluated board with two requests queued, for every browser test that only
+    reads it; its log is `app.log` beside the data folder."""
+    root = tmp_path_factory.mktemp("board-app")
+    shutil.copytree(evaluated.data_dir, root / "data")
+    queue = SqliteQueueStore(root / "data" / "queue.sqlite")
+    for model, benchmark, mode in QUEUED:
+        queue.add(NewRequest(model_id=model, revision=QUEUED_REVISION, requested_revision="main", precision="bfloat16",
+                             reasoning=False, submitter=QUEUED_BY, benchmark=benchmark, chat_mode=mode))
+    with running_app(root / "data", root / "app.log", LOCAL_USER=READ_ONLY_USER) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def readable_data(tmp_path_factory: pytest.TempPathFactory) -> EvaluatedData:
+    """Runs with 100-character model ids and prompts in Devanagari, Tamil and Bengali (`readable_runs`)."""
+    return apart(build_readable_data, tmp_path_factory.mktemp("readable"))
+
+
+@pytest.fixture(scope="session")
+def readable_app(readable_data: EvaluatedData) -> Iterator[AppServer]:
+    """`app.py` over the readable runs, shared by the modules that only read them; no view may raise on the server."""
+    log = readable_data.data_dir.parent / "app.log"
+    with running_app(readable_data.data_dir, log) as server:
+        yield server
+    assert_no_traceback(log)

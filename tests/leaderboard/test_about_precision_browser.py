@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import shutil
-from typing import Iterator
-
 import pytest
 from playwright.sync_api import Browser, expect
 
 from leaderboard.precision import ALL_CONFIGS
 from tests.leaderboard.test_browser import cells, open_ui, shot
-from tests.support.app_server import AppServer, running_app
-from tests.support.run_folders import EvaluatedData
-
-
-@pytest.fixture(scope="module")
-def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    root = tmp_path_factory.mktemp("about-precision")
-    shutil.copytree(evaluated.data_dir, root / "data")
-    with running_app(root / "data", root / "app.log", LOCAL_USER="browser-tester") as server:
-        yield server
+from tests.support.app_server import AppServer
 
 
 def test_about_shows_the_clusters_design_effect_and_detectable_difference_of_each_figure(
-    app: AppServer, browser: Browser
+    board_app: AppServer, browser: Browser
 ) -> None:
-    with open_ui(browser, f"{app.url}?tab=about") as ui:
+    with open_ui(browser, f"{board_app.url}?tab=about") as ui:
         page = ui.page
         rows = page.locator("#figure-precision [role=row][aria-rowindex]:not([aria-rowindex='1'])")
         # Indic average: all configs + 3 languages; Overall: all configs + English (outside the Indic average)

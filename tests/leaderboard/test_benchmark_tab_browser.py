@@ -1,4 +1,4 @@
-"""A benchmark with no tab code of its own gets its tab, in Chromium at 1440×900 and 390×844.
+"""A benchmark with no tab code of its own gets its tab, in Chromium at 1440×900 (and 390×844 for its first screen).
 
 The toy translation benchmark exists only in tests (`tests.support.toy_translation`): its run
 folders are written by the engine's CLI, the app is `app.py` with the toy in the registry
@@ -20,10 +20,12 @@ from playwright.sync_api import Browser, Page, expect
 
 from leaderboard.row_flags import FEW_ITEMS, FEW_ITEMS_INTERVAL
 
-from tests.leaderboard.test_board_browser import LAPTOP, PHONE, SEEN_JS, open_tab, shot
+from tests.leaderboard.test_board_browser import SEEN_JS, open_tab, shot
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, choose, headers
 from tests.leaderboard.test_readable_browser import misaligned
+from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
+from tests.support.browser_pages import LAPTOP, both_widths, new_page, width_of
 from tests.support.toy_runs import ECHO, LIMITED, LONG_ID, TRANSLATOR, ToyData, build_toy_runs
 
 TAB = "toy_translation"
@@ -33,7 +35,7 @@ LEAD_HEADERS = ["Rank", "Model", "Adequacy %", "Rank range (95 %)", "95 % interv
 
 @pytest.fixture(scope="module")
 def toy(tmp_path_factory: pytest.TempPathFactory) -> ToyData:
-    return build_toy_runs(tmp_path_factory.mktemp("toy-board"))
+    return apart(build_toy_runs, tmp_path_factory.mktemp("toy-board"))
 
 
 @pytest.fixture(scope="module")
@@ -44,16 +46,14 @@ def app(toy: ToyData) -> Iterator[AppServer]:
 
 
 def opened(browser: Browser, url: str, viewport: dict) -> Page:
-    page = browser.new_context(viewport=viewport, accept_downloads=True).new_page()
-    page.set_default_timeout(UI_TIMEOUT_MS)
-    page.goto(url)
+    page = new_page(browser, viewport, url)
     expect(page.get_by_role("tab").first).to_be_visible(timeout=UI_TIMEOUT_MS)  # drawn: a tab may be opened
     return page
 
 
-@pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])
+@pytest.fixture
 def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
-    page = opened(browser, app.url, request.param)
+    page = opened(browser, app.url, width_of(request))
     open_tab(page, "Toy translation")
     expect(board_rows(page, f"{TAB}-table")).to_have_count(3)
     yield page
@@ -85,6 +85,7 @@ def test_its_tab_ranks_the_complete_runs_with_rank_ranges_and_lists_the_limited_
     shot(page, "toy-tab")
 
 
+@both_widths
 def test_the_first_score_is_on_screen_and_every_header_lies_over_its_column(page: Page) -> None:
     """At 390 px the rank, the (100-character) model and the headline fit without scrolling sideways."""
     page.locator(f"#{TAB}-table").scroll_into_view_if_needed()
@@ -123,17 +124,16 @@ def test_an_item_opens_by_clicking_its_row_and_the_address_opens_it_again(page: 
 
 @pytest.fixture(scope="module")
 def empty_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    """The toy app over a data folder with no runs and no TOY_DATASET, one for both viewports: nothing here writes."""
+    """The toy app over a data folder with no runs and no TOY_DATASET: nothing here writes."""
     root = tmp_path_factory.mktemp("empty")
     with running_app(root / "empty-data", root / "app.log", script=TOY_APP) as server:
         yield server
 
 
-@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1440", "390"])
 def test_with_no_runs_and_no_dataset_its_grids_show_their_headers_and_it_says_what_to_set(
-    browser: Browser, empty_app: AppServer, viewport: dict
+    browser: Browser, empty_app: AppServer
 ) -> None:
-    page = opened(browser, empty_app.url, viewport)
+    page = opened(browser, empty_app.url, LAPTOP)
     open_tab(page, "Toy translation")
     expect(page.locator(f"#{TAB}-intro")).to_contain_text("set TOY_DATASET")
     for table, first in ((f"{TAB}-table", LEAD_HEADERS), (f"{TAB}-items", ["Item", "Config", "Source"])):

@@ -1,4 +1,4 @@
-"""The board as users read it, in Chromium at a laptop's 1440×900 and a phone's 390×844.
+"""The board as users read it, in Chromium at a laptop's 1440×900, and a phone's 390×844 where a test is about layout.
 
 Pinned model column, phone-first columns, sort and the CSV that follows it, filters, ranking on
 chosen languages, shareable links, empty matches, number and revision formats, the criteria,
@@ -8,7 +8,6 @@ the plots and the submit form. Screenshots land in test-artifacts/ (not committe
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 from typing import Iterator
 from urllib.parse import parse_qs, urlparse
@@ -16,6 +15,7 @@ from urllib.parse import parse_qs, urlparse
 import pandas as pd
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from leaderboard.submit_messages import REFUSED_LABEL
 from tests.leaderboard.test_browser import (
@@ -27,11 +27,10 @@ from tests.leaderboard.test_browser import (
     download,
     headers,
 )
-from tests.support.app_server import AppServer, running_app
+from tests.support.app_server import AppServer
+from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, width_of
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
-LAPTOP = {"width": 1440, "height": 900}
-PHONE = {"width": 390, "height": 844}
 SCORE = re.compile(r"^\d+\.\d\d$")
 
 TEXT_BOX_JS = """el => {
@@ -54,22 +53,16 @@ SEEN_JS = f"""el => {{
 
 
 @pytest.fixture(scope="module")
-def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    root = tmp_path_factory.mktemp("board-browser")
-    shutil.copytree(evaluated.data_dir, root / "data")
-    with running_app(root / "data", root / "app.log", LOCAL_USER="board-tester") as server:
-        yield server
+def app(board_app: AppServer) -> AppServer:
+    return board_app
 
 
-@pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])
+@pytest.fixture
 def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=request.param, accept_downloads=True)
-    opened = context.new_page()
-    opened.set_default_timeout(UI_TIMEOUT_MS)
-    opened.goto(app.url)
+    opened = new_page(browser, width_of(request), app.url)
     expect(board_rows(opened)).to_have_count(3)
     yield opened
-    context.close()
+    opened.context.close()
 
 
 def width(page: Page) -> int:
@@ -104,33 +97,52 @@ def column(page: Page, label: str, elem_id: str = "leaderboard-table") -> list[s
     return [row[index] for row in cells(board_rows(page, elem_id))]
 
 
+def seen_after_scrolling(page: Page, selectors: list[str]) -> None:
+    """Wait until each selector's text is on top again after a sideways scroll (the grid redraws on its scroll
+    event); fails naming those still hidden."""
+    script = f"selectors => selectors.every(s => ({SEEN_JS})(document.querySelector(s)))"
+    try:
+        page.wait_for_function(script, arg=selectors)
+    except PlaywrightTimeout:
+        pytest.fail(f"scrolled away or covered: {[s for s in selectors if not on_top(page, s)]}")
+
+
+@both_widths
 def test_rank_and_model_stay_visible_after_scrolling_sideways(page: Page, evaluated: EvaluatedData) -> None:
     board = page.locator("#leaderboard-table")
     board.scroll_into_view_if_needed()
     viewport = page.locator("#leaderboard-table .virtual-table-viewport")
     viewport.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
-    page.wait_for_timeout(300)
     assert viewport.evaluate("el => el.scrollLeft") > 0  # it did scroll: there are columns to the right
     first = evaluated.ranked_models()[0]
     model_cell = '#leaderboard-table [data-col="1"][data-row="0"]'
-    assert on_top(page, model_cell) and on_top(page, '#leaderboard-table [data-col="0"][data-row="0"]')
+    seen_after_scrolling(page, [model_cell, '#leaderboard-table [data-col="0"][data-row="0"]'])
     assert page.locator(model_cell).inner_text().strip() == first
     assert on_top(page, '#leaderboard-table [data-heading="1"]')
     shot(page, "scrolled-sideways")
 
 
-def test_the_first_columns_are_rank_model_score_and_rank_range(page: Page) -> None:
-    assert headers(page, "leaderboard-table")[:4] == ["Rank", "Model", "Indic average", "Rank range"]
+@both_widths
+def test_rank_model_and_score_come_first_figures_read_short_and_the_model_links_to_the_hub(page: Page) -> None:
+    assert headers(page, "leaderboard-table")[:4] == ["Rank", "Model", "Indic average", "Rank range"], "first columns"
     page.locator("#leaderboard-table").scroll_into_view_if_needed()
     score = '#leaderboard-table [data-col="2"][data-row="0"]'
-    assert on_top(page, score) and SCORE.match(page.locator(score).inner_text().strip())
+    assert on_top(page, score), "the first score is on screen, not covered"
+    assert SCORE.match(page.locator(score).inner_text().strip()), "the first score has two decimals"
+    indic = column(page, "Indic average")
+    assert indic and all(SCORE.match(value) for value in indic), f"every score has two decimals: {indic}"
+    assert all(re.match(r"^\d+\.\d\d – \d+\.\d\d$", value) for value in column(page, "95% CI")), "intervals"
+    assert {len(value) for value in column(page, "Dataset revision")} == {7}, "revisions are 7 characters"
+    link = board_rows(page).first.locator('[data-col="1"] a')  # the model cell (scores link to their items)
+    assert link.get_attribute("href") == "https://huggingface.co/acme/strong-7b", "the model links to its Hub page"
+    assert "Hub" not in headers(page, "leaderboard-table"), "no Hub column"
+    expect(board_rows(page).get_by_text(SCRIPT_MODEL_ID, exact=True), "a script id as text").to_be_visible()
+    assert page.locator("#leaderboard-table script").count() == 0, "no script element in the board"
     shot(page, "board")
 
 
 def test_the_first_phone_screen_shows_a_score(browser: Browser, app: AppServer) -> None:
-    context = browser.new_context(viewport=PHONE)
-    phone = context.new_page()
-    phone.goto(app.url)
+    phone = new_page(browser, PHONE, app.url)
     expect(board_rows(phone)).to_have_count(3, timeout=UI_TIMEOUT_MS)
     phone.evaluate("window.scrollTo(0, 0)")
     # A score's digits inside the first screen, not covered by anything (the side-by-side table loads apart).
@@ -138,14 +150,7 @@ def test_the_first_phone_screen_shows_a_score(browser: Browser, app: AppServer) 
         f"""() => Array.from(document.querySelectorAll("[role=gridcell]"))
              .filter(c => /^\\d+\\.\\d+$/.test(c.innerText.trim())).some({SEEN_JS})""", timeout=UI_TIMEOUT_MS)
     shot(phone, "first-screen")
-    context.close()
-
-
-def test_scores_read_with_two_decimals_and_revisions_are_short(page: Page) -> None:
-    indic = column(page, "Indic average")
-    assert indic and all(SCORE.match(value) for value in indic)
-    assert all(re.match(r"^\d+\.\d\d – \d+\.\d\d$", value) for value in column(page, "95% CI"))
-    assert {len(value) for value in column(page, "Dataset revision")} == {7}
+    phone.context.close()
 
 
 def test_sorting_is_a_control_and_the_csv_follows_it(page: Page, evaluated: EvaluatedData, tmp_path: Path) -> None:
@@ -197,14 +202,7 @@ def test_a_shared_link_restores_the_view_and_the_address_follows_changes(page: P
     expect(page.locator("#last-updated")).to_contain_text(re.compile(r"Last updated: \d{4}-\d\d-\d\d \d\d:\d\d UTC"))
 
 
-def test_the_model_name_links_to_its_hub_page_and_a_script_id_stays_text(page: Page) -> None:
-    link = board_rows(page).first.locator('[data-col="1"] a')  # the model cell (scores link to their items)
-    assert link.get_attribute("href") == "https://huggingface.co/acme/strong-7b"
-    assert "Hub" not in headers(page, "leaderboard-table")
-    expect(board_rows(page).get_by_text(SCRIPT_MODEL_ID, exact=True)).to_be_visible()
-    assert page.locator("#leaderboard-table script").count() == 0
-
-
+@both_widths
 def test_criteria_read_without_scrolling_sideways(page: Page) -> None:
     open_tab(page, "judgments")
     expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")
@@ -217,6 +215,7 @@ def test_criteria_read_without_scrolling_sideways(page: Page) -> None:
     shot(page, "criteria", full_page=True)
 
 
+@both_widths
 def test_plots_stay_readable_and_top_n_takes_a_typed_number(page: Page) -> None:
     open_tab(page, "plots")
     page.locator("#plot-variants").scroll_into_view_if_needed()  # plots draw when they come into view
@@ -252,6 +251,7 @@ def test_a_pasted_hub_url_is_understood_and_a_refusal_looks_like_one(page: Page)
     shot(page, "submit")
 
 
+@both_widths
 def test_a_link_opens_its_tab_and_choosing_a_tab_updates_the_address(page: Page, app: AppServer) -> None:
     page.goto(f"{app.url}?tab=about")
     expect(page.locator("#about-text")).to_be_visible()
@@ -267,7 +267,6 @@ def address(page: Page) -> dict[str, list[str]]:
     return parse_qs(urlparse(page.url).query)
 
 
-@pytest.mark.parametrize("page", [LAPTOP], indirect=True, ids=["1440"])
 def test_the_license_filter_keeps_the_chosen_licenses_and_the_csv_and_link_follow(page: Page, tmp_path: Path) -> None:
     open_filters(page)
     page.locator("#license-filter input").click()
@@ -284,7 +283,6 @@ def test_the_license_filter_keeps_the_chosen_licenses_and_the_csv_and_link_follo
     shot(page, "license-filter")
 
 
-@pytest.mark.parametrize("page", [LAPTOP], indirect=True, ids=["1440"])
 def test_open_weights_only_hides_gated_and_unknown_runs_and_a_link_restores_it(page: Page, app: AppServer) -> None:
     open_filters(page)
     page.locator("#open-weights-only input").check()
@@ -298,7 +296,6 @@ def test_open_weights_only_hides_gated_and_unknown_runs_and_a_link_restores_it(p
     expect(page.locator("#open-weights-only input")).to_be_checked()
 
 
-@pytest.mark.parametrize("page", [LAPTOP], indirect=True, ids=["1440"])
 def test_ranking_on_chosen_variants_reranks_and_the_csv_and_link_follow(
     page: Page, evaluated: EvaluatedData, tmp_path: Path
 ) -> None:

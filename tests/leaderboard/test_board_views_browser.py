@@ -1,4 +1,5 @@
-"""A link to one judgment, and the queue's benchmark and prompt mode, in Chromium at 1440×900 and 390×844.
+"""A link to one judgment, and the queue's benchmark and prompt mode, in Chromium at 1440×900 (and 390×844 where
+what is checked is layout).
 
 Opening a Judgments link restores the model, the comparison, the filters and the item with its
 criteria; choosing an item writes the link into the address. The queue tables say which
@@ -9,45 +10,33 @@ in test-artifacts/ (not committed).
 from __future__ import annotations
 
 import re
-import shutil
 from typing import Iterator
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from eval_backend.benchmarks.chat_mode import ChatMode
 from eval_backend.benchmarks.registry import BENCHMARKS
-from eval_backend.submissions import NewRequest, SqliteQueueStore
-from tests.leaderboard.test_board_browser import LAPTOP, PHONE, SEEN_JS, open_tab, shot
-from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, choose, headers
-from tests.support.app_server import AppServer, running_app
-from tests.support.run_folders import EvaluatedData
+from tests.leaderboard.test_board_browser import SEEN_JS, open_tab, seen_after_scrolling, shot
+from tests.leaderboard.test_browser import board_rows, cells, choose, headers
+from tests.support.app_server import AppServer
+from tests.support.board_apps import QUEUED
+from tests.support.browser_pages import PHONE, UI_TIMEOUT_MS, both_widths, new_page, width_of
 
 STRONG, REASONER = "acme__strong-7b/main", "acme__reasoner-3b/main"
-QUEUED = (("org/base-model", "saraiki", ChatMode.RAW), ("org/chat-model", "indic_qa", ChatMode.CHAT))
 
 
 @pytest.fixture(scope="module")
-def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    root = tmp_path_factory.mktemp("board-views")
-    shutil.copytree(evaluated.data_dir, root / "data")
-    queue = SqliteQueueStore(root / "data" / "queue.sqlite")
-    for model, benchmark, mode in QUEUED:
-        queue.add(NewRequest(model_id=model, revision="0123456789abcdef0123456789abcdef01234567",
-                             requested_revision="main", precision="bfloat16", reasoning=False,
-                             submitter="views-tester", benchmark=benchmark, chat_mode=mode))
-    with running_app(root / "data", root / "app.log", LOCAL_USER="views-tester") as server:
-        yield server
+def app(board_app: AppServer) -> AppServer:
+    """The shared board, with `QUEUED` in its queue."""
+    return board_app
 
 
-@pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])
+@pytest.fixture
 def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=request.param, accept_downloads=True)
-    opened = context.new_page()
-    opened.set_default_timeout(UI_TIMEOUT_MS)
+    opened = new_page(browser, width_of(request))
     yield opened
-    context.close()
+    opened.context.close()
 
 
 def address(page: Page) -> dict[str, list[str]]:
@@ -58,6 +47,7 @@ def item_rows(page: Page):
     return page.locator("#judgment-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
 
 
+@both_widths
 def test_a_judgments_link_opens_the_model_the_comparison_and_the_item(page: Page, app: AppServer) -> None:
     link = {"tab": "judgments", "model": REASONER, "compare": STRONG, "item": "Hindi:1", "language": "Hindi"}
     page.goto(f"{app.url}?{urlencode(link)}")
@@ -130,6 +120,7 @@ def test_a_row_clicked_while_another_opens_is_the_one_shown(page: Page, app: App
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('item') === {last[0] + ':' + last[1]!r}")
 
 
+@both_widths
 def test_the_queue_says_each_request_s_benchmark_and_prompt_mode(page: Page, app: AppServer) -> None:
     page.goto(f"{app.url}?tab=submit")
     pending = board_rows(page, "queue-pending")
@@ -139,11 +130,11 @@ def test_the_queue_says_each_request_s_benchmark_and_prompt_mode(page: Page, app
     shown = {row[1]: (row[2], row[3], row[4]) for row in cells(pending)}
     assert shown == {model: ("0123456", BENCHMARKS[benchmark].title, mode.value) for model, benchmark, mode in QUEUED}
     page.locator("#queue-pending").scroll_into_view_if_needed()
-    model, benchmark, mode = (page.locator(f'#queue-pending [data-col="{col}"][data-row="0"]') for col in (1, 3, 4))
+    mode = page.locator('#queue-pending [data-col="4"][data-row="0"]')
     if page.viewport_size == PHONE:  # id and model stay put; the revision scrolls away to show what follows
         page.locator("#queue-pending .virtual-table-viewport").evaluate(
             """el => { el.scrollLeft = el.querySelector('[data-col="2"][data-row="0"]').offsetWidth; }""")
-        page.wait_for_timeout(300)
-    assert model.evaluate(SEEN_JS) and benchmark.evaluate(SEEN_JS)
+    model_and_benchmark = [f'#queue-pending [data-col="{col}"][data-row="0"]' for col in (1, 3)]
+    seen_after_scrolling(page, model_and_benchmark)
     assert mode.evaluate(SEEN_JS) or page.viewport_size == PHONE
     shot(page, "queue")

@@ -1,7 +1,7 @@
 """The app in a real browser: `app.py` as a subprocess, Debian's Chromium driven by Playwright.
 
-One app start for the module, against a private copy of the evaluated data folder (the last
-test adds a run to it). Screenshots land in test-artifacts/ (not committed).
+The read-only tests use the session's shared board server (`board_app`); the one test that writes into
+its runs folder starts a server of its own. Screenshots land in test-artifacts/ (not committed).
 """
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ from eval_backend.submissions.model_facts import SubmissionRejected
 from eval_backend.submissions.validation import check_model_id
 from leaderboard.submit_messages import REFUSED_LABEL, readable
 from tests.support.app_server import AppServer, running_app
+from tests.support.browser_pages import UI_TIMEOUT_MS
 from tests.support.hub_dataset import read_rows
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 from tests.support.viewer_load import call_endpoint
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
-UI_TIMEOUT_MS = 20_000
 DOWNLOAD_TRIES = 20
 
 
@@ -45,11 +45,16 @@ class BrowserPage:
 
 
 @pytest.fixture(scope="module")
-def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    root = tmp_path_factory.mktemp("browser")
-    data_dir = root / "data"
-    shutil.copytree(evaluated.data_dir, data_dir)
-    with running_app(data_dir, root / "app.log", LEADERBOARD_REFRESH_S="2", LOCAL_USER="browser-tester") as server:
+def app(board_app: AppServer) -> AppServer:
+    return board_app
+
+
+@pytest.fixture(scope="module")
+def writable_app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """A server of its own over a private copy of the board, looking for new results every 2 s: a test writes there."""
+    root = tmp_path_factory.mktemp("browser-writable")
+    shutil.copytree(evaluated.data_dir, root / "data")
+    with running_app(root / "data", root / "app.log", LEADERBOARD_REFRESH_S="2") as server:
         yield server
 
 
@@ -222,20 +227,20 @@ def test_the_judgments_api_refuses_a_run_id_outside_the_runs_folder(app: AppServ
         assert len(call_endpoint(client, "judgments_view", ["acme__strong-7b/main"])[0]["value"]["data"]) > 0
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
-def test_judgment_downloads_match_the_run_folder(ui: BrowserPage, evaluated: EvaluatedData, tmp_path: Path, fmt: str) -> None:
+def test_judgment_downloads_match_the_run_folder(ui: BrowserPage, evaluated: EvaluatedData, tmp_path: Path) -> None:
     page = ui.page
     page.get_by_role("tab", name="Judgments").click()
     choose(page, "judgments-model", "flaky/judge-fails-2b")
-    path = download(page, f"download-{fmt}", tmp_path / f"judgments.{fmt}", "flaky__judge-fails-2b")
-    if fmt == "jsonl":
-        got = pd.DataFrame([json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()])
-    else:
-        got = pd.read_csv(path) if fmt == "csv" else pd.read_parquet(path)
     expected = read_details(evaluated.folders["flaky/judge-fails-2b"].details_path)
-    assert got["model"].unique().tolist() == ["flaky/judge-fails-2b"]
-    assert list(zip(got["config"], got["index"], got["status"])) == list(
-        zip(expected["config"], expected["index"], expected["status"]))
+    for fmt in ("jsonl", "csv", "parquet"):
+        path = download(page, f"download-{fmt}", tmp_path / f"judgments.{fmt}", "flaky__judge-fails-2b")
+        if fmt == "jsonl":
+            got = pd.DataFrame([json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()])
+        else:
+            got = pd.read_csv(path) if fmt == "csv" else pd.read_parquet(path)
+        assert got["model"].unique().tolist() == ["flaky/judge-fails-2b"], f"the {fmt} download's models"
+        assert list(zip(got["config"], got["index"], got["status"])) == list(
+            zip(expected["config"], expected["index"], expected["status"])), f"the {fmt} download's items"
 
 
 def test_a_script_in_a_model_id_and_response_stays_text(ui: BrowserPage) -> None:
@@ -250,31 +255,31 @@ def test_a_script_in_a_model_id_and_response_stays_text(ui: BrowserPage) -> None
     shot(page, "judgment-script")
 
 
-def test_submit_shows_the_engine_s_reason_as_a_refusal(ui: BrowserPage) -> None:
+def test_submit_refuses_with_the_engine_s_reason_and_the_chat_or_raw_choice_reaches_the_engine(ui: BrowserPage) -> None:
     page = ui.page
     page.get_by_role("tab", name="Submit").click()
     with pytest.raises(SubmissionRejected) as rejected:
         check_model_id("not a model id")
+    expect(page.get_by_label("Submitting as (local user, LOCAL_USER)"), "the local user").to_have_value(
+        "browser-tester")
+    # What a submission costs in judge tokens, measured on the board's complete runs, live and in batch mode.
+    expect(page.locator("#submit-cost"), "the judge cost line").to_contain_text(
+        re.compile(r"judge calls .* at live prices, .* in batch mode"))
     page.locator("#submit-model textarea").fill("not a model id")
     page.locator("#submit-button").click()
-    expect(page.locator("#submit-message textarea")).to_have_value(readable(str(rejected.value)))
-    expect(page.locator("#submit-message")).to_contain_text(REFUSED_LABEL)
-    expect(page.get_by_label("Submitting as (local user, LOCAL_USER)")).to_have_value("browser-tester")
-    # What a submission costs in judge tokens, measured on the board's complete runs, live and in batch mode.
-    expect(page.locator("#submit-cost")).to_contain_text(re.compile(r"judge calls .* at live prices, .* in batch mode"))
+    expect(page.locator("#submit-message textarea"), "the engine's reason").to_have_value(
+        readable(str(rejected.value)))
+    expect(page.locator("#submit-message"), "the refusal label").to_contain_text(REFUSED_LABEL)
     shot(page, "submit")
 
-
-def test_the_submit_form_s_chat_or_raw_choice_reaches_the_engine(ui: BrowserPage) -> None:
-    page = ui.page
-    page.get_by_role("tab", name="Submit").click()
     mode = page.locator("#submit-chat-mode")
-    expect(mode.get_by_label("Auto: chat if the model has a chat template, else raw")).to_be_checked()
+    expect(mode.get_by_label("Auto: chat if the model has a chat template, else raw"),
+           "auto is the default prompt mode").to_be_checked()
     mode.get_by_label("Raw text (base models)").check()
     page.locator("#submit-benchmarks").get_by_label("Saraiki").uncheck()  # raw, with no benchmark that offers it
     page.locator("#submit-model textarea").fill("org/base-model")
     page.locator("#submit-button").click()
-    expect(page.locator("#submit-message textarea")).to_have_value(
+    expect(page.locator("#submit-message textarea"), "the raw choice reached the engine").to_have_value(
         re.compile(r"^Raw prompts are offered by saraiki only; .*asks? prompts as chat turns\.$"))
 
 
@@ -285,32 +290,34 @@ def test_about_explains_how_to_reproduce_a_row(ui: BrowserPage) -> None:
     expect(page.locator("#about-text")).to_contain_text("Code-mixed drop %")
 
 
-def test_about_shows_judge_consistency_per_judge_model_as_text(ui: BrowserPage, app: AppServer) -> None:
+def test_what_is_written_into_the_runs_folder_shows_without_a_restart(
+    writable_app: AppServer, browser: Browser
+) -> None:
+    """A judge-consistency report shows in About as text, and a new run joins the board (LEADERBOARD_REFRESH_S)."""
     pairs = (ScoredPair("Hindi", 0, 0, 7, 7), ScoredPair("Hindi", 0, 1, 6, 8), ScoredPair("Tamil", 1, 0, 5, 4))
     judge = "<b>judge</b>-x"
     report = ConsistencyReport(judge, "stand-in-judge", seed=0, requested=3, sampled=3, failed=0, pairs=pairs)
-    run = next((app.data_dir / "runs").rglob("acme__strong-7b/main"))  # whichever runs tree the app uses
-    write_report(RunFolder(run), report)
-    page = ui.page
-    page.reload()
-    page.get_by_role("tab", name="About").click()
-    rows = page.locator("#judge-consistency [role=row][aria-rowindex]:not([aria-rowindex='1'])")
-    expect(rows).to_have_count(1)
-    row = cells(rows)[0]
-    assert row[:4] == [judge, "stand-in-judge", "1", "3"]
-    assert [float(value) for value in row[4:8]] == pytest.approx([0.33, 0.67, 0.5, 1.0], abs=0.01)
-    assert row[8] == ""  # one run: no order of models to compare
-    assert page.locator("#judge-consistency b").count() == 0
-    shot(page, "about-consistency")
+    strong = next((writable_app.data_dir / "runs").rglob("acme__strong-7b"))  # whichever runs tree the app uses
+    write_report(RunFolder(strong / "main"), report)
+    with open_ui(browser, writable_app.url) as ui:
+        page = ui.page
+        expect(board_rows(page), "the complete runs before").to_have_count(3)
+        page.get_by_role("tab", name="About").click()
+        rows = page.locator("#judge-consistency [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+        expect(rows, "one judge's consistency").to_have_count(1)
+        row = cells(rows)[0]
+        assert row[:4] == [judge, "stand-in-judge", "1", "3"], "judge, judge model, runs, pairs"
+        assert [float(value) for value in row[4:8]] == pytest.approx([0.33, 0.67, 0.5, 1.0], abs=0.01), "agreement"
+        assert row[8] == "", "one run: no order of models to compare"
+        assert page.locator("#judge-consistency b").count() == 0, "the judge's markup stays text"
+        shot(page, "about-consistency")
 
-
-def test_a_new_run_appears_without_a_restart(ui: BrowserPage, app: AppServer) -> None:
-    model = next((app.data_dir / "runs").rglob("acme__strong-7b"))  # whichever runs tree the app uses
-    new = shutil.copytree(model / "main", model / "v2")
-    request = json.loads((new / "request.json").read_text())
-    (new / "request.json").write_text(json.dumps({**request, "revision": "v2"}))
-    expect(board_rows(ui.page)).to_have_count(4, timeout=UI_TIMEOUT_MS)  # the three complete runs and the new one
-    columns = headers(ui.page, "leaderboard-table")
-    model, revision = columns.index("Model"), columns.index("Revision")
-    revisions = [(row[model], row[revision]) for row in cells(board_rows(ui.page))]
-    assert ("acme/strong-7b", "v2") in revisions and ("acme/strong-7b", "main") in revisions
+        new = shutil.copytree(strong / "main", strong / "v2")
+        request = json.loads((new / "request.json").read_text())
+        (new / "request.json").write_text(json.dumps({**request, "revision": "v2"}))
+        page.get_by_role("tab", name="Leaderboard").click()
+        expect(board_rows(page), "the three complete runs and the new one").to_have_count(4)
+        columns = headers(page, "leaderboard-table")
+        model, revision = columns.index("Model"), columns.index("Revision")
+        revisions = [(row[model], row[revision]) for row in cells(board_rows(page))]
+        assert ("acme/strong-7b", "v2") in revisions and ("acme/strong-7b", "main") in revisions, revisions

@@ -1,4 +1,5 @@
-"""The Compare view, the pairwise matrix and the Judgments comparison in Chromium at 1440×900 and 390×844.
+"""The Compare view, the pairwise matrix and the Judgments comparison in Chromium at 1440×900, each page then
+narrowed to 390×844 (nothing may overflow a phone's screen).
 
 The runs have 100-character model ids and prompts in Devanagari, Tamil and Bengali. Every
 figure on screen is checked against the engine's `compare_paired` on the same run folders, the
@@ -9,8 +10,8 @@ is wider than a phone's screen. Screenshots land in test-artifacts/.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+from contextlib import redirect_stdout
+from io import StringIO
 from pathlib import Path
 from typing import Iterator
 from urllib.parse import parse_qs, quote, urlencode, urlparse
@@ -19,15 +20,18 @@ import numpy as np
 import pandas as pd
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from eval_backend.cli import main as cli
 from eval_backend.run_items import read_run_items
 from eval_backend.statistics import PairedComparison, compare_paired, item_design
 from leaderboard.comparison_tables import format_difference, format_interval, format_p
 from leaderboard.short_labels import short_labels
-from tests.leaderboard.test_board_browser import LAPTOP, PHONE, shot
-from tests.leaderboard.test_browser import REPO, UI_TIMEOUT_MS, board_rows, cells, choose, download
-from tests.support.app_server import AppServer, running_app
-from tests.support.readable_runs import LONG_IDS, build_readable_data
+from tests.leaderboard.test_board_browser import shot
+from tests.leaderboard.test_browser import board_rows, cells, choose, download
+from tests.support.app_server import AppServer
+from tests.support.browser_pages import LAPTOP, PHONE, new_page
+from tests.support.readable_runs import LONG_IDS
 from tests.support.run_folders import EvaluatedData
 
 WRITING_TABLE = "compare-table-indic_writing_bench"
@@ -45,27 +49,21 @@ A, B, SHORT = run_id(LONG_IDS[0]), run_id(LONG_IDS[1]), "acme__short-1b/main"
 
 
 @pytest.fixture(scope="module")
-def data(tmp_path_factory: pytest.TempPathFactory) -> EvaluatedData:
-    return build_readable_data(tmp_path_factory.mktemp("compare-browser"))
+def data(readable_data: EvaluatedData) -> EvaluatedData:
+    return readable_data
 
 
 @pytest.fixture(scope="module")
-def app(data: EvaluatedData) -> Iterator[AppServer]:
-    log = data.data_dir.parent / "app.log"
-    with running_app(data.data_dir, log) as server:
-        yield server
-    written = log.read_text(encoding="utf-8", errors="replace")
-    assert "Traceback" not in written, written[-3000:]
+def app(readable_app: AppServer) -> AppServer:
+    """The readable runs' shared server (it checks at the session's end that no view raised)."""
+    return readable_app
 
 
-@pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])
-def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
-    """A fresh page; the app (and its data, built with an event loop of its own) comes before the browser."""
-    context = browser.new_context(viewport=request.param, accept_downloads=True)
-    opened = context.new_page()
-    opened.set_default_timeout(UI_TIMEOUT_MS)
+@pytest.fixture
+def page(app: AppServer, browser: Browser) -> Iterator[Page]:
+    opened = new_page(browser, LAPTOP)
     yield opened
-    context.close()
+    opened.context.close()
 
 
 def engine_comparison(data: EvaluatedData, a: str, b: str, figure: str, configs: tuple[str, ...] = ()
@@ -85,6 +83,17 @@ def open_compare(page: Page, app: AppServer, **params: str) -> None:
 
 def overflow(page: Page) -> int:
     return page.evaluate(OVERFLOW_JS)
+
+
+def fits_a_phone(page: Page, shown: str) -> None:
+    """Narrow the page to a phone's width; fails when it still reaches past the window's right edge once laid out
+    again (a plot redraws for its new width after the window's resize event), naming by how far."""
+    page.set_viewport_size(PHONE)
+    page.locator(shown).scroll_into_view_if_needed()
+    try:
+        page.wait_for_function(f"() => ({OVERFLOW_JS})() <= 0")
+    except PlaywrightTimeout:
+        pytest.fail(f"at {PHONE['width']} px the page overflows by {overflow(page)} px with {shown} in view")
 
 
 def test_the_compare_view_shows_the_engine_s_paired_figures(page: Page, app: AppServer, data: EvaluatedData) -> None:
@@ -108,6 +117,8 @@ def test_the_compare_view_shows_the_engine_s_paired_figures(page: Page, app: App
     page.locator("#compare-forest-indic_writing_bench").scroll_into_view_if_needed()
     assert overflow(page) <= 0
     shot(page, "compare-view")
+    fits_a_phone(page, "#compare-forest-indic_writing_bench")
+    shot(page, "compare-view")
 
 
 def test_choosing_two_models_writes_the_link(page: Page, app: AppServer) -> None:
@@ -119,6 +130,7 @@ def test_choosing_two_models_writes_the_link(page: Page, app: AppServer) -> None
     page.wait_for_function(f"() => new URLSearchParams(window.location.search).get('b') === {B!r}")
     assert parse_qs(urlparse(page.url).query)["a"] == [SHORT]
     assert overflow(page) <= 0
+    fits_a_phone(page, f"#{WRITING_TABLE}")
 
 
 def test_the_matrix_colours_only_what_holds_after_holm(page: Page, app: AppServer, data: EvaluatedData) -> None:
@@ -150,6 +162,8 @@ def test_the_matrix_colours_only_what_holds_after_holm(page: Page, app: AppServe
     page.locator("#pairwise-matrix").scroll_into_view_if_needed()
     assert overflow(page) <= 0
     shot(page, "compare-matrix")
+    fits_a_phone(page, "#pairwise-matrix")
+    shot(page, "compare-matrix")
 
 
 def test_the_judgments_side_by_side_compares_the_items_listed(page: Page, app: AppServer, data: EvaluatedData) -> None:
@@ -163,10 +177,10 @@ def test_the_judgments_side_by_side_compares_the_items_listed(page: Page, app: A
     paired.scroll_into_view_if_needed()
     assert overflow(page) <= 0
     shot(page, "judgments-paired")
+    fits_a_phone(page, "#judgments-paired")
+    shot(page, "judgments-paired")
 
 
-
-@pytest.mark.parametrize("page", [LAPTOP], indirect=True, ids=["1440"])
 def test_the_downloads_hold_the_figures_on_screen_and_those_the_cli_prints(
     page: Page, app: AppServer, data: EvaluatedData, tmp_path: Path
 ) -> None:
@@ -177,15 +191,15 @@ def test_the_downloads_hold_the_figures_on_screen_and_those_the_cli_prints(
     stem = "compare-indic_writing_bench-"
     downloaded = json.loads(download(page, "compare-download-json-indic_writing_bench", tmp_path / "pair.json",
                                      stem).read_text(encoding="utf-8"))
-    printed = subprocess.run(
-        [sys.executable, "-m", "eval_backend", "compare", str(data.folders[LONG_IDS[0]].path),
-         str(data.folders[LONG_IDS[1]].path), "--json"], cwd=REPO, capture_output=True, text=True, check=True)
-    cli = json.loads(printed.stdout)
+    printed = StringIO()
+    with redirect_stdout(printed):  # the CLI's own entry point, in this process
+        assert cli(["compare", str(data.folders[LONG_IDS[0]].path), str(data.folders[LONG_IDS[1]].path), "--json"]) == 0
+    cli_figures = json.loads(printed.getvalue())
     # The same figures; the verdicts' family differs (the board's table adjusts over its subset rows too).
     family = ("adjusted_p_value", "family_size", "verdict")
     assert [{k: v for k, v in row.items() if k not in family} for row in downloaded["comparisons"]] == [
-        {k: v for k, v in row.items() if k not in family} for row in cli["comparisons"]]
-    assert cli["a"] == LONG_IDS[0] and downloaded["subsets"]  # the variants' and domains' rows
+        {k: v for k, v in row.items() if k not in family} for row in cli_figures["comparisons"]]
+    assert cli_figures["a"] == LONG_IDS[0] and downloaded["subsets"]  # the variants' and domains' rows
     records = downloaded["comparisons"] + downloaded["subsets"]
     assert [row[3:10] for row in on_screen] == [[
         format_difference(record["difference"]), format_interval(record), format_p(record["p_value"]),

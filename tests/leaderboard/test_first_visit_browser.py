@@ -2,15 +2,14 @@
 
 The first view is prerendered (`leaderboard.first_view`) and the page is served from memory
 (`leaderboard.page_cache`), so a crowd of new visitors costs no event each. Checked in Chromium
-at a laptop's and a phone's width, and over HTTP against the board's own API.
+at a laptop's and a phone's width, and over HTTP against the board's own API. The page's timers are
+driven by Playwright's clock (`page.clock`): what a page would send within a period is seen at once.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
-from typing import Iterator
 
 import httpx
 import pytest
@@ -18,35 +17,47 @@ from playwright.sync_api import Browser, Page, Request, expect
 
 from leaderboard.app_factory import DOCUMENTED_ENDPOINTS
 from leaderboard.tabs.submit_tab import QUEUE_REFRESH_S
-from tests.leaderboard.test_board_browser import LAPTOP, PHONE, SCORE
+from tests.leaderboard.test_board_browser import SCORE
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells
-from tests.support.app_server import AppServer, running_app
-from tests.support.run_folders import EvaluatedData
+from tests.support.app_server import AppServer
+from tests.support.browser_pages import LAPTOP, PHONE
 from tests.support.viewer_load import call_endpoint, component_value, endpoint_inputs, page_config
 
 EVENT_PATHS = re.compile(r"/gradio_api/(queue/join|run/|call/)")
 """Where the page sends events to the server (queued, direct and API calls)."""
 
 
+QUIET_PERIOD_MS = int((QUEUE_REFRESH_S + 2) * 1_000)
+"""A span of the page's time longer than its shortest timer (the queue poll), shorter than the board's refresh
+(LEADERBOARD_REFRESH_S, 60 s by default: an open page then asks whether new results came, as it should)."""
+
+
 @pytest.fixture(scope="module")
-def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    root = tmp_path_factory.mktemp("first-visit")
-    shutil.copytree(evaluated.data_dir, root / "data")
-    with running_app(root / "data", root / "app.log") as server:
-        yield server
+def app(board_app: AppServer) -> AppServer:
+    """The shared board: it runs with the default refresh period, so a page's own timers stay quiet for a minute."""
+    return board_app
 
 
 def visit(browser: Browser, url: str, viewport: dict) -> tuple[Page, list[str]]:
-    """Open `url`; the list of events it sends, filled as the page runs (each test waits for what it needs).
+    """Open `url` with the page's clock in the test's hands; the list of events it sends, filled as the page runs
+    (each test waits for what it needs).
 
     Not "network idle": a page with a link holds the event streams of its answers open for a while.
     """
     page = browser.new_context(viewport=viewport).new_page()
     page.set_default_timeout(UI_TIMEOUT_MS)
+    page.clock.install()  # time still flows; `let_time_pass` runs the page's timers ahead of it
     sent: list[str] = []
     page.on("request", lambda request: sent.append(request.url) if EVENT_PATHS.search(request.url) else None)
     page.goto(url)
     return page, sent
+
+
+def let_time_pass(page: Page, milliseconds: int) -> None:
+    """Run every timer the page would fire within `milliseconds`, now; the requests they start are reported
+    before this returns (one more round trip to the page, whose messages come in order)."""
+    page.clock.run_for(milliseconds)
+    page.evaluate("() => document.readyState")
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1440", "390"])
@@ -55,7 +66,7 @@ def test_a_first_visit_shows_scores_without_sending_an_event(app: AppServer, bro
 
     expect(board_rows(page)).to_have_count(3)
     assert any(SCORE.match(cell) for row in cells(board_rows(page)) for cell in row)
-    page.wait_for_timeout(2_000)  # anything the page would still send on its own
+    let_time_pass(page, QUIET_PERIOD_MS)  # anything the page would send on its own, its timers' ticks too
     assert sent == []
     assert page.evaluate("window.location.search") == ""  # nothing changed, so nothing to write in the address
     page.context.close()
@@ -71,23 +82,23 @@ def queue_poll(url: str) -> int:
 
 def test_a_page_reading_the_board_does_not_poll_the_queue(app: AppServer, browser: Browser) -> None:
     poll = queue_poll(app.url)
-    page = browser.new_context(viewport=LAPTOP).new_page()
-    page.set_default_timeout(UI_TIMEOUT_MS)
 
     def polls_the_queue(request: Request) -> bool:
         return bool(EVENT_PATHS.search(request.url) and request.post_data
                     and json.loads(request.post_data).get("fn_index") == poll)
 
+    page, _ = visit(browser, app.url, LAPTOP)
     polls: list[Request] = []
     page.on("request", lambda request: polls.append(request) if polls_the_queue(request) else None)
-    page.goto(app.url)
     expect(board_rows(page)).to_have_count(3)
 
-    page.wait_for_timeout((QUEUE_REFRESH_S + 2) * 1_000)  # a whole polling period on the board
-    assert polls == []
-    # Once its tab is open the queue is polled within a period: waited for as it happens, not for a fixed time.
-    with page.expect_request(polls_the_queue, timeout=(QUEUE_REFRESH_S + 2) * 1_000 + UI_TIMEOUT_MS):
-        page.get_by_role("tab", name="Submit").click()
+    let_time_pass(page, QUIET_PERIOD_MS)  # a whole polling period on the board
+    assert polls == [], "the board polled the queue"
+    # Once its tab is open the queue is polled within a period: its timer, mounted with the tab, run ahead.
+    page.get_by_role("tab", name="Submit").click()
+    expect(page.locator("#queue-pending")).to_be_visible()
+    with page.expect_request(polls_the_queue):
+        page.clock.run_for(QUIET_PERIOD_MS)
     page.context.close()
 
 

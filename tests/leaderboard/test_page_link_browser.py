@@ -19,7 +19,6 @@ import pytest
 from playwright.sync_api import Browser, Request, expect
 
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS
-from tests.leaderboard.test_first_visit_browser import app  # noqa: F401 - the app fixture, as a fresh server
 from tests.support.app_server import AppServer
 
 STRONG = "acme__strong-7b/main"
@@ -67,8 +66,13 @@ LINKS = {
 
 
 @pytest.fixture(scope="module")
+def app(board_app: AppServer) -> AppServer:
+    return board_app
+
+
+@pytest.fixture(scope="module")
 def log(app: AppServer) -> Path:
-    """The server's log: `app` (the first-visit tests' server, one for this module) writes it beside its data."""
+    """The server's log: the shared board server writes it beside its data (only this test's part is read)."""
     return app.data_dir.parent / "app.log"
 
 

@@ -20,6 +20,7 @@ from eval_backend.benchmarks.registry import BENCHMARKS
 from leaderboard.short_labels import MAX_LABEL_CHARS
 from tests.leaderboard.test_board_browser import LAPTOP, PHONE, open_tab
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, BrowserPage, board_rows, cells, headers, open_ui, shot
+from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
 from tests.support.qa_runs import QaData, build_qa_runs
 from tests.support.run_folders import EvaluatedData
@@ -29,7 +30,7 @@ SCRIPT_MODEL = "evil-org/<script>alert(1)</script>"
 
 @pytest.fixture(scope="module")
 def qa(tmp_path_factory: pytest.TempPathFactory) -> QaData:
-    return build_qa_runs(tmp_path_factory.mktemp("qa"))
+    return apart(build_qa_runs, tmp_path_factory.mktemp("qa"))
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """The ranking first, every score a link, flagged rows, the overview, a model page and plots that fit, in
-Chromium at 1440×900 and 390×844, on a board of 100-character ids, Indic and Shahmukhi text, a second
-revision, runs cut off in thinking, judged by another judge or on one item per language, and all three
-benchmarks. Screenshots land in test-artifacts/ (not committed).
+Chromium at 1440×900 (and 390×844 for what the first screen and the overview fit), on a board of 100-character
+ids, Indic and Shahmukhi text, a second revision, runs cut off in thinking, judged by another judge or on one
+item per language, and all three benchmarks. Screenshots land in test-artifacts/ (not committed).
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from playwright.sync_api import Browser, Page, expect
 
 from leaderboard.row_flags import CUT_OFF, FEW_ITEMS_INTERVAL, OTHER_JUDGE
 from leaderboard.short_labels import MAX_LABEL_CHARS
-from tests.leaderboard.test_board_browser import LAPTOP, PHONE, column, open_tab, shot
-from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, headers, linked_href
-from tests.support.app_server import AppServer, running_app
+from tests.leaderboard.test_board_browser import column, open_tab, shot
+from tests.leaderboard.test_browser import board_rows, headers, linked_href
+from tests.support.apart import apart
+from tests.support.app_server import AppServer, assert_no_traceback, running_app
+from tests.support.browser_pages import LAPTOP, both_widths, new_page, width_of
 from tests.support.flagged_runs import CUT_OFF_ID, FEW_ITEMS_ID, OTHER_JUDGE_ID, build_flagged_board
 from tests.support.readable_runs import LONG_IDS
 
@@ -29,23 +31,19 @@ LINK_TIMEOUT_MS = 30_000
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     root = tmp_path_factory.mktemp("ranking-first")
-    board = build_flagged_board(root)
+    board = apart(build_flagged_board, root)
     with running_app(board.data_dir, root / "app.log", QA_DATASET=str(board.qa_dataset_dir)) as server:
         yield server
-    log = (root / "app.log").read_text()
-    assert "Traceback" not in log, log[-4000:]  # no link shape or view raised on the server
+    assert_no_traceback(root / "app.log")  # no link shape or view raised on the server
 
 
-@pytest.fixture(params=[LAPTOP, PHONE], ids=["1440", "390"])
+@pytest.fixture
 def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=request.param)
-    opened = context.new_page()
-    opened.set_default_timeout(UI_TIMEOUT_MS)
-    opened.goto(app.url)
+    opened = new_page(browser, width_of(request), app.url)
     opened.wait_for_selector("#leaderboard-table [role=gridcell]", timeout=60_000)  # a loaded machine renders late
     expect(board_rows(opened)).to_have_count(RANKED_RUNS)
     yield opened
-    context.close()
+    opened.context.close()
 
 
 def in_window(page: Page, selector: str) -> bool:
@@ -54,6 +52,7 @@ def in_window(page: Page, selector: str) -> bool:
                 and box["y"] + box["height"] <= size["height"])
 
 
+@both_widths
 def test_the_first_screen_shows_ranked_rows_with_rank_range_and_interval(page: Page) -> None:
     lead = headers(page, "leaderboard-table")[:5]
     assert lead == ["Rank", "Model", "Indic average", "Rank range", "95% CI"]
@@ -114,6 +113,7 @@ def test_a_link_s_filters_are_named_with_one_reset_and_updated_and_the_download_
     expect(board_rows(page)).to_have_count(RANKED_RUNS)
 
 
+@both_widths
 def test_the_overview_fits_the_screen_with_each_benchmark_s_rank_and_revisions_together(page: Page) -> None:
     open_tab(page, "All benchmarks")
     table = page.locator("#overview-table")

@@ -12,6 +12,7 @@ from eval_backend.benchmarks.saraiki.board import ACCURACY_METRICS
 from tests.leaderboard.test_board_browser import open_tab
 from tests.leaderboard.test_browser import BrowserPage, board_rows, cells, choose, headers, shot
 from tests.leaderboard.test_qa_browser import assert_reads_right, sized, ticks, ui  # noqa: F401 - fixtures, over `app`
+from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
 from tests.support.saraiki_runs import SARAIKI_MODELS, SaraikiData, build_saraiki_runs
 
@@ -22,7 +23,7 @@ LONG_ID = ("bharat-collective-for-indic-language-technology/saraiki-instruct-sft
 
 @pytest.fixture(scope="module")
 def saraiki(tmp_path_factory: pytest.TempPathFactory) -> SaraikiData:
-    return build_saraiki_runs(tmp_path_factory.mktemp("saraiki-board"), {**SARAIKI_MODELS, LONG_ID: True})
+    return apart(build_saraiki_runs, tmp_path_factory.mktemp("saraiki-board"), {**SARAIKI_MODELS, LONG_ID: True})
 
 
 @pytest.fixture(scope="module")

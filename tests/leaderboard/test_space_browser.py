@@ -25,6 +25,7 @@ from eval_backend.settings import DataSettings, HubSettings, Settings
 from eval_backend.submissions import SqliteQueueStore
 from leaderboard.submit_messages import QUEUED_LABEL, REFUSED_LABEL
 from leaderboard.tabs.submit_tab import SIGN_IN_FIRST
+from tests.support.apart import apart
 from tests.support.app_server import REPO, AppServer, running_app
 from tests.support.chat_server import StandInChatServer, chat_reply, judge_reply
 from tests.support.hub_dataset import write_writing_bench_dataset
@@ -51,13 +52,19 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StandInHubOAuth]:
     with StandInHubOAuth() as server:
         for model in (MODEL_ID, SECOND_MODEL_ID):
             server.add_model(model, chat_model_files(), parameters=7_000_000_000, card_data={"license": "apache-2.0"})
-        evaluated = build_evaluated_data(tmp_path_factory.mktemp("worker"), DEFAULT_PROFILES[:1], {"Hindi": 2})
-        with pytest.MonkeyPatch.context() as patch:  # the suite runs huggingface_hub offline; the stand-in is allowed
-            patch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
-            worker = Settings(hub=HubSettings(hf_token=HUB_TOKEN, hf_endpoint=server.url, results_repo=RESULTS_REPO),
-                              data=DataSettings(data_dir=evaluated.data_dir))
-            assert push_run(evaluated.folders[PUSHED_MODEL_ID], worker)
+        assert apart(push_a_worker_s_run, server, tmp_path_factory.mktemp("worker"))
         yield server
+
+
+def push_a_worker_s_run(hub: StandInHubOAuth, root: Path) -> bool:
+    """Evaluate one model (two Hindi items) into `root` and push its run to the Hub's results repo, as a GPU
+    worker does; whether the push went through."""
+    evaluated = build_evaluated_data(root, DEFAULT_PROFILES[:1], {"Hindi": 2})
+    with pytest.MonkeyPatch.context() as patch:  # the suite runs huggingface_hub offline; the stand-in is allowed
+        patch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+        worker = Settings(hub=HubSettings(hf_token=HUB_TOKEN, hf_endpoint=hub.url, results_repo=RESULTS_REPO),
+                          data=DataSettings(data_dir=evaluated.data_dir))
+        return push_run(evaluated.folders[PUSHED_MODEL_ID], worker)
 
 
 @pytest.fixture(scope="module")
@@ -89,12 +96,17 @@ def space(space_environment: dict[str, str], network_log: Path, tmp_path_factory
 
 @pytest.fixture
 def context(space: AppServer, browser: Browser) -> Iterator[BrowserContext]:
-    # The Space (and the Hub's run, built with asyncio) first: Playwright's loop then holds this thread.
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(UI_TIMEOUT_MS)
-    front_door(context, space.url)
+    context = visitor(browser, space.url)
     yield context
     context.close()
+
+
+def visitor(browser: Browser, app_url: str) -> BrowserContext:
+    """A browser of a person who has not signed in to the Space at `app_url` (no cookies yet)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    front_door(context, app_url)
+    return context
 
 
 def front_door(context: BrowserContext, app_url: str) -> None:
@@ -128,18 +140,29 @@ def submit(page: Page, model_id: str) -> None:
     page.locator("#submit-button").click()
 
 
-def test_a_signed_out_visitor_cannot_submit(context: BrowserContext, space: AppServer) -> None:
+def queued(space: AppServer) -> list[tuple]:
+    """The Space's queue: each request's id, model, submitter and benchmark."""
+    return [(r.id, r.model_id, r.submitter, r.benchmark)
+            for r in SqliteQueueStore(space.data_dir / "queue.sqlite").list_requests()]
+
+
+def test_a_signed_out_visitor_cannot_submit(context: BrowserContext, space: AppServer, network_log: Path) -> None:
+    before = queued(space)  # whatever the sign-in test queued, when it ran first
     page = open_submit_tab(context, space.url)
     expect(page.get_by_role("button", name="Sign in with Hugging Face")).to_be_visible()
     submit(page, MODEL_ID)
     expect(page.locator("#submit-message textarea")).to_have_value(SIGN_IN_FIRST)
     expect(page.locator("#submit-message")).to_contain_text(REFUSED_LABEL)
-    assert SqliteQueueStore(space.data_dir / "queue.sqlite").list_requests() == []
+    assert queued(space) == before, "a signed-out submission queued something"
+    assert outbound_attempts(network_log) == [], described(outbound_attempts(network_log))
 
 
-def test_a_person_signs_in_submits_and_meets_the_weekly_limit(
-    context: BrowserContext, space: AppServer, hub: StandInHubOAuth, tmp_path: Path, network_log: Path
+def test_a_person_signs_in_submits_meets_the_weekly_limit_and_a_restart_on_an_empty_disk_keeps_it(
+    context: BrowserContext, space: AppServer, space_environment: dict[str, str], hub: StandInHubOAuth,
+    tmp_path: Path, network_log: Path,
 ) -> None:
+    """Sign in, submit, meet the limit, the worker runs the request; a Space restarted on an empty disk finds the
+    queue and the results in the Hub's repos; and nothing reached any host but the Hub it was given."""
     hub.sign_in(PERSON)
     page = open_submit_tab(context, space.url)
     sign_in(page, space.url)
@@ -156,6 +179,9 @@ def test_a_person_signs_in_submits_and_meets_the_weekly_limit(
     assert {request.submitter for request in requests} == {PERSON.username}
     request = json.loads((run_worker_once(space, tmp_path, network_log) / "request.json").read_text(encoding="utf-8"))
     assert (request["model"], request["submitter"]) == (MODEL_ID, PERSON.username)
+    restarts_on_an_empty_disk(context.browser, space, space_environment, hub, network_log, tmp_path / "restarted")
+    # Its start, every visit, sign-in and submission, the worker's run and the restart: 127.0.0.1 only.
+    assert outbound_attempts(network_log) == [], described(outbound_attempts(network_log))
 
 
 def run_worker_once(space: AppServer, tmp_path: Path, network_log: Path) -> Path:
@@ -173,33 +199,29 @@ def run_worker_once(space: AppServer, tmp_path: Path, network_log: Path) -> Path
     return Path(ran.run_dir)
 
 
-def test_a_restarted_space_on_an_empty_disk_restores_the_queue_and_pulls_the_results(
-    context: BrowserContext, space: AppServer, space_environment: dict[str, str], hub: StandInHubOAuth,
-    network_log: Path, tmp_path: Path,
-) -> None:
-    # A Space without persistent storage restarts on an empty disk: what it had lives in the Hub's repos.
-    before = SqliteQueueStore(space.data_dir / "queue.sqlite").list_requests()
-    assert before, "run after the sign-in test: it queues the submission this restart must find"
-    with running_app(tmp_path / "data", tmp_path / "app.log", base=guarded_environment(network_log),
+def restarts_on_an_empty_disk(browser: Browser, space: AppServer, space_environment: dict[str, str],
+                              hub: StandInHubOAuth, network_log: Path, root: Path) -> None:
+    """The Space started again on an empty disk (one without persistent storage): it restores the queue and pulls
+    the results from the Hub's repos, and the weekly limit still counts what was submitted before (the person
+    signs in again, in a browser of their own: the first one's session cookie would hold for this 127.0.0.1 too)."""
+    before = queued(space)
+    assert before, "the submission this restart must find was queued"
+    root.mkdir()
+    with running_app(root / "data", root / "app.log", base=guarded_environment(network_log),
                      **space_environment) as restarted:
-        after = SqliteQueueStore(restarted.data_dir / "queue.sqlite").list_requests()
-        assert [(r.id, r.model_id, r.submitter, r.benchmark) for r in after] == [
-            (r.id, r.model_id, r.submitter, r.benchmark) for r in before]
+        assert queued(restarted) == before, "the restarted Space's queue"
+        context = visitor(browser, restarted.url)
         page = context.new_page()
         page.goto(restarted.url)
         # The Hub sync pulls the results at start; an open page finds them at its next look (LEADERBOARD_REFRESH_S).
         expect(page.locator("#leaderboard-table")).to_contain_text(PUSHED_MODEL_ID, timeout=UI_TIMEOUT_MS)
-        pulled = tmp_path / "data" / "runs" / "indic_writing_bench" / PUSHED_MODEL_ID.replace("/", "__")
+        pulled = root / "data" / "runs" / "indic_writing_bench" / PUSHED_MODEL_ID.replace("/", "__")
         assert [path.name for path in pulled.glob("*/summary.json")] == ["summary.json"]
         # The weekly limit counts what was submitted before the restart.
-        front_door(context, restarted.url)
         hub.sign_in(PERSON)
         page.get_by_role("tab", name="Submit").click()
         sign_in(page, restarted.url)
         submit(page, SECOND_MODEL_ID)
         expect(page.locator("#submit-message textarea")).to_have_value(re.compile(f"'{PERSON.username}' has made 1"))
+        context.close()
 
-
-def test_the_space_reached_for_nothing_but_the_hub_it_was_given(space: AppServer, network_log: Path) -> None:
-    # Its start, every visit, sign-in and submission above, and the worker's run: 127.0.0.1 only.
-    assert outbound_attempts(network_log) == [], described(outbound_attempts(network_log))

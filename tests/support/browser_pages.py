@@ -1,0 +1,36 @@
+"""Pages for the browser tests: the two widths the board is read at, and a fresh page in a context of its own.
+
+Every browser test opens its view at a laptop's width; a test about layout or touch (what is on the first
+screen, what overflows sideways, what a thumb can hit) runs at a phone's width too, by `both_widths` on a
+`page` fixture that reads its width from `request.param` (`width_of`).
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+LAPTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 390, "height": 844}
+UI_TIMEOUT_MS = 20_000
+"""How long a page action waits: under a parallel `make test` on 2 cores a Gradio page can render late."""
+
+both_widths = pytest.mark.parametrize("page", [LAPTOP, PHONE], indirect=True, ids=["1440", "390"])
+"""Run a test whose `page` fixture takes its width from `request.param` at a laptop's and a phone's width."""
+
+
+def width_of(request: pytest.FixtureRequest) -> dict:
+    """The viewport a `page` fixture opens: the phone's where the test is marked `both_widths`, else the laptop's."""
+    return getattr(request, "param", LAPTOP)
+
+
+def new_page(browser: Browser, viewport: dict, url: str | None = None) -> Page:
+    """A page in a fresh context (its own cookies and storage) at `viewport`, opened at `url` when given.
+
+    Close it with `page.context.close()`.
+    """
+    page = browser.new_context(viewport=viewport, accept_downloads=True).new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    if url is not None:
+        page.goto(url)
+    return page
