@@ -41,7 +41,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.record import publish  # noqa: E402
 from bench.reference import extract_revision  # noqa: E402
 from eval_backend import judging, pipeline  # noqa: E402
-from eval_backend.benchmarks.registry import BENCHMARKS  # noqa: E402
+try:  # the working tree: the registry is a module of its own
+    from eval_backend.benchmarks.registry import BENCHMARKS  # noqa: E402
+except ModuleNotFoundError:  # the reference commit this script also runs against (a copy of it runs there)
+    from eval_backend.benchmarks import BENCHMARKS  # type: ignore[attr-defined,no-redef]  # noqa: E402
 from eval_backend.dataset_loader import DatasetSpec  # noqa: E402
 from eval_backend.judging import JudgingProgress  # noqa: E402
 from eval_backend.pipeline import RunSpec, import_responses, prepare_run  # noqa: E402

@@ -144,6 +144,11 @@ def _looks_secret(value: str) -> bool:
     return len(value) >= _FRAGMENT and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
 
 
+def registered_secrets() -> frozenset[str]:
+    """The values `redact` and `mask_known_secrets` find now (what `register_secrets` / `add_secrets` gave)."""
+    return _known
+
+
 def add_secrets(secrets: Iterable[str]) -> None:
     """Register these values too, keeping those registered before (a client registers what it is configured with)."""
     new = frozenset(value for value in secrets if len(value) >= 4) - _known

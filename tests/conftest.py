@@ -40,7 +40,20 @@ for _name in (
     os.environ.pop(_name, None)
 
 
+from typing import Iterator  # noqa: E402
+
 import pytest  # noqa: E402  (after the environment above is set)
+
+from eval_backend.redaction import register_secrets, registered_secrets  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _registered_secrets_restored() -> Iterator[None]:
+    """The secrets a test's clients register (`redaction.add_secrets`) are the process's from then on: put back
+    what was registered before, so one test's keys never mask another's text."""
+    before = registered_secrets()
+    yield
+    register_secrets(before)
 
 
 @pytest.fixture(scope="session")
