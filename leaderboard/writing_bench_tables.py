@@ -337,7 +337,8 @@ def model_matches(models: pd.Series, search: str) -> pd.Series:
     if not terms:
         return pd.Series(True, index=models.index)
     lowered = models.astype(str).str.lower()
-    return lowered.apply(lambda model: any(term in model for term in terms))
+    # Built as booleans: `apply` over no models keeps the ids' text dtype, which no mask can be combined with.
+    return pd.Series([any(term in model for term in terms) for model in lowered], index=models.index, dtype=bool)
 
 
 def top_n(table: pd.DataFrame, n: int) -> pd.DataFrame:

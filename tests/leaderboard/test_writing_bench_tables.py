@@ -29,6 +29,7 @@ from leaderboard.writing_bench_tables import (
     language_variant_frame,
     leaderboard_view,
     license_choices,
+    model_matches,
     model_type,
     query_rows,
     rank_ranges,
@@ -149,6 +150,13 @@ def test_search_matches_any_term_literally_and_ignores_case(table: pd.DataFrame)
     assert list(leaderboard_view(table, [], "<script>")["model"]) == [SCRIPT_MODEL_ID]
     assert leaderboard_view(table, [], "a.c.m.e").empty  # not a regular expression
     assert len(leaderboard_view(table, [], "  ")) == len(table)
+
+
+def test_a_search_over_no_models_is_a_mask_that_combines_with_others() -> None:
+    """A benchmark with no runs yet is searched too (a shared link names one): the mask stays boolean."""
+    nobody = pd.Series([], dtype="string")
+    matched = model_matches(nobody, "ਸਰਾਇਕੀ; acme")
+    assert matched.dtype == bool and (matched & ~pd.Series([], dtype=bool)).empty
 
 
 def test_top_n_keeps_the_best_ranked(table: pd.DataFrame) -> None:
