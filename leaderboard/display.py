@@ -164,8 +164,8 @@ def display_table(view: pd.DataFrame, score_link: ScoreLink | None = None) -> Di
         few = [too_few_items(codes) for codes in frame["flags"]]
         for column in ("indic_ci", "overall_ci"):
             if column in frame:
-                frame[column] = [FEW_ITEMS_INTERVAL if too_few and cell else cell
-                                 for too_few, cell in zip(few, frame[column])]
+                # With or without numbers: a figure on one cluster per language has no interval at all.
+                frame[column] = [FEW_ITEMS_INTERVAL if too_few else cell for too_few, cell in zip(few, frame[column])]
     if "created_at" in frame:
         frame["created_at"] = frame["created_at"].astype(str).str.slice(0, 10)
     frame = frame[[c for c in LEAD_COLUMNS if c in frame] + [c for c in frame.columns if c not in LEAD_COLUMNS]]

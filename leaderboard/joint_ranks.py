@@ -6,7 +6,9 @@ the 2.5th to 97.5th percentile of the ranks each holds across replicates. A run 
 revision cannot be resampled with them; it keeps the interval-overlap rule (`rank_ranges`), and
 a shared-revision run's range widens by the other-revision runs whose interval overlaps its own.
 So does a shared-revision run whose items cannot be aligned with the others' (no details.parquet,
-an item left unscored): it alone keeps the overlap rule, the others keep the joint bootstrap.
+an item left unscored): it alone keeps the overlap rule, the others keep the joint bootstrap. A figure
+resting on fewer than two clusters in every config cannot be resampled at all (`Design.no_spread_reason`):
+every run keeps the overlap rule, whose range, without an interval, is every rank.
 `rank_rule` says which rule gave each range.
 """
 
@@ -56,6 +58,10 @@ def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranke
         return table
     shared = pd.Series(table.index.isin(table.index[shared][list(aligned.kept)]), index=table.index)
     if shared.sum() < 2:
+        return table
+    unresampled = aligned.design.no_spread_reason()
+    if unresampled is not None:  # every replicate would be the point: ranks of width 0 that say nothing
+        logger.info("rank ranges by interval overlap: the figure %s", unresampled)
         return table
     joint = aligned_joint_ranking(aligned)
     others = ranked & ~shared

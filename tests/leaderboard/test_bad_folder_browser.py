@@ -18,9 +18,11 @@ from eval_backend.benchmarks.registry import DEFAULT_BENCHMARK
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.details import read_details, write_details
 from eval_backend.run_folder import RunFolder
-from tests.leaderboard.test_board_browser import LAPTOP, open_tab, shot
-from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, headers
-from tests.support.app_server import AppServer, running_app
+from tests.leaderboard.test_board_browser import open_tab, shot
+from tests.leaderboard.test_browser import board_rows, cells, headers
+from tests.support.apart import apart
+from tests.support.app_server import AppServer, assert_no_traceback, running_app
+from tests.support.browser_pages import LAPTOP, new_page
 from tests.support.flagged_runs import build_flagged_board
 from tests.support.readable_runs import LONG_IDS
 
@@ -34,7 +36,7 @@ PROBLEMS = "Run folders that could not be read"
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     root = tmp_path_factory.mktemp("bad-folders")
-    board = build_flagged_board(root)
+    board = apart(build_flagged_board, root)  # Playwright's loop runs on this thread: the engine builds apart
     writing = board.data_dir / "runs" / DEFAULT_BENCHMARK
     old = RunFolder.for_model(writing, LONG_IDS[1], "main")
     old.write_request({k: v for k, v in old.read_request().items() if k != "dataset_resolved_at"})
@@ -47,19 +49,15 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     write_details(details.iloc[[*range(len(details)), 0]], qa / "details.parquet")
     with running_app(board.data_dir, root / "app.log", QA_DATASET=str(board.qa_dataset_dir)) as server:
         yield server
-    log = (root / "app.log").read_text()
-    assert "Traceback" not in log, log[-4000:]  # no view raised on the server
+    assert_no_traceback(root / "app.log")  # no view raised on the server
 
 
 @pytest.fixture
 def page(app: AppServer, browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=LAPTOP)
-    opened = context.new_page()
-    opened.set_default_timeout(UI_TIMEOUT_MS)
-    opened.goto(app.url)
+    opened = new_page(browser, LAPTOP, app.url)
     opened.wait_for_selector("#leaderboard-table [role=gridcell]", timeout=60_000)  # a loaded machine renders late
     yield opened
-    context.close()
+    opened.context.close()
 
 
 def _problems(page: Page) -> str:

@@ -13,7 +13,7 @@ from eval_backend.run_folder import RunFolder
 from leaderboard.joint_ranks import JOINT_RULE, OVERLAP_RULE
 from leaderboard.results import ResultsStore
 from leaderboard.writing_bench_tables import RANKED, rank_ranges, table_for_runs
-from tests.support.run_folders import EvaluatedData
+from tests.support.run_folders import CONFIGS, EvaluatedData, ModelProfile, build_evaluated_data
 
 
 def _ranked(runs_dir: Path) -> pd.DataFrame:
@@ -71,3 +71,15 @@ def test_a_run_without_its_per_item_table_alone_keeps_the_overlap_rule(evaluated
     assert (after.loc[outsider, "indic_ci_low"] > others["indic_ci_high"]).all()
     assert others["rank_best"].tolist() == (joint.rank_best + 1).tolist()
     assert others["rank_worst"].tolist() == (joint.rank_worst + 1).tolist()
+
+
+def test_a_figure_on_one_cluster_per_config_keeps_the_overlap_rule_and_every_rank(tmp_path: Path) -> None:
+    """Issue 40: with one request per language every replicate redraws the same items, so the joint bootstrap's
+    ranks have width 0; no run may read a rank range from it."""
+    long_id = "indic-nlp-collective/" + "sarvam-हिन्दी-தமிழ்-বাংলা-".ljust(79, "x")
+    profiles = (ModelProfile(long_id, 9), ModelProfile("acme/mid-3b", 6), ModelProfile("acme/low-1b", 3))
+    one_each = build_evaluated_data(tmp_path, profiles, {name: 1 for name in CONFIGS})
+    ranked = _ranked(one_each.runs_dir)
+    assert len(ranked) == 3 and set(ranked["rank_rule"]) == {OVERLAP_RULE}
+    assert ranked["indic_ci_low"].isna().all(), "a figure on one cluster per config has no interval"
+    assert ranked["rank_best"].tolist() == [1, 1, 1] and ranked["rank_worst"].tolist() == [3, 3, 3]
