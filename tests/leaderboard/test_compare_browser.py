@@ -247,8 +247,9 @@ def test_a_compare_row_never_says_better_where_its_corrected_p_value_says_otherw
     expect(headline).to_contain_text(f"Holm-adjusted over {len(tested)} rows")
     expect(headline).to_contain_text("interval excludes 0")
     # Each language once: the forest plot's rows are the table's rows on all items, none repeated.
-    labels = page.locator("#compare-forest-indic_writing_bench .yaxislayer-above text").evaluate_all(
-        "texts => texts.map(t => t.textContent)")
+    forest = page.locator("#compare-forest-indic_writing_bench .yaxislayer-above text")
+    expect(forest.first).to_be_attached(timeout=COMPUTE_TIMEOUT_MS)  # the forest is drawn after the table
+    labels = forest.evaluate_all("texts => texts.map(t => t.textContent)")
     assert labels and len(labels) == len(set(labels)) == sum(1 for row in shown if row[1] == "all items")
     headline.scroll_into_view_if_needed()
     assert overflow(page) <= 0
