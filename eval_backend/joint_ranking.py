@@ -19,7 +19,7 @@ import pandas as pd
 
 from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
 from eval_backend.item_values import KEY, item_values
-from eval_backend.run_folder import RunFolder, RunFolderError
+from eval_backend.run_folder import RunFolder, RunFolderError, scored_stamp
 from eval_backend.run_items import read_run_items
 from eval_backend.statistics import DEFAULT_SEED, Design, JointBootstrap, item_design, joint_bootstrap
 
@@ -145,12 +145,8 @@ def _reference(folder: RunFolder, name: str) -> _Reference:
 
 
 def _stamp(folder: RunFolder) -> tuple[str, int, int, int]:
-    """The folder and its details' and items' modification stamps: what a cached read depends on."""
-    try:
-        details, items = folder.details_path.stat(), folder.items_path.stat()
-    except FileNotFoundError as exc:
-        raise RunFolderError(f"{folder.path}: no {exc.filename}; score the run first") from None
-    return (str(folder.path), details.st_mtime_ns, details.st_size, items.st_mtime_ns)
+    """What a cached read of the folder depends on: its details' and items' stamps."""
+    return scored_stamp(folder, folder.items_path)
 
 
 def _aligned(folder: RunFolder, reference: _Reference) -> np.ndarray:

@@ -149,6 +149,16 @@ class RunFolder:
         return _read_json(self.summary_path)
 
 
+def scored_stamp(folder: RunFolder, other: Path) -> tuple[str, int, int, int]:
+    """The folder, its details.parquet's modification time and size, and `other`'s modification time: the key of
+    a cached read of the scored run and one more of its files. RunFolderError when either is missing."""
+    try:
+        details, also = folder.details_path.stat(), other.stat()
+    except FileNotFoundError as exc:
+        raise RunFolderError(f"{folder.path}: no {exc.filename}; score the run first") from None
+    return (str(folder.path), details.st_mtime_ns, details.st_size, also.st_mtime_ns)
+
+
 def read_records(path: Path, build: Callable[[Mapping[str, Any]], Any], what: str = "record") -> Iterator[Any]:
     """Each line of a JSONL file of the run folder built into a record (`what` it is, for the error);
     RunFolderError names the file and the line at fault."""

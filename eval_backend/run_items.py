@@ -77,11 +77,14 @@ def _statistics(benchmark: Benchmark) -> ItemStatistics:
     return benchmark.item_statistics()
 
 
-def _label(request: dict, folder: RunFolder) -> str:
-    model, revision = request.get("model"), request.get("revision")
-    if not model:
-        return str(folder.path)
+def model_label(model: str, revision: str | None) -> str:
+    """How a run is named to a reader: the model id, with the revision when it is not the default branch."""
     return model if revision in (None, "", "main") else f"{model} @ {revision}"
+
+
+def _label(request: dict, folder: RunFolder) -> str:
+    model = request.get("model")
+    return model_label(model, request.get("revision")) if model else str(folder.path)
 
 
 def run_label(folder: RunFolder) -> str:

@@ -26,7 +26,7 @@ from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.item_statistics import Figure
 from eval_backend.benchmarks.style_features import StyleFeature
 from eval_backend.joint_ranking import AlignedFigure, Loader, aligned_figure
-from eval_backend.run_folder import RunFolder, RunFolderError
+from eval_backend.run_folder import RunFolder, RunFolderError, scored_stamp
 from eval_backend.run_items import KEY, folder_benchmark, run_label
 from eval_backend.statistics import DEFAULT_REPLICATES, DEFAULT_SEED
 from eval_backend.statistics.style_control import StyleControl, StyleNotIdentified, style_control
@@ -144,9 +144,5 @@ def _mtime(path: Path) -> int | None:
 
 
 def _stamp(folder: RunFolder) -> tuple[str, int, int, int]:
-    """The folder and its details' and responses' modification stamps: what its answers' measures depend on."""
-    try:
-        details, responses = folder.details_path.stat(), folder.responses_path.stat()
-    except FileNotFoundError as exc:
-        raise RunFolderError(f"{folder.path}: no {exc.filename}; score the run first") from None
-    return (str(folder.path), details.st_mtime_ns, details.st_size, responses.st_mtime_ns)
+    """What its answers' measures depend on: the folder's details' and responses' stamps."""
+    return scored_stamp(folder, folder.responses_path)

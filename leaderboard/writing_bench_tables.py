@@ -25,6 +25,7 @@ import pandas as pd
 
 from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from eval_backend.benchmarks.writing_bench.scoring import SUBDOMAIN_SEPARATOR
+from eval_backend.run_items import model_label
 from leaderboard.joint_ranks import with_joint_rank_ranges
 from leaderboard.results import UNKNOWN_LICENSE, RunResult, Snapshot, breakdown_frame, runs_frame
 from leaderboard.row_flags import board_flags, dataset_pin, is_hidden, outdated, run_facts
@@ -479,8 +480,9 @@ def _interval(value: object) -> tuple[float | None, float | None]:
 
 
 def run_label(model: str, revision: str) -> str:
-    """The model id, with the revision when it is not the default branch (labels must be unique)."""
-    return model if revision in ("", "main") else f"{model} @ {revision}"
+    """The model id, with the revision when it is not the default branch (labels must be unique): the engine's
+    rule (`run_items.model_label`), so the board and the CLI name a run alike."""
+    return model_label(model, revision)
 
 
 def _members(table: pd.DataFrame, group: str) -> list[str]:

@@ -9,6 +9,7 @@ import pytest
 from eval_backend.joint_ranking import joint_ranking
 from eval_backend.run_folder import RunFolderError
 from tests.support.run_folders import DEFAULT_PROFILES, EvaluatedData, build_evaluated_data
+from tests.support.counting_cache import CountingCache
 
 RANKED = [DEFAULT_PROFILES[0].model_id, DEFAULT_PROFILES[1].model_id, DEFAULT_PROFILES[4].model_id]
 
@@ -26,14 +27,8 @@ def test_the_headlines_are_the_summaries_indic_averages(evaluated: EvaluatedData
 
 
 def test_a_kept_read_is_reused_until_the_runs_table_changes(evaluated: EvaluatedData) -> None:
-    kept: dict = {}
-    loads: list = []
-
-    def cached(key, load):
-        if key not in kept:
-            loads.append(key[0])
-            kept[key] = load()
-        return kept[key]
+    cached = CountingCache()
+    loads = cached.loads
 
     folders = [evaluated.folders[model] for model in RANKED]
     first = joint_ranking(folders, "indic", cached=cached)

@@ -30,6 +30,7 @@ from eval_backend.style_ranking import style_board, style_matrix
 from tests.support.qa_runs import QA_PROFILES, build_qa_runs
 from tests.support.run_folders import EvaluatedData, ModelProfile, build_evaluated_data
 from tests.support.saraiki_runs import build_saraiki_runs
+from tests.support.counting_cache import CountingCache
 
 LONG_ID = "verbose-lab/" + "ल" * 20 + "-" + "x" * 67  # 100 characters
 PADDING = " यह उत्तर बहुत लंबा है।" * 40
@@ -221,14 +222,8 @@ def test_a_benchmark_that_declares_no_style_shows_length_only_per_task(tmp_path:
 
 
 def test_a_kept_read_is_reused_until_the_runs_files_change(evaluated: EvaluatedData) -> None:
-    kept: dict = {}
-    loads: list = []
-
-    def cached(key, load):
-        if key not in kept:
-            loads.append(key[0])
-            kept[key] = load()
-        return kept[key]
+    cached = CountingCache()
+    loads = cached.loads
 
     folders = _folders(evaluated)
     first = style_board(folders, replicates=50, cached=cached)
