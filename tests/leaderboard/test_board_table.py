@@ -3,10 +3,13 @@ download and mirrored to the results repo, where a user loads it with `datasets`
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
+import time
+import urllib.request
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import huggingface_hub.constants
 import pandas as pd
@@ -22,6 +25,7 @@ from leaderboard.board_file import BoardFile
 from leaderboard.board_table import LEAD_COLUMNS, board_table
 from leaderboard.context import AppContext
 from leaderboard.writing_bench_tables import TableCache
+from tests.support.app_server import assert_no_traceback, running_app
 from tests.support.built_once import built_once
 from tests.support.hub_repo_server import StandInHubRepos, point_clients_at
 from tests.support.whole_board import PARTIAL_QA, WholeBoard, build_whole_board
@@ -126,3 +130,42 @@ def test_new_results_make_a_new_board_and_a_new_push(whole: WholeBoard, hub: Sta
     assert after != before and board.last_push.result(timeout=60)
     assert "acme/base-<b>1b</b>" not in set(pd.read_parquet(after)["model"])
     assert hub.dataset_files(RESULTS_REPO)[BOARD_PATH] == after.read_bytes()
+
+
+def test_the_app_serves_the_board_it_pushed(whole: WholeBoard, hub: StandInHubRepos, tmp_path: Path) -> None:
+    """`app.py` with the mirror on: its first view writes the board once, its page's download button serves it,
+    and the results repo gets the same bytes; its log holds no token."""
+    data_dir = Path(shutil.copytree(whole.data_dir, tmp_path / "data"))
+    log = tmp_path / "app.log"
+    with running_app(data_dir, log, HF_TOKEN=TOKEN, HF_ENDPOINT=hub.url, RESULTS_REPO=RESULTS_REPO,
+                     HF_HUB_OFFLINE="0") as server:
+        button = page_component(server.url, "board-download")
+        served = urllib.request.urlopen(button["value"]["url"], timeout=30).read()
+        pushed = wait_for(lambda: hub.dataset_files(RESULTS_REPO).get(BOARD_PATH)
+                          if ("dataset", RESULTS_REPO) in hub.repos else None)
+        context = context_of(data_dir, tmp_path / "downloads")
+        pd.testing.assert_frame_equal(pd.read_parquet(io.BytesIO(served))[["benchmark", *SHOWN]], on_screen(context),
+                                      check_dtype=False)
+    assert served == pushed
+    assert TOKEN not in log.read_text()
+    assert_no_traceback(log)
+
+
+def page_component(url: str, elem_id: str) -> dict:
+    """The props of the page's component `elem_id`, as the prerendered page carries them."""
+    html = urllib.request.urlopen(url, timeout=30).read().decode()
+    marker = "window.gradio_config = "
+    config, _ = json.JSONDecoder().raw_decode(html, html.index(marker) + len(marker))
+    return next(component["props"] for component in config["components"]
+                if component.get("props", {}).get("elem_id") == elem_id)
+
+
+def wait_for(read: Callable[[], bytes | None], timeout_s: float = 60.0) -> bytes:
+    """What `read` returns once it returns something (the app pushes on a thread of its own)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        found = read()
+        if found:
+            return found
+        time.sleep(0.5)
+    pytest.fail(f"nothing came within {timeout_s} s")
