@@ -80,6 +80,12 @@ def test_every_run_of_every_benchmark_is_a_row_as_the_board_ranks_it(whole: Whol
     assert standings["bharat/partial-1b@indic_writing_bench"] == "partial"  # an old run, frozen before coverage
 
 
+def test_a_board_with_no_runs_is_a_file_of_headers_only(tmp_path: Path) -> None:
+    context = context_of(tmp_path / "empty-data", tmp_path / "downloads")
+    written = pd.read_parquet(BoardFile(context.settings).current(context))
+    assert list(written.columns) == LEAD_COLUMNS and written.empty
+
+
 def test_each_rows_figures_are_its_summarys(whole: WholeBoard, tmp_path: Path) -> None:
     table = board_table(context_of(whole.data_dir, tmp_path)).set_index("model", drop=False)
     writing = table[table["benchmark"] == "indic_writing_bench"].loc[whole.long_ids[0]]
