@@ -21,6 +21,7 @@ import os
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -28,12 +29,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.cold_board import write_runs  # noqa: E402
 from bench.record import publish  # noqa: E402
 from bench.reference import ROOT, extract_revision  # noqa: E402
-from tests.support.app_server import AppStartError, running_app  # noqa: E402
+from tests.support.app_server import AppStartError, board_ready, running_app  # noqa: E402
 
 APP_PATHS = ["app.py", "eval_backend", "leaderboard"]
 REFERENCE = "5bf2d6a"
 """Main when the board became a Hub dataset (issue #41): binds first, renders after; no board file."""
 MEASURES = ("first page served", "board on the page")
+BOARD_WAIT_S = 600.0
+"""How long a start may take to carry the board (issue #41 asks for 120 s with four busy processes beside)."""
 
 
 def spin(stop: multiprocessing.Event) -> None:  # type: ignore[valid-type]
@@ -84,12 +87,25 @@ def measure(tree: Path, data_dir: Path, log: Path) -> dict[str, float | str]:
     """Seconds from launch to the first page served and to the board on the page (harness retries included)."""
     launched = time.monotonic()
     try:
-        with running_app(data_dir, log, repo=tree) as app:
-            ready_s = time.monotonic() - launched
+        with running_app(data_dir, log, repo=tree, wait_for_board=False) as app:
             answered_s = app.answered_s
+            ready_s = board_on_page_s(app.url, launched)
     except AppStartError as error:
         return dict.fromkeys(MEASURES, f"did not start: {str(error).splitlines()[0][:60]}")
     return {"first page served": answered_s, "board on the page": ready_s}
+
+
+def board_on_page_s(url: str, launched: float) -> float | str:
+    """Seconds from `launched` until the page carries the board's first render; a note past BOARD_WAIT_S."""
+    while time.monotonic() - launched < BOARD_WAIT_S:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                if board_ready(response.read().decode("utf-8", "replace")):
+                    return time.monotonic() - launched
+        except OSError:
+            pass  # a busy server may miss a request; the next one counts
+        time.sleep(0.5)
+    return f"not within {BOARD_WAIT_S:.0f} s"
 
 
 def compared(reference: float | str, current: float | str) -> str:
