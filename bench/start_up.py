@@ -110,9 +110,10 @@ def board_on_page_s(url: str, launched: float) -> float | str:
 
 def compared(reference: float | str, current: float | str) -> str:
     """`reference s / current s (current / reference)`, or what kept one from starting."""
+    shown = " / ".join(value if isinstance(value, str) else f"{value:.1f} s" for value in (reference, current))
     if isinstance(reference, str) or isinstance(current, str):
-        return f"{reference} / {current}"
-    return f"{reference:.1f} s / {current:.1f} s ({current / reference:.2f}x)"
+        return shown
+    return f"{shown} ({current / reference:.2f}x)"
 
 
 def parse_args() -> argparse.Namespace:
