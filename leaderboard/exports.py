@@ -66,6 +66,12 @@ def export_json(document: Mapping[str, Any], downloads_dir: Path, file_name: str
                        lambda path: path.write_text(text, encoding="utf-8"))
 
 
+def export_bytes(data: bytes, downloads_dir: Path, file_name: str) -> Path:
+    """`data` as a download named `file_name`, written once per content (atomically: a reader never sees part)."""
+    digest = hashlib.sha256(data).hexdigest()[:20]
+    return _write_once(Path(downloads_dir), f"file-{digest}", file_name, lambda path: path.write_bytes(data))
+
+
 def content_digest(text: str) -> str:
     """A short name for a download's content: the same content, the same name."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]

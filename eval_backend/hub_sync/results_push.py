@@ -24,7 +24,7 @@ from eval_backend.hub_sync._hub import (
     remote_tree,
 )
 from eval_backend.hub_sync._ledger import Ledger
-from eval_backend.hub_sync.dataset_card import render_card, runs_with_details
+from eval_backend.hub_sync.dataset_card import BOARD_PATH, render_card, runs_with_details
 from eval_backend.hub_sync.layout import RUNS_PREFIX, current_run, repo_run
 from eval_backend.run_files import RUN_FILES
 from eval_backend.run_folder import RunFolder
@@ -94,6 +94,6 @@ def _commit_on_head(api: HfApi, repo_id: str, run: str, files: dict[str, bytes |
     would be missing from our card); it is then rebuilt on the new head.
     """
     head = head_sha(api, repo_id)
-    runs = runs_with_details([*api.list_repo_files(repo_id, repo_type="dataset", revision=head), *files])
-    card = render_card(repo_id, runs).encode("utf-8")
+    paths = [*api.list_repo_files(repo_id, repo_type="dataset", revision=head), *files]
+    card = render_card(repo_id, runs_with_details(paths), board=BOARD_PATH in paths).encode("utf-8")
     return commit_files(api, repo_id, {**files, "README.md": card}, f"Add results of {run}", parent=head)

@@ -9,6 +9,7 @@ import pandas as pd
 
 from eval_backend.benchmarks.registry import BENCHMARKS
 from leaderboard.benchmark_ranks import board_ranks
+from leaderboard.board_file import BoardFile
 from leaderboard.context import AppContext
 from leaderboard.display import DECIMALS, PERCENT_DECIMALS, format_rank_range, linked_markdown, short_revision
 from leaderboard.model_links import model_address
@@ -43,6 +44,9 @@ def build(context: AppContext) -> None:
                          max_height=640, wrap=True)
     context.results_version.change(lambda: render_overview(context), None, table, show_progress="hidden",
                                    concurrency_limit=None)
+    board = gr.DownloadButton("Download the whole board (parquet)", elem_id="board-download", size="sm")
+    board_file = BoardFile(context.settings)
+    context.results_version.change(lambda: board_file.current(context), None, board, show_progress="hidden")
 
 
 def overview_columns() -> list[str]:

@@ -32,7 +32,8 @@ SMALLEST = {
     "interval_draws": (["--seeds", "3", "--models", "3", "--joint-models", "2", "--joint-seeds", "2", "--repeats", "1"],
                        r"joint bootstrap time, 1,000 draws / set per figure"),
     # Its reference's app and the current one, each started once over the same runs.
-    "start_up": (["--models", "3", "--reference", "939a856"], r"board on the page\s+[\d.]+ s -> [\d.]+ s"),
+    "start_up": (["--models", "3", "--busy", "0", "--reference", "5bf2d6a"],
+                 r"quiet: board on the page, \w+ / current\s+[\d.]+ s / [\d.]+ s \([\d.]+x\)"),
     "joint_bootstrap": (["--models", "3", "--replicates", "20", "--repeats", "1", "--folders"],
                         r"same intervals and rank intervals\s+True"),
     "style_control": (["--models", "3", "--replicates", "20", "--repeats", "1"],

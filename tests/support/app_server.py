@@ -89,7 +89,7 @@ def _wait_until_serving(url: str, process: subprocess.Popen, log: Path, launched
             with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status == 200:
                     answered_s = answered_s if answered_s is not None else time.monotonic() - launched
-                    if not wait_for_board or _board_ready(response.read().decode("utf-8", "replace")):
+                    if not wait_for_board or board_ready(response.read().decode("utf-8", "replace")):
                         return answered_s
         except OSError:
             pass
@@ -97,7 +97,7 @@ def _wait_until_serving(url: str, process: subprocess.Popen, log: Path, launched
     raise AppStartError(f"app.py did not serve {url} within {STARTUP_S}s:\n{log.read_text()[-4000:]}")
 
 
-def _board_ready(html: str) -> bool:
+def board_ready(html: str) -> bool:
     """Whether a page carries the board's first render, done or failed: its readiness note no longer says it is
     being prepared (an app without one, an older checkout's, renders before it serves)."""
     marker = "window.gradio_config = "

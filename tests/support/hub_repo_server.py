@@ -35,7 +35,7 @@ from huggingface_hub.utils.sha import git_hash
 
 from tests.support.hub_server import _REPO, HubCommit, HubRepo, HubResponse, StandInHub
 
-__all__ = ["StandInHubRepos", "publish_dataset_folder"]
+__all__ = ["StandInHubRepos", "point_clients_at", "publish_dataset_folder"]
 
 _GITATTRIBUTES = b"*.parquet filter=lfs diff=lfs merge=lfs -text\n"
 
@@ -242,14 +242,20 @@ class StandInHubRepos(StandInHub):
 def publish_dataset_folder(
     hub: StandInHubRepos, monkeypatch: pytest.MonkeyPatch, repo_id: str, folder: Path, *, gated: bool = False
 ) -> HubRepo:
-    """Serve `folder`'s files as dataset repo `repo_id` and point `huggingface_hub` and `datasets` at `hub`.
+    """Serve `folder`'s files as dataset repo `repo_id` and point `huggingface_hub` and `datasets` at `hub`."""
+    files = {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+    repo = hub.repos[("dataset", repo_id)] = HubRepo(repo_id, "dataset", gated=gated)
+    hub._add_commit(repo, files)
+    point_clients_at(hub, monkeypatch)
+    return repo
+
+
+def point_clients_at(hub: StandInHub, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point `huggingface_hub` and `datasets` at `hub`, online, as `HF_ENDPOINT=<hub>` would for a user.
 
     Both read the endpoint and offline mode once, at import (the suite runs offline); the
     patches below are where those values live.
     """
-    files = {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
-    repo = hub.repos[("dataset", repo_id)] = HubRepo(repo_id, "dataset", gated=gated)
-    hub._add_commit(repo, files)
     monkeypatch.setattr(hub_constants, "ENDPOINT", hub.url)
     monkeypatch.setattr(hub_constants, "HUGGINGFACE_CO_URL_TEMPLATE", hub.url + "/{repo_id}/resolve/{revision}/{filename}")
     monkeypatch.setattr(hub_constants, "HF_HUB_OFFLINE", False)
@@ -257,7 +263,6 @@ def publish_dataset_folder(
     monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "0")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "0")
-    return repo
 
 
 def _parents(path: str) -> list[str]:
