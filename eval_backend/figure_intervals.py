@@ -1,4 +1,5 @@
-"""The 95 % intervals a summary.json holds: each figure's cluster bootstrap, over all its configs and per config.
+"""The figures a summary.json holds and their 95 % intervals: each per-item metric's weighted mean and its
+cluster bootstrap, over all its configs and per config.
 
 One rule for every benchmark. A figure's per-item values are those its benchmark declares in
 its `ItemStatistics` (the values a comparison and the joint ranking read from details.parquet),
@@ -14,6 +15,7 @@ own spread (every replicate would redraw it, and the interval would shrink to th
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 import numpy as np
@@ -41,6 +43,29 @@ def figure_interval(
     return (interval.low, interval.high)
 
 
+def item_figures(statistics: ItemStatistics, details: pd.DataFrame) -> dict[str, float | None]:
+    """Each per-item metric's corpus value: the mean of its values, configs weighted as it declares; None when
+    no item has one (a task the run did not answer). The one computation of the figure that summary.json reports.
+    """
+    values = statistics.values(details)
+    configs = details["config"].astype(str).to_numpy()
+    figures: dict[str, float | None] = {}
+    for figure in statistics.figures:
+        column = values[figure.name].to_numpy(float)
+        counted = np.isfinite(column)
+        figures[figure.name] = _mean_of(column[counted], configs[counted], figure.weighting) if counted.any() else None
+    return figures
+
+
+def _mean_of(values: np.ndarray, configs: np.ndarray, weighting: Weighting) -> float:
+    """The weighted mean as the seeds write it (a sum over a count, of items or of config means), each sum
+    exactly rounded (`math.fsum`), so the figure does not depend on the order of the items."""
+    if weighting is Weighting.POOLED:
+        return math.fsum(values) / len(values)
+    means = [math.fsum(values[configs == config]) / int((configs == config).sum()) for config in np.unique(configs)]
+    return math.fsum(means) / len(means)
+
+
 def item_clusters(statistics: ItemStatistics, items: Sequence[Any]) -> list[str]:
     """Each item's cluster label by the benchmark's declared rule, in order."""
     return [statistics.cluster(item) for item in items]
@@ -62,14 +87,14 @@ def summary_intervals(statistics: ItemStatistics, details: pd.DataFrame, cluster
     drawn: dict[tuple[Weighting, float, bytes], Bounds | None] = {}
     for figure in statistics.figures:
         column = values[figure.name].to_numpy(float)
-        overall = figure_interval(column, configs, clusters, figure.weighting, figure.endpoint_error)
+        overall = figure_interval(column, configs, clusters, figure.weighting, figure.interval_error)
         if overall is not None:
             intervals[figure.name] = overall
         for config, mask in masks.items():
             within_values = np.where(mask, column, np.nan)
-            key = (figure.weighting, figure.endpoint_error, within_values.tobytes())
+            key = (figure.weighting, figure.interval_error, within_values.tobytes())
             if key not in drawn:
-                drawn[key] = figure_interval(within_values, configs, clusters, figure.weighting, figure.endpoint_error)
+                drawn[key] = figure_interval(within_values, configs, clusters, figure.weighting, figure.interval_error)
             if drawn[key] is not None:
                 per_config.setdefault(config, {})[figure.name] = drawn[key]
     return {"intervals": intervals, "config_intervals": per_config}

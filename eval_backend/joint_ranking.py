@@ -17,7 +17,8 @@ from typing import Any, Callable, Hashable, Sequence
 import numpy as np
 import pandas as pd
 
-from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
+from eval_backend.benchmarks.item_statistics import ItemStatistics
+from eval_backend.benchmarks.metric import Metric
 from eval_backend.item_values import KEY, item_values
 from eval_backend.run_folder import RunFolder, RunFolderError, scored_stamp
 from eval_backend.run_items import read_run_items
@@ -34,7 +35,7 @@ class _Reference:
     """The first run's items that count in the figure (key columns and cluster), and the figure."""
 
     counted: pd.DataFrame
-    figure: Figure
+    figure: Metric
     statistics: ItemStatistics
 
 
@@ -55,14 +56,14 @@ def aligned_joint_ranking(aligned: AlignedFigure, replicates: int | None = None,
     """The joint bootstrap of runs already aligned (`aligned_figure`), in their order; `replicates` None draws
     as many as the figure's endpoint error asks."""
     return joint_bootstrap(aligned.values, aligned.design, replicates, seed, aligned.figure.higher_is_better,
-                           endpoint_error=aligned.figure.endpoint_error)
+                           endpoint_error=aligned.figure.interval_error)
 
 
 @dataclass(frozen=True, eq=False)
 class AlignedFigure:
     """One figure's per-item values of several runs, item by item: (runs, items), with the items' design."""
 
-    figure: Figure
+    figure: Metric
     values: np.ndarray
     design: Design
     configs: tuple[str, ...]

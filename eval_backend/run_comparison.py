@@ -14,7 +14,7 @@ from typing import Collection, Hashable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from eval_backend.benchmarks.item_statistics import Figure
+from eval_backend.benchmarks.metric import Metric
 from eval_backend.comparison_inputs import read_comparable_items
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.run_items import RunItems
@@ -31,7 +31,7 @@ class RunsNotComparable(RunFolderError):
 class FigureComparison:
     """One figure, over every chosen config (`scope` "all") or one config, A minus B."""
 
-    figure: Figure
+    figure: Metric
     scope: str
     comparison: PairedComparison
 
@@ -109,7 +109,7 @@ def _shared_items(
     return joined[keep]
 
 
-def _compare(items: pd.DataFrame, figure: Figure, seed: int, done: dict[Hashable, PairedComparison]) -> PairedComparison:
+def _compare(items: pd.DataFrame, figure: Metric, seed: int, done: dict[Hashable, PairedComparison]) -> PairedComparison:
     """The comparison on `items`, taken from `done` when another figure had the very same items and values.
 
     (WritingBench's overall figure on one Indic language is its Indic average there: computed once.)
@@ -118,11 +118,11 @@ def _compare(items: pd.DataFrame, figure: Figure, seed: int, done: dict[Hashable
     if key not in done:
         a, b = items[f"{figure.name}_a"].to_numpy(float), items[f"{figure.name}_b"].to_numpy(float)
         design = item_design(items["config"].tolist(), items["cluster"].tolist(), figure.weighting)
-        done[key] = compare_paired(a, b, design, seed=seed, endpoint_error=figure.endpoint_error)
+        done[key] = compare_paired(a, b, design, seed=seed, endpoint_error=figure.interval_error)
     return done[key]
 
 
-def _key(items: pd.DataFrame, figure: Figure) -> Hashable:
+def _key(items: pd.DataFrame, figure: Metric) -> Hashable:
     """What makes two figures' comparisons the same: the weighting, the items and both runs' values on them."""
     a, b = items[f"{figure.name}_a"].to_numpy(float), items[f"{figure.name}_b"].to_numpy(float)
-    return (figure.weighting, figure.endpoint_error, items.index.to_numpy().tobytes(), a.tobytes(), b.tobytes())
+    return (figure.weighting, figure.interval_error, items.index.to_numpy().tobytes(), a.tobytes(), b.tobytes())

@@ -6,8 +6,9 @@ response whose judged text changed, or an item whose scored fields changed in th
 judged again), a failed judgment is recorded, counted and shown, and an item the model did not
 answer is scored by the benchmark's no-answer policy, never left out. Rule scorers are pure and
 recomputed at every scoring; the benchmark's `aggregate` turns the per-item results into the
-summary body, and the engine adds coverage, `complete`, the intervals of the figures its
-`ItemStatistics` declares (`eval_backend.figure_intervals`), the counts over the run and per
+summary's breakdowns (the seed's own figures) and counts, and the engine adds each per-item
+metric's figure and its intervals, from the values its `ItemStatistics` gives per item
+(`eval_backend.figure_intervals`), coverage, `complete`, the counts over the run and per
 config, the decoding mode the replies record and the answers cut off in thinking.
 """
 
@@ -18,9 +19,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from eval_backend.benchmarks.plugin import Benchmark, ScoredItem
+from eval_backend.benchmarks.item_statistics import ItemStatistics
 from eval_backend.coverage import coverage_of
 from eval_backend.details import write_details
-from eval_backend.figure_intervals import item_clusters, summary_intervals
+from eval_backend.figure_intervals import item_clusters, item_figures, summary_intervals
 from eval_backend.generation.decoding_mode import recorded_mode
 from eval_backend.item_values import write_item_values
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED, answered, awaits_response
@@ -163,9 +165,11 @@ def summarize(
     coverage = coverage_of(((entry.item.config, entry.status) for entry in scored), expected,
                            dataset_configs or benchmark.known_configs)
     details = details_frame(benchmark, scored, provenance)
+    body = benchmark.aggregate(scored)
     summary = {
         "benchmark": benchmark.name,
-        **benchmark.aggregate(scored),
+        **body,
+        "metrics": _metrics(benchmark, body.get("metrics") or {}, details),
         **_intervals(benchmark, details, [entry.item for entry in scored]),
         "complete": coverage.complete,
         "coverage": to_json_dict(coverage),
@@ -186,11 +190,24 @@ def _by_config(scored: Sequence[ScoredItem]) -> dict[str, list[ScoredItem]]:
     return groups
 
 
+def _metrics(benchmark: Benchmark, counts: Mapping[str, Any], details: Any) -> dict[str, Any]:
+    """`summary["metrics"]` in declared order: each per-item metric from its item values (the one computation of
+    it), each count as the benchmark's aggregate wrote it, then whatever else the aggregate put there (QA's `n`)."""
+    figures = item_figures(_statistics(benchmark), details)
+    declared = {metric.name: figures.get(metric.name) if metric.per_item else counts.get(metric.name)
+                for metric in benchmark.metrics}
+    return {**declared, **{name: value for name, value in counts.items() if name not in declared}}
+
+
+def _statistics(benchmark: Benchmark) -> ItemStatistics:
+    if benchmark.item_statistics is None:
+        raise RunFolderError(f"benchmark {benchmark.name!r} declares no item statistics, so no figures")
+    return benchmark.item_statistics()
+
+
 def _intervals(benchmark: Benchmark, details: Any, items: Sequence[Any]) -> dict[str, Any]:
     """Each declared figure's cluster bootstrap interval, over every config and per config."""
-    if benchmark.item_statistics is None:
-        raise RunFolderError(f"benchmark {benchmark.name!r} declares no item statistics, so no intervals")
-    statistics = benchmark.item_statistics()
+    statistics = _statistics(benchmark)
     return summary_intervals(statistics, details, item_clusters(statistics, items))
 
 

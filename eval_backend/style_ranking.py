@@ -23,7 +23,7 @@ import pandas as pd
 
 from eval_backend.answer_style import RunLengths, answer_measures, run_lengths
 from eval_backend.benchmarks.plugin import Benchmark
-from eval_backend.benchmarks.item_statistics import Figure
+from eval_backend.benchmarks.metric import Metric
 from eval_backend.benchmarks.style_features import StyleFeature
 from eval_backend.joint_ranking import AlignedFigure, Loader, aligned_figure
 from eval_backend.run_folder import RunFolder, RunFolderError, scored_stamp
@@ -42,7 +42,7 @@ class StyleBoard:
     """
 
     benchmark: str
-    figure: Figure
+    figure: Metric
     labels: tuple[str, ...]
     lengths: tuple[RunLengths, ...]
     features: tuple[StyleFeature, ...]

@@ -98,7 +98,7 @@ def forest_figure(comparison: BenchmarkComparison) -> go.Figure:
         hovertemplate="%{y}<br>A − B %{x:+.3f}<extra></extra>",
     ))
     figure.add_vline(x=0, line_dash="dash", line_color="#888")
-    unit = rows[0].figure.unit  # the section's heading names the benchmark; a phone has no room for it twice
+    unit = rows[0].figure.difference_unit  # the section's heading names the benchmark; a phone has no room for it twice
     return bounded_layout(figure, "A − B, paired 95 % interval", len(rows), xaxis_title=f"A − B ({plot_text(unit)})")
 
 

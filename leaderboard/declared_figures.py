@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.board_view import Breakdown, FigureKind, FigureSpec
-from eval_backend.benchmarks.plugin import Metric
+from eval_backend.benchmarks.metric import Metric
 from leaderboard.figure_kinds import VALUE_COLUMNS, draw, failsafe, scale_of
 from leaderboard.results import RunResult
 from leaderboard.scored_tables import group_figures

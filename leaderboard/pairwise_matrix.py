@@ -19,7 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
-from eval_backend.benchmarks.item_statistics import Figure
+from eval_backend.benchmarks.metric import Metric
 from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.joint_ranking import aligned_figure
 from eval_backend.run_folder import RunFolderError
@@ -56,7 +56,7 @@ class MatrixView:
     `labels` are the runs' whole ids (`run_label`), `short` their short labels for the axes."""
 
     benchmark: str
-    figure: Figure
+    figure: Metric
     labels: tuple[str, ...]
     matrix: PairwiseMatrix
     dataset_revision: str | None
@@ -131,7 +131,7 @@ def _compute(benchmark: str, figure: str, n: int, runs: list[RunResult], revisio
     runs = [runs[position] for position in aligned.kept]
     sign = 1.0 if aligned.figure.higher_is_better else -1.0
     order = np.argsort(-sign * headline(aligned.values, aligned.design), kind="stable")[:n]
-    matrix = pairwise_comparisons(aligned.values[order], aligned.design, endpoint_error=aligned.figure.endpoint_error)
+    matrix = pairwise_comparisons(aligned.values[order], aligned.design, endpoint_error=aligned.figure.interval_error)
     labels = tuple(run_label(runs[i].model, runs[i].revision) for i in order)
     short = tuple(short_labels([runs[i].model for i in order], [runs[i].revision for i in order]))
     return MatrixView(benchmark, aligned.figure, labels, matrix, revision, short)
@@ -159,7 +159,7 @@ def matrix_note(view: MatrixView) -> str:
     """What the matrix shows and the correction applied, for beside it (markdown)."""
     pairs = len(view.matrix.comparisons)
     direction = "higher" if view.figure.higher_is_better else "lower"
-    return (f"**{view.figure.label}** ({view.figure.unit}, {direction} is better), the top {len(view.labels)} "
+    return (f"**{view.figure.label}** ({view.figure.difference_unit}, {direction} is better), the top {len(view.labels)} "
             f"ranked runs on dataset revision `{short_revision(view.dataset_revision) or 'unrecorded'}`. Each cell is its row's run "
             f"minus its column's run on the items both answered; hover a name for the whole id. "
             f"**Correction: {CORRECTION}** over all {pairs} pairs: a cell is coloured (green: the row's run is better, "

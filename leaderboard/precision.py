@@ -100,5 +100,5 @@ def _row(title: str, aligned: AlignedFigure, scope: str) -> dict[str, Any] | Non
         "items": measured.items, "clusters": measured.clusters, "design_effect": measured.design_effect,
         "width_ratio": measured.width_ratio,
         "detectable_difference": np.nan if measured.detectable_difference is None else measured.detectable_difference,
-        "unit": aligned.figure.unit, "no_detectable_reason": measured.no_detectable_reason,
+        "unit": aligned.figure.difference_unit, "no_detectable_reason": measured.no_detectable_reason,
     }

@@ -6,11 +6,11 @@ independent: they are resampled and sign-flipped together), and its figures as p
 values read from its details.parquet, so that a figure is the mean (pooled, or of config
 means) of those values and a paired comparison can take it item by item.
 
-This is the one declaration of a figure's per-item values: summary.json's intervals
+This is the one computation of a figure's per-item values: summary.json's figure and its intervals
 (`eval_backend.figure_intervals`), the joint ranking, `compare` and the About tab's power
-figures all read them, so a figure's interval and its comparisons rest on the same items. The
-mean of a figure's values equals the summary's figure of that name (its `aggregate`, the
-seed's arithmetic): each benchmark's tests check it.
+figures all read them, so a figure, its interval and its comparisons rest on the same items. A
+figure is a `Metric` with a weighting (`eval_backend.benchmarks.metric`), declared once in the
+benchmark's metrics; `figures` is those metrics (`per_item_metrics`).
 """
 
 from __future__ import annotations
@@ -20,24 +20,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from eval_backend.statistics import Weighting
-from eval_backend.statistics.draws import ENDPOINT_ERROR
-
-
-@dataclass(frozen=True)
-class Figure:
-    """One figure of the board: the mean of its per-item values, with configs weighted as `weighting` says."""
-
-    name: str
-    label: str
-    weighting: Weighting
-    unit: str
-    higher_is_better: bool = True
-    bounds: tuple[float, float] | None = None
-    """The range every per-item value lies in (a 1-10 score, a 0/100 verdict); a value outside it is a damaged
-    file, refused where it is read (`eval_backend.item_values`). None: any finite number."""
-    endpoint_error: float = ENDPOINT_ERROR
-    """The Monte-Carlo error an interval endpoint may have, in `unit` (draws are added until it holds)."""
+from eval_backend.benchmarks.metric import Metric
 
 
 def own_cluster(item: Any) -> str:
@@ -55,7 +38,8 @@ class ItemStatistics:
     restricted by (variant, domain, task).
     """
 
-    figures: tuple[Figure, ...]
+    figures: tuple[Metric, ...]
+    """The benchmark's metrics that are means of per-item values (`per_item_metrics(METRICS)`)."""
     values: Callable[[pd.DataFrame], pd.DataFrame]
     columns: tuple[str, ...]
     cluster: Callable[[Any], str] = own_cluster

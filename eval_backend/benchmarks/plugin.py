@@ -13,10 +13,12 @@ judge transport with its retries, run folders, resume, the queue, the CLI's `--b
                judges: (item, judged text) -> judge messages, parse(answer) -> verdict,
                sent through the shared JudgeClient, one line each in scores.jsonl;
                ruled(item, judged text) -> values when a rule decides, without a call
-    metrics    Metric(name, label, unit, higher_is_better); one is the headline
-    statistics item_statistics() -> ItemStatistics: the cluster rule and each figure per item
-               (from details.parquet), behind every interval, comparison and rank range
-    aggregate  pure: [ScoredItem] -> summary body with "metrics": {name: value} (the corpus level)
+    metrics    Metric(name, label, unit, direction, weighting): each number once; one is the headline.
+               A metric with a weighting is the weighted mean of its per-item values: the engine
+               writes its corpus value, interval, comparisons and rank range from them
+    statistics item_statistics() -> ItemStatistics: the cluster rule and each per-item metric's values
+               (from details.parquet), behind every corpus figure, interval, comparison and rank range
+    aggregate  pure: [ScoredItem] -> the summary's breakdowns (the seed's own figures) and any count metric
     no_answer  NoAnswerPolicy: what an item the model did not answer scores (applied by the engine)
     board      BoardView: its tab's extra columns, breakdowns, item table and item view (defaults serve any)
     details    details_row(scored item, run metadata) -> its details.parquet row (the engine's by default)
@@ -32,6 +34,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from eval_backend.benchmarks.board_view import BoardView
+from eval_backend.benchmarks.metric import Metric
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.item_status import PENDING
@@ -64,22 +67,6 @@ class SuiteItem(Protocol):
 
     def meta(self) -> Any:
         """The frozen dataclass written as this item's line of items.jsonl."""
-
-
-@dataclass(frozen=True)
-class Metric:
-    """One number a summary reports: its key in `summary["metrics"]`, label, unit and direction.
-
-    Its per-item values are not declared here: a metric with a figure of the same name in the
-    benchmark's `ItemStatistics` has that figure's values, and from them its interval (the engine's
-    cluster bootstrap, `eval_backend.figure_intervals`) and its paired comparisons; a count has none.
-    The metric's value itself is the benchmark's `aggregate`, the seed's own arithmetic, which the
-    mean of the figure's values must equal (tested per benchmark)."""
-
-    name: str
-    label: str
-    unit: str
-    higher_is_better: bool = True
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,7 @@ def comparison_dict(result: FigureComparison, answer: Verdict) -> dict[str, Any]
     paired = result.comparison
     return {
         "figure": result.figure.name, "label": result.figure.label, "scope": result.scope,
-        "unit": result.figure.unit, "higher_is_better": result.figure.higher_is_better,
+        "unit": result.figure.difference_unit, "higher_is_better": result.figure.higher_is_better,
         "difference": _number(paired.difference.estimate), "ci_low": _number(paired.difference.low),
         "ci_high": _number(paired.difference.high), "level": paired.difference.level,
         "p_value": _number(paired.p_value), "adjusted_p_value": answer.adjusted_p, "family_size": answer.family_size,

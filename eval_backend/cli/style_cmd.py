@@ -91,7 +91,7 @@ def text_lines(board: StyleBoard) -> list[str]:
 def _coefficient_text(board: StyleBoard, coefficient: Coefficient) -> str:
     unit = next(f.unit for f in board.features if f.name == coefficient.feature)
     return (f"  +1 {unit}: {coefficient.estimate:+.3f} [{coefficient.low:+.3f}, {coefficient.high:+.3f}] "
-            f"({board.figure.unit})")
+            f"({board.figure.difference_unit})")
 
 
 def _ranked(joint: Any, m: int) -> dict[str, Any]:

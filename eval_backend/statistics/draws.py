@@ -27,7 +27,7 @@ from eval_backend.statistics.resampling import DEFAULT_REPLICATES, replicate_hea
 ENDPOINT_ERROR = 0.005
 """The Monte-Carlo standard deviation an endpoint may have, in the figure's unit (0.005 on the 1-10 scale)."""
 PERCENT_ENDPOINT_ERROR = 0.05
-"""The same on a percentage scale (0.05 percentage points): a figure declares which (`Figure.endpoint_error`)."""
+"""The same on a percentage scale (0.05 percentage points): a figure declares which (`Metric.endpoint_error`)."""
 MAX_REPLICATES = 64_000
 """Draws at most, whatever the spread: bounds the time and memory of one interval."""
 BLOCK = 4_096

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
+from eval_backend.benchmarks.item_statistics import ItemStatistics
+from eval_backend.benchmarks.metric import Metric
 from eval_backend.figure_intervals import figure_interval, summary_intervals
 from eval_backend.statistics import Weighting, cluster_bootstrap_interval, item_design
 from tests.eval_backend.statistics.simulated import clustered_scores, writing_design
@@ -63,7 +64,7 @@ def _values(details: pd.DataFrame) -> pd.DataFrame:
 
 
 STATISTICS = ItemStatistics(
-    figures=(Figure("right", "Right", Weighting.POOLED, "%"), Figure("math", "Math", Weighting.POOLED, "%")),
+    figures=(Metric("right", "Right", "%", weighting=Weighting.POOLED), Metric("math", "Math", "%", weighting=Weighting.POOLED)),
     values=_values, columns=("right", "math"),
 )
 

@@ -26,6 +26,7 @@ import pandas as pd
 import pytest
 
 from eval_backend.benchmarks.registry import BENCHMARKS
+from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS
 from eval_backend.pipeline import score_folder
 from eval_backend.run_folder import RunFolder
 from eval_backend.run_items import read_run_items
@@ -88,6 +89,10 @@ def _kept(before: object, after: object) -> bool:
         # An interval: drawn with more replicates since issue 42 (draws.py), its ends land on the same discrete
         # values of these small runs, up to the last bits of the quantile's interpolation.
         return after == pytest.approx(before, rel=1e-12)
+    if isinstance(before, float) and not isinstance(after, bool):
+        # A metric is now the engine's mean of its item values (issue 39: one computation), each sum exactly
+        # rounded: it equals the seed's arithmetic up to the last bit of a sum taken in another order.
+        return after == pytest.approx(before, rel=1e-14)
     return before == after
 
 
@@ -107,3 +112,32 @@ def test_every_frozen_benchmark_is_there() -> None:
     summaries = [json.loads((FROZEN / run / "summary.json").read_text(encoding="utf-8")) for run in FOLDERS]
     assert any(summary.get("coverage", {}).get("no_response") for summary in summaries)  # the floor is exercised
     assert any(summary.get("complete") is False for summary in summaries)  # and a failed judgment
+
+
+def _seed_figure(benchmark: str, summary: dict, name: str) -> float | None:
+    """A metric as the seed's own arithmetic gives it, read from the breakdowns the benchmark's aggregate writes."""
+    if benchmark == "indic_qa":
+        return (summary["combined"].get(name) or {}).get("combined")
+    if benchmark == "saraiki":
+        tasks = summary["tasks"]
+        rates = {"instruction_following": ("instruction_following", "prompt_level"),
+                 "refusal_rate": ("safety", "refusal_rate"), "over_refusal_rate": ("safety", "over_refusal_rate")}
+        task, figure = rates.get(name, (name, "accuracy"))
+        return (tasks.get(task) or {}).get(figure)
+    configs = summary["configs"]
+    kept = [score for config, score in configs.items() if name == "overall" or config in INDIC_CONFIGS]
+    return sum(kept) / len(kept) if kept else None
+
+
+@pytest.mark.parametrize("run", FOLDERS, ids=str)
+def test_each_figure_is_the_mean_of_its_item_values_and_equals_the_seed_s_arithmetic(run: Path, tmp_path: Path) -> None:
+    """One computation per number (issue 39): summary.json's per-item metrics are the engine's weighted means of the
+    values the benchmark declares per item, and equal what the seed's own arithmetic gives in its breakdowns."""
+    folder = RunFolder(Path(shutil.copytree(FROZEN / run, tmp_path / "run")))
+    benchmark = BENCHMARKS[run.parts[0]]
+    summary = score_folder(benchmark, folder)
+    checked = [metric.name for metric in benchmark.metrics if metric.per_item]
+    for name in checked:
+        expected = _seed_figure(benchmark.name, summary, name)
+        assert summary["metrics"][name] == (None if expected is None else pytest.approx(expected, rel=1e-12)), name
+    assert checked and all(metric.name in summary["metrics"] for metric in benchmark.metrics)

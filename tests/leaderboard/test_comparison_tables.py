@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from eval_backend.benchmarks.item_statistics import Figure
+from eval_backend.benchmarks.metric import Metric
 from eval_backend.run_comparison import ALL_CONFIGS, FigureComparison
 from eval_backend.statistics import Weighting, compare_paired, holm_adjusted, item_design
 from leaderboard.comparison_tables import (
@@ -25,8 +25,8 @@ from leaderboard.comparison_tables import (
 )
 from leaderboard.run_pair import BenchmarkComparison, SubsetComparison
 
-SCORE = Figure("score", "Score <b>", Weighting.POOLED, "points")
-REFUSALS = Figure("refusals", "Over-refusal rate", Weighting.POOLED, "percentage points", higher_is_better=False)
+SCORE = Metric("score", "Score <b>", "score 1–10", weighting=Weighting.POOLED)
+REFUSALS = Metric("refusals", "Over-refusal rate", "%", higher_is_better=False, weighting=Weighting.POOLED)
 
 
 def paired(shift: float, seed: int = 0):

@@ -11,7 +11,7 @@ import pytest
 
 from eval_backend.benchmarks.registry import DEFAULT_BENCHMARK
 from eval_backend.run_items import read_run_items
-from eval_backend.benchmarks.writing_bench.statistics import FIGURES
+from eval_backend.benchmarks.writing_bench.plugin import METRICS
 from eval_backend.statistics import CORRECTION, compare_paired, holm_adjusted, item_design, pairwise_comparisons
 from eval_backend.statistics.draws import ENDPOINT_ERROR
 from leaderboard.pairwise_matrix import (
@@ -29,7 +29,7 @@ from leaderboard.short_labels import short_labels
 
 
 def figure_named(name: str):
-    return next(figure for figure in FIGURES if figure.name == name)
+    return next(figure for figure in METRICS if figure.name == name)
 from tests.support.run_folders import DEFAULT_PROFILES, SCRIPT_MODEL_ID, build_evaluated_data
 
 

@@ -29,10 +29,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
+from eval_backend.benchmarks.item_statistics import ItemStatistics
+from eval_backend.benchmarks.metric import Metric, per_item_metrics
 from eval_backend.benchmarks.item_validation import ItemValidationError
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy
-from eval_backend.benchmarks.plugin import Benchmark, JudgeScorer, Metric, RuleScorer, ScoredItem
+from eval_backend.benchmarks.plugin import Benchmark, JudgeScorer, RuleScorer, ScoredItem
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults, after_thinking
 from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.records import ItemKey, sha256_text
@@ -149,7 +150,8 @@ NO_ANSWER = NoAnswerPolicy(
 )
 
 
-METRICS = (Metric("adequacy", "Adequacy", "%"), Metric("chrf", "chrF", "score 0–100"))
+METRICS = (Metric("adequacy", "Adequacy", "%", weighting=Weighting.POOLED),
+           Metric("chrf", "chrF", "score 0–100", weighting=Weighting.POOLED))
 
 
 def _adequacy(entry: ScoredItem) -> float | None:
@@ -170,11 +172,11 @@ def _figures(entries: Sequence[ScoredItem]) -> dict[str, Any]:
 
 
 def aggregate(scored: Sequence[ScoredItem]) -> dict[str, Any]:
-    """Each metric's mean over the counted items, pooled and per language."""
+    """The number of counted items, and each metric's mean per language (the pooled means are the engine's)."""
     counted = [entry for entry in scored if entry.counted]
     configs = dict.fromkeys(entry.item.config for entry in counted)
     return {
-        "metrics": _figures(counted),
+        "metrics": {"n": len(counted)},
         "by_language": {config: {"metrics": _figures([e for e in counted if e.item.config == config])}
                         for config in configs},
     }
@@ -188,8 +190,7 @@ def _figure_values(details: pd.DataFrame) -> pd.DataFrame:
 
 
 TOY_STATISTICS = ItemStatistics(
-    figures=(Figure("adequacy", "Adequacy", Weighting.POOLED, "percentage points"),
-             Figure("chrf", "chrF", Weighting.POOLED, "points")),
+    figures=per_item_metrics(METRICS),
     values=_figure_values,
     columns=("adequacy_adequate", "chrf"),
 )

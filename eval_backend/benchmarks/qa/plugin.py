@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
-from eval_backend.benchmarks.plugin import Benchmark, JudgeScorer, Metric, RuleScorer, ScoredItem
+from eval_backend.benchmarks.metric import PERCENT, Metric
+from eval_backend.benchmarks.plugin import Benchmark, JudgeScorer, RuleScorer, ScoredItem
 from eval_backend.benchmarks.qa.board import QA_BOARD
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults, after_thinking
 from eval_backend.benchmarks.qa.items import ROW_FIELDS, QaItem, item_from_meta, record_to_item
@@ -24,6 +25,7 @@ from eval_backend.benchmarks.qa.scorers import score_row
 from eval_backend.benchmarks.qa.summary import JudgeSummary, judge_summary, summarize
 from eval_backend.item_status import NO_RESPONSE
 from eval_backend.records import to_json_dict
+from eval_backend.statistics.design import Weighting
 
 if TYPE_CHECKING:
     from eval_backend.benchmarks.item_statistics import ItemStatistics
@@ -35,10 +37,13 @@ RULES, JUDGE = "qa", "judge"
 MAX_TOKENS = 4096
 """Room for a reasoning model's thinking before its short answer; greedy answers stop early."""
 
+_VERDICTS = {"weighting": Weighting.POOLED, "bounds": (0.0, 100.0)}
+"""Each accuracy is the seed's combined figure, a micro-average over every question: per item 100 for a
+right answer and 0 for a wrong one (`eval_backend.benchmarks.qa.statistics`)."""
 METRICS = (
-    Metric("judge", "Judge accuracy", "%"),
-    Metric("exact", "Exact substring", "%"),
-    Metric("overlap", "Word overlap", "%"),
+    Metric("judge", "Judge accuracy", PERCENT, **_VERDICTS),
+    Metric("exact", "Exact substring", PERCENT, **_VERDICTS),
+    Metric("overlap", "Word overlap", PERCENT, **_VERDICTS),
     Metric("blank_responses", "Blank responses", "count", higher_is_better=False),
     Metric("overlap_only", "Overlap only (review)", "count", higher_is_better=False),
 )
@@ -83,8 +88,8 @@ NO_ANSWER = NoAnswerPolicy(
 
 
 def aggregate(scored: Sequence[ScoredItem]) -> dict[str, Any]:
-    """Headline metrics, then the seed's summary pooled, per language and per domain (every counted
-    item: answered, or scored by the no-answer policy)."""
+    """The counts among the metrics (the accuracies are the engine's, from each item's verdicts), then the seed's
+    summary pooled, per language and per domain (every counted item: answered, or scored by the no-answer policy)."""
     answered = [entry for entry in scored if entry.counted]
     pooled = _summary(answered)
     languages = {config: _summary([e for e in answered if e.item.config == config])
@@ -92,7 +97,7 @@ def aggregate(scored: Sequence[ScoredItem]) -> dict[str, Any]:
     domains = {domain: _summary([e for e in answered if e.item.domain == domain])
                for domain in sorted({entry.item.domain for entry in answered})}
     return {
-        "metrics": _metrics(pooled),
+        "metrics": _counts(pooled),
         "combined": pooled,
         "by_language": {name: {"metrics": _metrics(value), **value} for name, value in languages.items()},
         "by_domain": {name: {"metrics": _metrics(value), **value} for name, value in domains.items()},
@@ -101,10 +106,17 @@ def aggregate(scored: Sequence[ScoredItem]) -> dict[str, Any]:
 
 
 def _metrics(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """A group's figures as the seed's summary of it gives them: its accuracies, then its counts."""
     return {
         "judge": (summary.get("judge") or {}).get("combined"),
         "exact": summary["exact"]["combined"],
         "overlap": summary["overlap"]["combined"],
+        **_counts(summary),
+    }
+
+
+def _counts(summary: Mapping[str, Any]) -> dict[str, Any]:
+    return {
         "blank_responses": summary["blank_responses"],
         "overlap_only": summary["agreement"][Agreement.OVERLAP_ONLY.value],
         "n": summary["n"],

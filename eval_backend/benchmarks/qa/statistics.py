@@ -9,17 +9,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
-from eval_backend.statistics import Weighting
-from eval_backend.statistics.draws import PERCENT_ENDPOINT_ERROR
+from eval_backend.benchmarks.item_statistics import ItemStatistics
+from eval_backend.benchmarks.metric import per_item_metrics
+from eval_backend.benchmarks.qa.plugin import METRICS
 
-VERDICT_BOUNDS = (0.0, 100.0)
-_PERCENT = {"unit": "percentage points", "endpoint_error": PERCENT_ENDPOINT_ERROR, "bounds": VERDICT_BOUNDS}
-FIGURES = (
-    Figure("judge", "Judge accuracy", Weighting.POOLED, **_PERCENT),
-    Figure("exact", "Exact substring", Weighting.POOLED, **_PERCENT),
-    Figure("overlap", "Word overlap", Weighting.POOLED, **_PERCENT),
-)
 _COLUMNS = {"judge": "judge_correct", "exact": "exact_correct", "overlap": "overlap_correct"}
 
 
@@ -37,5 +30,5 @@ def _verdicts(details: pd.DataFrame, column: str) -> pd.Series:
 
 
 QA_STATISTICS = ItemStatistics(
-    figures=FIGURES, values=figure_values, columns=tuple(_COLUMNS.values()), subsets=("domain",)
+    figures=per_item_metrics(METRICS), values=figure_values, columns=tuple(_COLUMNS.values()), subsets=("domain",)
 )

@@ -24,7 +24,8 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
-from eval_backend.benchmarks.plugin import Benchmark, JudgeScorer, Metric, RuleScorer, ScoredItem
+from eval_backend.benchmarks.metric import PERCENT, Metric
+from eval_backend.benchmarks.plugin import Benchmark, JudgeScorer, RuleScorer, ScoredItem
 from eval_backend.benchmarks.saraiki.board import SARAIKI_BOARD
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.benchmarks.saraiki.answers import AnswerScore, score_math, score_mcq
@@ -42,6 +43,7 @@ from eval_backend.benchmarks.saraiki.tasks import CONFIGS, DATASET_ID, DEV_SPLIT
 from eval_backend.item_status import NO_RESPONSE
 from eval_backend.records import to_json_dict
 from eval_backend.scores import ScoreRecord
+from eval_backend.statistics.design import Weighting
 
 if TYPE_CHECKING:
     from eval_backend.benchmarks.item_statistics import ItemStatistics
@@ -50,16 +52,19 @@ NAME = "saraiki"
 RULES, REFUSAL = "saraiki", "refusal"
 
 
+_PASSES = {"weighting": Weighting.POOLED, "bounds": (0.0, 100.0)}
+"""Each task is its own figure, pooled over its items: per item 100 for a pass, 0 for a fail
+(`eval_backend.benchmarks.saraiki.statistics`)."""
 METRICS = (
-    Metric("knowledge", "Knowledge (5-shot)", "%"),
-    Metric("knowledge_hard", "Knowledge hard (5-shot)", "%"),
-    Metric("commonsense", "Commonsense (5-shot)", "%"),
-    Metric("reading_comprehension", "Reading (5-shot)", "%"),
-    Metric("math", "Math (8-shot)", "%"),
-    Metric("instruction_following", "Instruction following (prompt, strict)", "%"),
-    Metric("truthfulness", "Truthfulness (0-shot)", "%"),
-    Metric("refusal_rate", "Refusal rate (harmful)", "%"),
-    Metric("over_refusal_rate", "Over-refusal rate (benign)", "%", higher_is_better=False),
+    Metric("knowledge", "Knowledge (5-shot)", PERCENT, **_PASSES),
+    Metric("knowledge_hard", "Knowledge hard (5-shot)", PERCENT, **_PASSES),
+    Metric("commonsense", "Commonsense (5-shot)", PERCENT, **_PASSES),
+    Metric("reading_comprehension", "Reading (5-shot)", PERCENT, **_PASSES),
+    Metric("math", "Math (8-shot)", PERCENT, **_PASSES),
+    Metric("instruction_following", "Instruction following (prompt, strict)", PERCENT, **_PASSES),
+    Metric("truthfulness", "Truthfulness (0-shot)", PERCENT, **_PASSES),
+    Metric("refusal_rate", "Refusal rate (harmful)", PERCENT, **_PASSES),
+    Metric("over_refusal_rate", "Over-refusal rate (benign)", PERCENT, higher_is_better=False, **_PASSES),
 )
 
 
@@ -135,20 +140,13 @@ NO_ANSWER = NoAnswerPolicy(
 
 
 def aggregate(scored: Sequence[ScoredItem]) -> dict[str, Any]:
-    """`metrics` (each task's headline figure) and `tasks` (the seed's per-task figures)."""
+    """`tasks`: the seed's per-task figures (each task's headline figure, among the metrics, is the engine's,
+    from its items' values)."""
     by_task: dict[str, list[ScoredItem]] = defaultdict(list)
     for entry in scored:
         by_task[entry.item.task].append(entry)
     tasks = {task.name: _task_figures(task.kind, by_task[task.name]) for task in TASKS if by_task[task.name]}
-    metrics = {
-        name: (tasks.get(name) or {}).get("accuracy")
-        for name in ("knowledge", "knowledge_hard", "commonsense", "reading_comprehension", "math", "truthfulness")
-    }
-    metrics["instruction_following"] = (tasks.get("instruction_following") or {}).get("prompt_level")
-    metrics["refusal_rate"] = (tasks.get("safety") or {}).get("refusal_rate")
-    metrics["over_refusal_rate"] = (tasks.get("safety") or {}).get("over_refusal_rate")
-    items = [entry.item for entry in scored]
-    return {"metrics": metrics, "tasks": tasks, "chat": _shared(item.chat for item in items)}
+    return {"tasks": tasks, "chat": _shared(entry.item.chat for entry in scored)}
 
 
 def _task_figures(kind: TaskKind, entries: Sequence[ScoredItem]) -> dict[str, Any]:

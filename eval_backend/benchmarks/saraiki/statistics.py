@@ -15,21 +15,14 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics, own_cluster
+from eval_backend.benchmarks.item_statistics import ItemStatistics, own_cluster
+from eval_backend.benchmarks.metric import per_item_metrics
+from eval_backend.benchmarks.saraiki.plugin import METRICS
 from eval_backend.benchmarks.saraiki.items import SaraikiItem
 from eval_backend.benchmarks.saraiki.refusal import RefusalLabel
 from eval_backend.records import sha256_text
-from eval_backend.statistics import Weighting
-from eval_backend.statistics.draws import PERCENT_ENDPOINT_ERROR
 
-_PERCENT = {"unit": "percentage points", "endpoint_error": PERCENT_ENDPOINT_ERROR, "bounds": (0.0, 100.0)}
 ANSWER_TASKS = ("knowledge", "knowledge_hard", "commonsense", "reading_comprehension", "math", "truthfulness")
-FIGURES = (
-    *(Figure(task, task.replace("_", " ").capitalize(), Weighting.POOLED, **_PERCENT) for task in ANSWER_TASKS),
-    Figure("instruction_following", "Instruction following (prompt, strict)", Weighting.POOLED, **_PERCENT),
-    Figure("refusal_rate", "Refusal rate (harmful)", Weighting.POOLED, **_PERCENT),
-    Figure("over_refusal_rate", "Over-refusal rate (benign)", Weighting.POOLED, higher_is_better=False, **_PERCENT),
-)
 
 
 def passage_cluster(item: SaraikiItem) -> str:
@@ -79,7 +72,7 @@ def _field(fields: Any, name: str) -> Any:
 
 
 SARAIKI_STATISTICS = ItemStatistics(
-    figures=FIGURES, values=figure_values,
+    figures=per_item_metrics(METRICS), values=figure_values,
     columns=("task", "correct", "instruction_checks", "refusal_label", "fields"), cluster=passage_cluster,
     subsets=("task",),
 )

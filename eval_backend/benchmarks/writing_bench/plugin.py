@@ -8,7 +8,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
-from eval_backend.benchmarks.plugin import Benchmark, Metric
+from eval_backend.benchmarks.metric import Metric
+from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
 from eval_backend.benchmarks.writing_bench.board import WRITING_BENCH_BOARD
 from eval_backend.benchmarks.writing_bench.details import details_row
@@ -17,6 +18,7 @@ from eval_backend.benchmarks.writing_bench.judge import RUBRIC_JUDGE, RUBRIC_SCO
 from eval_backend.benchmarks.writing_bench.judgment_lines import JUDGMENT_LINES
 from eval_backend.benchmarks.writing_bench.records import Item, item_meta_from_dict
 from eval_backend.benchmarks.writing_bench.scoring import aggregate, older_keys
+from eval_backend.statistics.design import Weighting
 
 if TYPE_CHECKING:
     from eval_backend.benchmarks.item_statistics import ItemStatistics
@@ -24,6 +26,16 @@ if TYPE_CHECKING:
 DATASET_ID = "sarvam/indic_writing_bench_v1"
 FLOOR_SCORE = 1
 """The rubric's lowest score, given on every criterion of an item the model did not answer."""
+
+
+_SCORES = {"weighting": Weighting.EQUAL_STRATA, "bounds": (1.0, 10.0)}
+"""An item's score is the mean of its criterion scores, each 1-10; a figure is the mean of its configs' means."""
+METRICS = (
+    Metric("indic", "Indic average", "score 1–10", **_SCORES),
+    Metric("overall", "Overall (every config)", "score 1–10", **_SCORES),
+)
+"""The board ranks by the Indic languages' mean (an English config's item has no value in it); English
+configs are shown apart."""
 
 
 def _item_statistics() -> ItemStatistics:
@@ -65,8 +77,7 @@ INDIC_WRITING_BENCH = Benchmark(
     sampling=SamplingDefaults(temperature=0.7, top_p=0.8, top_k=20, max_tokens=16000),
     rules=(),
     judges=(RUBRIC_JUDGE,),
-    # The board ranks by the Indic languages' mean; English configs are shown apart.
-    metrics=(Metric("indic", "Indic average", "score 1–10"), Metric("overall", "Overall (every config)", "score 1–10")),
+    metrics=METRICS,
     headline="indic",
     aggregate=partial(aggregate, INDIC_CONFIGS),
     no_answer=RUBRIC_FLOOR,

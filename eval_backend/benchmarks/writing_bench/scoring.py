@@ -1,15 +1,16 @@
-"""Indic WritingBench's aggregate: its scored items in, the body of its summary.json out.
+"""Indic WritingBench's aggregate: its scored items in, the breakdowns of its summary.json out.
 
 The seed's Step C: item = mean of its criterion scores; config = mean of its item scores;
 overall = mean of the config scores. The headline is the mean over the Indic languages'
 config means, and the variant, domain and (domain, subdomain) breakdowns pool the item scores
-of those configs only, so a rendering or a domain is never mixed with English.
+of those configs only, so a rendering or a domain is never mixed with English. The headline and
+overall figures are the engine's (`metrics`: each a mean of item values with each config weighted
+equally, which is the mean of config means); `older_keys` repeats them under their older names.
 
 What counts is the engine's rule for every benchmark (`eval_backend.scorer_runs`): an item the
 model did not answer has the rubric's floor on every criterion (its no-answer policy), a pending
 item or one with a judgment that failed for good has no score. Its intervals are the engine's
-too, of the figures its `ItemStatistics` declares (`indic`, `overall`); `older_keys` gives them
-under the names its summaries have always had.
+too, of its per-item metrics (`indic`, `overall`).
 """
 
 from __future__ import annotations
@@ -46,14 +47,9 @@ def aggregate(indic: Sequence[str], items: Sequence[ScoredItem]) -> dict[str, An
     and the breakdowns by variant, domain and subdomain of the `indic` configs' items."""
     scored = [(entry.item, score) for entry in items if (score := item_score(entry)) is not None]
     config_means = _group_means(scored, lambda meta: meta.config)
-    overall = _mean(list(config_means.values())) if config_means else None
-    present = [config_means[config] for config in indic if config in config_means]
-    groups = {HEADLINE_GROUP: _mean(present)} if present else {}
     pooled = [(meta, score) for meta, score in scored if meta.config in indic]
     return {
-        "overall": overall,
         "configs": config_means,
-        "config_groups": groups,
         "headline_group": HEADLINE_GROUP,
         "variants": _group_means(pooled, lambda meta: meta.variant),
         "domains": _group_means(pooled, lambda meta: meta.domain),
@@ -62,18 +58,22 @@ def aggregate(indic: Sequence[str], items: Sequence[ScoredItem]) -> dict[str, An
             config: _group_means([r for r in scored if r[0].config == config], lambda meta: meta.variant)
             for config in config_means
         },
-        "metrics": {**groups, **({"overall": overall} if overall is not None else {})},
     }
 
 
 def older_keys(summary: Mapping[str, Any]) -> dict[str, Any]:
-    """The intervals under the names WritingBench's summaries have always had (the board and Hub readers read them):
-    `overall_ci`, `config_ci` {config: interval} and `config_group_ci` {"indic": interval}."""
+    """The figures and intervals under the names WritingBench's summaries have always had (the board and Hub
+    readers read them), from the engine's `metrics` and `intervals`: `overall`, `config_groups` {"indic": the
+    headline}, `overall_ci`, `config_ci` {config: interval} and `config_group_ci` {"indic": interval}."""
+    metrics = summary.get("metrics") or {}
+    groups = {HEADLINE_GROUP: metrics[HEADLINE_GROUP]} if metrics.get(HEADLINE_GROUP) is not None else {}
     intervals, per_config = summary.get("intervals") or {}, summary.get("config_intervals") or {}
     return {
+        "overall": metrics.get("overall"),
+        "config_groups": groups,
         "overall_ci": intervals.get("overall"),
         "config_ci": {config: (per_config.get(config) or {}).get("overall") for config in summary.get("configs") or {}},
-        "config_group_ci": {name: intervals.get(name) for name in summary.get("config_groups") or {}},
+        "config_group_ci": {name: intervals.get(name) for name in groups},
     }
 
 

@@ -13,18 +13,12 @@ import json
 import numpy as np
 import pandas as pd
 
-from eval_backend.benchmarks.item_statistics import Figure, ItemStatistics
+from eval_backend.benchmarks.item_statistics import ItemStatistics
+from eval_backend.benchmarks.metric import per_item_metrics
 from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS
 from eval_backend.benchmarks.writing_bench.records import ItemMeta
 from eval_backend.records import sha256_text
-from eval_backend.statistics import Weighting
-
-SCORE_BOUNDS = (1.0, 10.0)
-"""An item's score is the mean of its criterion scores, each 1-10."""
-FIGURES = (
-    Figure("indic", "Indic average", Weighting.EQUAL_STRATA, "points (1-10)", bounds=SCORE_BOUNDS),
-    Figure("overall", "Overall (every config)", Weighting.EQUAL_STRATA, "points (1-10)", bounds=SCORE_BOUNDS),
-)
+from eval_backend.benchmarks.writing_bench.plugin import METRICS
 
 
 def rendering_cluster(item: ItemMeta) -> str:
@@ -41,6 +35,6 @@ def figure_values(details: pd.DataFrame) -> pd.DataFrame:
 
 
 WRITING_STATISTICS = ItemStatistics(
-    figures=FIGURES, values=figure_values, columns=("config", "item_score"), cluster=rendering_cluster,
+    figures=per_item_metrics(METRICS), values=figure_values, columns=("config", "item_score"), cluster=rendering_cluster,
     subsets=("variant", "domain"),
 )
