@@ -131,12 +131,13 @@ def ticks(browser, url: str, expected: dict[str, str], args: argparse.Namespace)
     page.set_default_timeout(TICK_TIMEOUT_MS)
     page.goto(url + "?tab=leaderboard")
     page.wait_for_function(f"() => ({TOP_MODEL_JS})() === {json.dumps(expected[''])}")
-    page.get_by_text(FILTERS).first.click()
+    page.get_by_text(FILTERS).filter(visible=True).first.click()
     languages = [language for language in INDIC_CONFIGS if expected[language] != expected[""]]
     timed = []
     for number in range(args.ticks):
         language = languages[number % len(languages)]
-        box = page.get_by_role("checkbox", name=language, exact=True).first
+        box = page.get_by_role("checkbox", name=language, exact=True).filter(visible=True).first
+        box.wait_for(state="visible")
         timed.append(tick(page, box, expected[language]))
         timed.append(tick(page, box, expected[""]))
     page.context.close()
