@@ -4,9 +4,9 @@ the table shows that language's ranking, on a board of the three benchmarks, for
 The board: `--writing-bench` WritingBench runs with 100-character ids and a summary each (config scores drawn
 at random, `leaderboard_scale.write_summary_folder`'s shape), and Indic QA and Saraiki runs evaluated by the
 real engine against stand-in servers (`tests/support`), `--qa` and `--saraiki` of each. Each app (`app.py`
-of `--ref`, extracted with `git archive`, and of `--tree`) serves the same data folder in turn. A turn
-opens `?tab=leaderboard`, unfolds the filters, and ticks one language after another (Hindi, Tamil, …), then
-unticks it: each tick is timed from the click to the table's first row being the run that ranks first on
+of `--ref`, extracted with `git archive`, and of `--tree`) serves the same data folder, both at once, each
+to a page of its own at `?tab=leaderboard` with the filters unfolded. The pages take turns: each ticks one
+language (Assamese, Bengali, …) and unticks it, then the other does the same: each tick is timed from the click to the table's first row being the run that ranks first on
 the chosen language (unticked: on the standard ranking), read from the written summaries, so an
 intermediate or stale table never counts. The control and the table are found by their label and headers,
 not by element ids: "Rank on …" boxes named by the language, the visible grid with a "Model" header.
@@ -18,6 +18,7 @@ not by element ids: "Rank on …" boxes named by the language, the visible grid 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -31,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Locator, Page, sync_playwright  # noqa: E402
 
 from bench.leaderboard_scale import write_summary_folder  # noqa: E402
 from bench.record import publish  # noqa: E402
@@ -75,13 +76,12 @@ def main() -> int:
         data_dir, datasets, expected, counts = write_board(root, args)
         trees = {f"reference {args.ref}": extract_revision(root / "reference", args.ref, APP_PATHS),
                  f"tree {args.tree}": Path(args.tree)}
-        times: dict[str, list[float]] = {}
-        with sync_playwright() as playwright:
+        with sync_playwright() as playwright, contextlib.ExitStack() as apps:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            for label, tree in trees.items():
-                log = root / f"app-{len(times)}.log"
-                with running_app(data_dir, log, repo=tree, **datasets) as app:
-                    times[label] = ticks(browser, app.url, expected, args)
+            pages = {label: board_page(browser, apps.enter_context(running_app(
+                data_dir, root / f"app-{number}.log", repo=tree, **datasets)).url, expected)
+                for number, (label, tree) in enumerate(trees.items())}
+            times = alternating_ticks(pages, expected, args.ticks)
             browser.close()
     rows = report(times, counts, args)
     rows["load average (1 min) before / after"] = f"{load_before:.2f} / {os.getloadavg()[0]:.2f}"
@@ -125,26 +125,32 @@ def expected_leaders(runs: Path) -> dict[str, str]:
     return leaders
 
 
-def ticks(browser, url: str, expected: dict[str, str], args: argparse.Namespace) -> list[float]:
-    """Seconds from each tick (and untick) to the ranking it asks for, over `args.ticks` ticks."""
+def board_page(browser: Browser, url: str, expected: dict[str, str]) -> Page:
+    """A page at the ranking, its standard ranking drawn and its filters unfolded."""
     page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
     page.set_default_timeout(TICK_TIMEOUT_MS)
     page.goto(url + "?tab=leaderboard")
     page.wait_for_function(f"() => ({TOP_MODEL_JS})() === {json.dumps(expected[''])}")
     page.get_by_text(FILTERS).filter(visible=True).first.click()
+    return page
+
+
+def alternating_ticks(pages: dict[str, Page], expected: dict[str, str], count: int) -> dict[str, list[float]]:
+    """Seconds from each tick (and untick) to the ranking it asks for, `count` ticks per app, the apps taking
+    turns tick by tick (so a change in the machine's load falls on both)."""
     languages = [language for language in INDIC_CONFIGS if expected[language] != expected[""]]
-    timed = []
-    for number in range(args.ticks):
+    times: dict[str, list[float]] = {label: [] for label in pages}
+    for number in range(count):
         language = languages[number % len(languages)]
-        box = page.get_by_role("checkbox", name=language, exact=True).filter(visible=True).first
-        box.wait_for(state="visible")
-        timed.append(tick(page, box, expected[language]))
-        timed.append(tick(page, box, expected[""]))
-    page.context.close()
-    return timed
+        for label, page in pages.items():
+            box = page.get_by_role("checkbox", name=language, exact=True).filter(visible=True).first
+            box.wait_for(state="visible")
+            times[label].append(tick(page, box, expected[language]))
+            times[label].append(tick(page, box, expected[""]))
+    return times
 
 
-def tick(page: Page, box, leader: str) -> float:
+def tick(page: Page, box: Locator, leader: str) -> float:
     """Seconds from clicking `box` to the ranking's first row being `leader`."""
     box.scroll_into_view_if_needed()
     started = time.perf_counter()
