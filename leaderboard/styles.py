@@ -80,6 +80,18 @@ def reading_direction_css() -> str:
             ".criterion h4 { margin: 4px 0; }\n")
 
 
+def whole_cells_css() -> str:
+    """Every grid cell's text drawn whole: it wraps inside its cell, never ends in an ellipsis.
+
+    Gradio draws a cell on one line, cut with an ellipsis at the width it measured from the first rows: a
+    flag badge read "⚠ other jud", a phone's rank range "11–…", a model id lost the end that tells it from
+    its siblings. One rule for every table of the board (rankings, overview, model page, Compare): a cell
+    grows taller instead, breaking inside a word only when the word alone is wider than the cell.
+    """
+    return (".table-wrap [role=gridcell] .cell-wrap > span { white-space: normal !important;"
+            " text-overflow: clip !important; overflow-wrap: break-word; }\n")
+
+
 LINKED_GRIDS = (*BOARDS, *SCORED_BOARDS, "#overview-table")
 """Grids whose cells hold links (a score's items, a model's Hub page or its page, a flag's explanation)."""
 
@@ -117,6 +129,7 @@ PHONE_RANK_WIDTH_PX = 40
 PHONE_LEAD_WIDTHS_PX = (58, 50, 104)
 """A phone's headline, rank range and interval columns (after Rank and Model): the ranking's first screen."""
 PHONE_MODEL_LINES = 3
+PHONE_MODEL_LINE_PX = 17
 PHONE_BLEED_PX = 26
 """How far a phone's ranking reaches into the page's 32 px side padding."""
 
@@ -124,8 +137,8 @@ PHONE_BLEED_PX = 26
 def phone_ranking_css() -> str:
     """A phone's first screen shows ranked rows with their rank range and interval (inside a @media rule).
 
-    The page's side padding shrinks, the lead columns get fixed narrow widths and smaller text, headers
-    wrap, and a long model id is clamped to PHONE_MODEL_LINES lines (the full id is its link's title).
+    The page's side padding shrinks, the lead columns get fixed narrow widths and smaller text, and headers
+    wrap. A long model id keeps its end (`phone_model_css`).
     """
     ranked = BOARDS[0]
     lead = "".join(_width(ranked, 2 + position, px) for position, px in enumerate(PHONE_LEAD_WIDTHS_PX))
@@ -140,8 +153,19 @@ def phone_ranking_css() -> str:
             + f"{ranked} [role=gridcell], {ranked} [role=columnheader] {{ font-size: 13px; padding: 4px !important; }}\n"
             + f"{heads} {{ white-space: normal !important; overflow-wrap: normal !important; word-break: normal;"
               " text-overflow: clip !important; padding: 0 !important; font-size: 12px; }\n"
-            + f'{ranked} [data-col="1"] a {{ display: -webkit-box; -webkit-box-orient: vertical;'
-              f" -webkit-line-clamp: {PHONE_MODEL_LINES}; overflow: hidden; }}\n")
+            + phone_model_css())
+
+
+def phone_model_css() -> str:
+    """A phone's ranked model id shows its last PHONE_MODEL_LINES lines (inside a @media rule): the end that
+    tells two models of one family apart (`-v01`, `-v02`, a size, a date), never cut off below; the whole id
+    is the link's title, shown on a long press. Wrapped whole, a 100-character id made each row eight lines
+    tall and the first screen held one row; clamped from its top (a flex column aligned to its end, which
+    overflows upwards), it holds the ranking's first rows as before."""
+    links = ", ".join(f'{table} [data-col="1"] a' for table in (BOARDS[0], SCORED_BOARDS[0]))
+    return (f"{links} {{ display: flex; flex-direction: column; justify-content: flex-end;"
+            f" line-height: {PHONE_MODEL_LINE_PX}px; max-height: {PHONE_MODEL_LINES * PHONE_MODEL_LINE_PX}px;"
+            " overflow: hidden; }\n")
 
 
 OVERVIEW_MODEL_WIDTH_PX = 330
@@ -173,7 +197,7 @@ def board_css() -> str:
     outcome = (".submit-queued textarea { border-left: 6px solid #2e8540 !important; }\n"
                ".submit-refused textarea { border-left: 6px solid #c0392b !important; }\n")
     return (
-        header_row_css() + reading_direction_css() + steady_cells_css() + accessible_css() + wide + outcome + overview_css()
+        header_row_css() + whole_cells_css() + reading_direction_css() + steady_cells_css() + accessible_css() + wide + outcome + overview_css()
         + pinned
         + "".join(f"{board} .cell-menu-button {{ display: none !important; }}\n" for board in BOARDS)
         + f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"

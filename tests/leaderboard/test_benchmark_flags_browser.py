@@ -22,6 +22,7 @@ from tests.leaderboard.test_readable_browser import misaligned
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, assert_no_traceback, running_app
 from tests.support.browser_pages import both_widths, width_of
+from tests.support.cut_cells import cut_cells
 from tests.support.flagged_toy_runs import (
     CLEAN_ID,
     CUT_OFF_ID,
@@ -103,6 +104,7 @@ def test_each_flag_is_a_badge_explained_on_hover_linking_to_about_and_the_mode_c
     assert set(modes.values()) == {"server"}, "every other run's decoding mode"
     page.locator(f"#{TAB}-table").scroll_into_view_if_needed()
     assert misaligned(page, f"{TAB}-table") == []  # the badges' column lies under its header, with 100-character ids
+    assert [(cut["column"], cut["text"]) for cut in cut_cells(page, f"{TAB}-table")] == []  # no badge cut short
     shot(page, "toy-flags")
 
 
