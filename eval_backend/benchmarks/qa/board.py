@@ -12,6 +12,7 @@ from typing import Any
 from eval_backend.benchmarks.board_view import (
     BY_LANGUAGE,
     HEADLINE_FIGURE,
+    LENGTH_FIGURE,
     BoardView,
     Breakdown,
     FigureKind,
@@ -65,6 +66,7 @@ QA_BOARD = BoardView(
         FigureSpec("languages", FigureKind.HEATMAP, "Judge accuracy per language", "language"),
         FigureSpec("domains", FigureKind.HEATMAP, "Judge accuracy per domain", "domain"),
         FigureSpec("metrics", FigureKind.BARS, "The three scorers side by side", metrics=("judge", "exact", "overlap")),
+        LENGTH_FIGURE,
     ),
     group=ItemField("config", "Language"),
     item_fields=(

@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from eval_backend.benchmarks.board_view import (
     HEADLINE_FIGURE,
+    LENGTH_FIGURE,
     BoardView,
     Breakdown,
     FigureKind,
@@ -126,6 +127,7 @@ SARAIKI_BOARD = BoardView(
         FigureSpec("refusals", FigureKind.HEADLINE, "Refusal rate on harmful prompts", metrics=("refusal_rate",)),
         FigureSpec("over-refusals", FigureKind.HEADLINE, "Over-refusal rate on benign prompts",
                    metrics=("over_refusal_rate",)),
+        LENGTH_FIGURE,
     ),
     group=ItemField("task", "Task"),
     item_fields=(
