@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from eval_backend.benchmarks.plugin import Benchmark
@@ -114,30 +113,25 @@ def coefficient_text(coefficient: Coefficient, unit: str, points: str) -> str:
             f"{coefficient.high:+.{DECIMALS}f}] {points}")
 
 
-def about_markdown(view: StyleView, benchmark: Benchmark) -> str:
-    """One benchmark's part of About's style section: its features, the fit, its coefficients with their 95 %
-    intervals over all its configs and per config where the data identify them."""
-    features = benchmark.board.style_features
-    lines = [f"### {benchmark.title}"]
-    if not features:
-        return "\n".join([*lines, "Declares no style feature: its board shows answer length only."])
-    lines.append("Controls for " + "; ".join(f"**{feature.label}**" for feature in features) + ".")
+ALL_CONFIGS = "all configs"
+COEFFICIENT_COLUMNS = ("benchmark", "scope", "runs", "feature", "effect")
+
+
+def coefficient_rows(view: StyleView, benchmark: Benchmark) -> list[dict[str, object]]:
+    """About's rows of one benchmark's fit: per feature its coefficient with its 95 % interval, over all configs and
+    per config (`scope`), or the one row saying why there is none."""
     if not view.controlled:
-        return "\n".join([*lines, f"No fit on this board: {view.reason}."])
-    board, control = view.board, view.board.control
-    points = board.figure.unit
-    units = {feature.name: feature.unit for feature in features}
-    lines.append(f"Fitted on {len(view.run_ids)} ranked runs' item-level {board.figure.label.lower()}; "
-                 "median style: " + ", ".join(f"{feature.name} {value:.{DECIMALS}f}" for feature, value in
-                                              zip(features, np.atleast_1d(control.median_style))) + ".")
-    lines.append("")
-    lines.append(f"- **All configs:** {_coefficients(control.coefficients, units, points)}")
-    lines.extend(f"- **{stratum}:** {_coefficients(coefficients, units, points)}"
-                 for stratum, coefficients in zip(board.strata, control.stratum_coefficients))
-    return "\n".join(lines)
-
-
-def _coefficients(coefficients: tuple[Coefficient, ...] | None, units: dict[str, str], points: str) -> str:
-    if not coefficients:
-        return "not identified here (under two clusters, or the features do not vary beyond model and item)"
-    return "; ".join(coefficient_text(c, units[c.feature], points) for c in coefficients)
+        reason = view.reason or "no fit"
+        return [{"benchmark": benchmark.title, "scope": ALL_CONFIGS, "runs": len(view.run_ids), "feature": "",
+                 "effect": f"none: {reason}"}]
+    board = view.board
+    units = {feature.name: feature.unit for feature in board.features}
+    scopes = [(ALL_CONFIGS, board.control.coefficients), *zip(board.strata, board.control.stratum_coefficients)]
+    rows = []
+    for scope, coefficients in scopes:
+        said = [(c.feature, coefficient_text(c, units[c.feature], board.figure.unit)) for c in coefficients or ()]
+        for feature, effect in said or [("", "not identified here: under two clusters, or the features do not vary "
+                                              "beyond model and item")]:
+            rows.append({"benchmark": benchmark.title, "scope": scope, "runs": len(view.run_ids), "feature": feature,
+                         "effect": effect})
+    return rows
