@@ -19,6 +19,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -166,9 +167,13 @@ def scatter(values: pd.DataFrame, title: str, scale: Scale) -> go.Figure:
         hovertext=[plot_text(hover) for hover in rows["hover"]],
         hovertemplate=f"%{{hovertext}}<br>{plot_text(rows['group'].iloc[0])} %{{x:,.0f}}<br>%{{y:.2f}}<extra></extra>",
     ))
-    figure.update_xaxes(type="log")
+    # Ranges padded by a tenth, so a point at an end (a 100 % model, the shortest answers) is drawn whole.
+    lengths = np.log10(rows["x"].clip(lower=1).to_numpy(float))
+    figure.update_xaxes(type="log", range=[lengths.min() - 0.1, lengths.max() + 0.1])
+    low, high = scale.range or (float(rows["value"].min()), float(rows["value"].max()))
+    pad = 0.1 * ((high - low) or 1.0)
     return bounded_layout(figure, title, 0, height=MIN_HEIGHT_PX + 120, xaxis_title=plot_text(rows["group"].iloc[0]),
-                          yaxis_title=plot_text(scale.unit), yaxis_range=scale.range)
+                          yaxis_title=plot_text(scale.unit), yaxis_range=[low - pad, high + pad])
 
 
 KINDS: dict[FigureKind, Callable[[pd.DataFrame, str, Scale], go.Figure]] = {
