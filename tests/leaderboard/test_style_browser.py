@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Iterator
 from urllib.parse import parse_qs, urlparse
 
+import httpx
 import pytest
+from gradio_client import Client
 from playwright.sync_api import Browser, Page, expect
 
 from eval_backend.statistics.style_control import Coefficient
@@ -26,6 +28,7 @@ from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
 from tests.support.browser_pages import both_widths, new_page, width_of
 from tests.support.qa_runs import QaData
+from tests.support.viewer_load import call_endpoint
 from tests.support.qa_style_runs import STYLE_PROFILES, VERBOSE_ID, build_qa_style_runs
 
 TAB = "qa"
@@ -134,3 +137,27 @@ def test_about_states_the_features_the_fit_and_its_coefficients_from_the_board(
     assert rows[0]["Effect on the score (95 % interval)"] == coefficient_text(
         overall, "log-length unit", "percentage points")
     shot(page, "style-about")
+
+
+def test_the_api_gives_either_reading_as_records(app: AppServer, engine) -> None:
+    """`/benchmark_rankings`, called as an outside program would (gradio_client), and refused bad input by name."""
+    client = Client(app.url, verbose=False)
+    seed = client.predict(benchmark="indic_qa", api_name="/benchmark_rankings")
+    controlled = client.predict(benchmark="indic_qa", style="controlled", api_name="/benchmark_rankings")
+    assert (seed["style"], controlled["style"], controlled["uncontrolled"]) == ("seed", "controlled", "")
+    control = engine.control.controlled
+    by_model = {run["model"]: run for run in controlled["runs"]}
+    for position, model in enumerate(ORDER):
+        run = by_model[model]
+        assert run["judge"] == pytest.approx(control.headlines[position])
+        assert (run["rank"], run["rank_best"], run["rank_worst"]) == (
+            control.rank[position], control.rank_best[position], control.rank_worst[position])
+        assert run["median_length"] == engine.lengths[position].overall.median and run["length_unit"] == "tokens"
+    assert {run["model"]: run["judge"] for run in seed["runs"]}[VERBOSE_ID] == pytest.approx(100 * 5 / 9)
+    searched = client.predict(benchmark="indic_qa", search="terse", style="controlled", api_name="/benchmark_rankings")
+    assert [run["model"] for run in searched["runs"]] == ["terse-lab/exact-7b"]
+    with httpx.Client(base_url=app.url, timeout=60) as http:
+        with pytest.raises(ValueError, match="style must be one of 'seed', 'controlled'"):
+            call_endpoint(http, "benchmark_rankings", ["indic_qa", "", None, "sideways"])
+        with pytest.raises(ValueError, match="benchmark must be one of"):
+            call_endpoint(http, "benchmark_rankings", ["<b>nope</b>", "", None, "seed"])
