@@ -22,7 +22,9 @@ from eval_backend.settings import Settings
 from eval_backend.statistics.style_control import Coefficient
 from eval_backend.style_ranking import style_board
 from leaderboard.answer_lengths import board_lengths, length_columns
+from leaderboard.benchmark_ranks import benchmark_ranks
 from leaderboard.context import AppContext
+from leaderboard.model_page import BenchmarkStanding, model_page
 from leaderboard.results import ResultsStore
 from leaderboard.scored_tables import breakdown_frame, ranking_frame, shown_ranking
 from leaderboard.style_view import (
@@ -177,3 +179,11 @@ def test_a_link_names_the_reading_only_for_its_own_tab() -> None:
     assert linked_style("tab=qa&style=controlled", "qa") == CONTROLLED
     assert linked_style("tab=qa&style=anything", "qa") == SEED
     assert linked_style("tab=saraiki&style=controlled", "qa") != CONTROLLED  # another tab's link: left as it is
+
+
+def test_the_model_page_states_the_run_s_median_answer_length(store: ResultsStore) -> None:
+    runs = store.snapshot().runs
+    page = model_page(VERBOSE_ID, "", [BenchmarkStanding(INDIC_QA, runs, benchmark_ranks(INDIC_QA, runs))])
+    verbose = next(run for run in runs if run.model == VERBOSE_ID)
+    median = _answers(verbose)["output_tokens"].median()
+    assert f"- **Answer length:** {median:,.0f} tokens (median over its answers)" in page
