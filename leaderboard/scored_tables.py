@@ -16,7 +16,7 @@ from typing import Any, Collection, Mapping, Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks.board_view import Breakdown, ItemField, ItemView, Row
+from eval_backend.benchmarks.board_view import ANSWER_LENGTH, Breakdown, ItemField, ItemView, Row
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.answer_lengths import LENGTH_COLUMNS, LENGTH_LABELS, BoardLengths, board_lengths, length_columns
@@ -197,7 +197,7 @@ def item_fields(benchmark: Benchmark) -> tuple[ItemField, ...]:
     reasons = tuple(ItemField(f"{judge.name}_reason", f"{judge.name.replace('_', ' ').capitalize()} reason")
                     for judge in benchmark.judges)
     own = tuple(ItemField(name, name.replace("_", " ").capitalize()) for name in benchmark.row_fields)
-    return (*own, ItemField("response", "Answer"), *figures, *reasons)
+    return (*own, ItemField("response", "Answer"), ANSWER_LENGTH, *figures, *reasons)
 
 
 def item_filters(benchmark: Benchmark) -> list[str]:
@@ -278,7 +278,8 @@ def _default_view(row: Row, benchmark: Benchmark) -> ItemView:
     """The item's own fields, the answer, and each other item field's value."""
     question = "\n".join(f"{name}: {row[name]}" for name in benchmark.row_fields if isinstance(row.get(name), str))
     response = row.get("response")
-    fields = [field for field in item_fields(benchmark) if field.name not in ("response", *benchmark.row_fields)]
+    shown = ("response", ANSWER_LENGTH.name, *benchmark.row_fields)  # the answer is read whole: its length is in the list
+    fields = [field for field in item_fields(benchmark) if field.name not in shown]
     verdict = "\n".join(f"{field.label}: {_text(_field_value(field, row))}" for field in fields)
     return ItemView(question, response if isinstance(response, str) else f"(no answer: {row.get('response_error')})",
                     verdict)

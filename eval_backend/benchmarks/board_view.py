@@ -88,6 +88,14 @@ def verdict_text(value: Any) -> str:
     return ""
 
 
+def answer_length(row: Row) -> int | None:
+    """The judged answer's length in characters (what the judge read); None where there is no answer."""
+    response = row.get("response")
+    return len(response) if isinstance(response, str) else None
+
+
+ANSWER_LENGTH = ItemField("answer_length", "Length (characters)", answer_length)
+"""The item table's column beside the answer: its length, as the board's length figures count an answer."""
 BY_LANGUAGE = Breakdown("language", "Language", "by_language", field="config")
 
 

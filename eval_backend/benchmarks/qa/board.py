@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from eval_backend.benchmarks.board_view import (
+    ANSWER_LENGTH,
     BY_LANGUAGE,
     HEADLINE_FIGURE,
     LENGTH_FIGURE,
@@ -73,6 +74,7 @@ QA_BOARD = BoardView(
         ItemField("question", "Question"),
         ItemField("answer", "Golden answer"),
         ItemField("response", "Answer", _answer),
+        ANSWER_LENGTH,
         ItemField("judge_verdict", "Judge", _judge),
         ItemField("exact_verdict", "Exact", lambda row: verdict_text(row.get("exact_correct"))),
         ItemField("overlap_verdict", "Overlap", lambda row: verdict_text(row.get("overlap_correct"))),

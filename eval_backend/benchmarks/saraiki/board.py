@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from eval_backend.benchmarks.board_view import (
+    ANSWER_LENGTH,
     HEADLINE_FIGURE,
     LENGTH_FIGURE,
     BoardView,
@@ -133,6 +134,7 @@ SARAIKI_BOARD = BoardView(
     item_fields=(
         ItemField("question", "Question", question),
         ItemField("response", "Reply", _reply),
+        ANSWER_LENGTH,
         ItemField("extracted", "Answer read"),
         ItemField("expected", "Expected"),
         ItemField("correct", "Right?", lambda row: verdict_text(row.get("correct"))),
