@@ -119,7 +119,7 @@ def register(context: AppContext) -> None:
         """A declared benchmark's rankings (its tab's table, every column), as the seed scores them or controlled.
 
         Args:
-            benchmark: the benchmark's name (indic_qa, saraiki_llm_bench, ...)
+            benchmark: the benchmark's name (indic_qa, saraiki, ...)
             search: model ids containing any of these terms (separated by ;), case-insensitive
             hide_flags: leave out runs flagged with any of these codes
             style: seed (the seed's ranking) or controlled (for answer length and style; the address's style)
