@@ -76,7 +76,7 @@ def length_columns(runs: Sequence[RunResult], benchmark: Benchmark) -> pd.DataFr
 def _measures(run: RunResult, benchmark: Benchmark) -> pd.DataFrame | None:
     try:
         return run_measures(run.folder, benchmark, RUN_READS.get_or_load)
-    except (RunFolderError, OSError) as exc:  # the run stays on the board, without a length
+    except (RunFolderError, OSError, ValueError, KeyError) as exc:  # a damaged file: the run stays, without a length
         logger.info("%s: no answer length (%s)", run.run_id, exc)
         return None
 

@@ -66,7 +66,7 @@ def _fitted(snapshot: Snapshot, benchmark: Benchmark, ranking: pd.DataFrame) -> 
     folders = {run.run_id: run.folder for run in snapshot.runs}
     try:
         board = style_board([folders[run_id] for run_id in run_ids], cached=RUN_READS.get_or_load)
-    except (RunFolderError, OSError) as exc:
+    except (RunFolderError, OSError, ValueError, KeyError) as exc:  # a damaged file: the seed's ranking only
         logger.warning("%s: no style-controlled ranking (%s)", benchmark.name, exc)
         return StyleView(None, run_ids, f"the runs' answers could not be read ({exc})")
     return StyleView(board, run_ids, board.uncontrolled)
