@@ -64,11 +64,13 @@ def item_values(folder: RunFolder, statistics: ItemStatistics) -> pd.DataFrame:
 
 
 def kept_measures(folder: RunFolder, statistics: ItemStatistics, columns: list[str]) -> pd.DataFrame | None:
-    """The answer measures kept in the compact file (KEY and `columns`), when it is current and holds exactly
-    those columns; else None."""
+    """The answer measures kept in the compact file (KEY and `columns`), when it is current (and newer than
+    responses.jsonl, whose token counts they hold) and holds exactly those columns; else None."""
     table = _kept_table(folder, statistics, _fingerprint(folder.details_path))
     if table is None or (table.schema.metadata or {}).get(_MEASURES) != ",".join(columns).encode():
         return None
+    if _mtime(folder.path / ITEM_VALUES_FILE) < _mtime(folder.responses_path):
+        return None  # answers recorded since: their token counts are taken again
     measures = _decoded(table.select([*KEY, *(MEASURE_PREFIX + column for column in columns)])).to_pandas()
     return measures.rename(columns=lambda column: column.removeprefix(MEASURE_PREFIX))
 
@@ -234,6 +236,13 @@ def _fingerprint(details_path: Path) -> bytes:
     except FileNotFoundError:
         raise RunFolderError(f"{details_path.parent}: no details.parquet; score the run first") from None
     return f"{size}:{hashlib.sha256(tail).hexdigest()}".encode()
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except FileNotFoundError:
+        return 0
 
 
 FOOTER_BYTES = 64 * 1024

@@ -17,7 +17,7 @@ from leaderboard.context import AppContext
 from leaderboard.endpoint_inputs import choice, text, texts
 from leaderboard.row_flags import FLAGS
 from leaderboard.scored_tables import ranking_of
-from leaderboard.style_view import CONTROLLED, SEED, controlled_ranking, style_view
+from leaderboard.style_view import CONTROLLED, SEED, in_reading, style_view
 from leaderboard.tabs.scored_tab_parts import kept_rows
 
 
@@ -42,9 +42,7 @@ def styled_rankings(context: AppContext, benchmark: Any, search: Any, hide_flags
     reading = choice(style, "style", [SEED, CONTROLLED], default=SEED)
     terms, hidden = text(search, "search"), texts(hide_flags, "hide_flags", FLAGS)
     chosen, snapshot = BENCHMARKS[name], context.stores[name].snapshot()
-    ranking = ranking_of(snapshot, chosen, context.settings.judge.model)
-    reason = ""
-    if reading == CONTROLLED:
-        view = style_view(snapshot, chosen, ranking)
-        ranking, reason = controlled_ranking(ranking, view, chosen), view.reason or ""
+    seed = ranking_of(snapshot, chosen, context.settings.judge.model)
+    ranking = in_reading(snapshot, chosen, seed, reading)
+    reason = (style_view(snapshot, chosen, seed).reason or "") if reading == CONTROLLED else ""
     return StyledRankings(name, reading, ranking[kept_rows(ranking, terms, hidden)], reason)

@@ -94,6 +94,14 @@ def controlled_ranking(ranking: pd.DataFrame, view: StyleView, benchmark: Benchm
     return table[list(ranking.columns)].astype({column: "Int64" for column in ("rank", "rank_best", "rank_worst")})
 
 
+def in_reading(snapshot: Snapshot, benchmark: Benchmark, ranking: pd.DataFrame, reading: str) -> pd.DataFrame:
+    """The seed's `ranking` of this snapshot in `reading`: as it is (SEED, or a benchmark without style features),
+    or `controlled_ranking`."""
+    if reading == SEED or not benchmark.board.style_features:
+        return ranking
+    return controlled_ranking(ranking, style_view(snapshot, benchmark, ranking), benchmark)
+
+
 def footnote(view: StyleView, benchmark: Benchmark) -> str:
     """What the controlled view controls for, and how; or why this board has none (the seed's ranking is shown)."""
     features = benchmark.board.style_features

@@ -50,7 +50,7 @@ from leaderboard.scored_tables import (
 )
 from leaderboard.declared_figures import benchmark_figures, figure_title
 from leaderboard.answer_lengths import lengths_of
-from leaderboard.style_view import SEED, VIEW_CHOICES, controlled_ranking, footnote, style_view
+from leaderboard.style_view import SEED, VIEW_CHOICES, footnote, in_reading, style_view
 from leaderboard.tabs.style_choice import style_choice
 from leaderboard.scored_rankings import split_standing
 from leaderboard.tabs.plots_tab import plot
@@ -335,10 +335,7 @@ def _ranking(context: AppContext, benchmark: Benchmark, snapshot: Snapshot) -> p
 
 def _styled(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, style: str) -> pd.DataFrame:
     """The ranking in the reading `style`: the seed's, or controlled for style (`style_view`)."""
-    ranking = _ranking(context, benchmark, snapshot)
-    if style == SEED or not benchmark.board.style_features:
-        return ranking
-    return controlled_ranking(ranking, style_view(snapshot, benchmark, ranking), benchmark)
+    return in_reading(snapshot, benchmark, _ranking(context, benchmark, snapshot), style)
 
 
 def _rankings(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, ranking: pd.DataFrame,
