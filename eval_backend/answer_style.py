@@ -1,10 +1,11 @@
 """What a run's stored answers measure: each answer's length and style features, and the run's median length.
 
-Computed from the run folder alone, on read (details.parquet's judged text, responses.jsonl's
-token counts), never stored at scoring: the style-controlled fit needs each answer's features
-anyway, a feature declared tomorrow applies to every run scored before it, and no summary.json
-or details.parquet written today changes shape. A board keeps the read per run (its files'
-stamps) as it keeps the joint ranking's (`joint_ranking.Loader`).
+Measured from the run folder alone (details.parquet's judged text, responses.jsonl's token
+counts), once: at scoring, or for a run scored before, at its first read; the measures are then
+kept in the run's compact file beside its figure values (`item_values.keep_measures`), so a cold
+board reads a few KB per run, not its answers. A feature declared later makes the kept measures
+stale (their columns are the declared ones), and they are measured again, from the same files: no
+new call, no summary.json or details.parquet changes shape.
 
 A run's median length is in tokens where the backend reported a count for every answer
 (`output_tokens` in responses.jsonl: the whole output, reasoning included), else in characters
@@ -24,6 +25,7 @@ import pyarrow.json as pa_json
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.board_view import Breakdown
 from eval_backend.details import read_details
+from eval_backend.item_values import keep_measures, kept_measures
 from eval_backend.records import ItemKey
 from eval_backend.run_folder import RunFolder, RunFolderError
 from eval_backend.run_items import KEY
@@ -57,7 +59,29 @@ class RunLengths:
 def answer_measures(folder: RunFolder, benchmark: Benchmark) -> pd.DataFrame:
     """One row per item in details.parquet: its key and breakdown columns, `answered`, `characters` and `tokens`
     of its answer (NaN where none, or no count reported), and each declared style feature's raw value
-    (NaN where no answer: a model that did not answer showed no style)."""
+    (NaN where no answer: a model that did not answer showed no style).
+
+    Kept in the run's compact file (`item_values.keep_measures`, beside its figure values) once measured, at
+    scoring or, for a run scored before, at its first read; read from there while it is current."""
+    statistics = benchmark.item_statistics() if benchmark.item_statistics else None
+    if statistics is None:
+        return measured_answers(folder, benchmark)
+    kept = kept_measures(folder, statistics, _measure_columns(benchmark))
+    if kept is not None:
+        return kept
+    measures = measured_answers(folder, benchmark)
+    keep_measures(folder, statistics, measures)
+    return measures
+
+
+def _measure_columns(benchmark: Benchmark) -> list[str]:
+    """The columns of `answer_measures` after the key, in order."""
+    return [*dict.fromkeys(_group_fields(benchmark.board.breakdowns)), "answered", "characters", "tokens",
+            *(feature.name for feature in benchmark.board.style_features)]
+
+
+def measured_answers(folder: RunFolder, benchmark: Benchmark) -> pd.DataFrame:
+    """`answer_measures` read afresh from details.parquet and responses.jsonl (nothing kept)."""
     if not folder.details_path.is_file():
         raise RunFolderError(f"{folder.path}: no details.parquet; score the run first")
     fields = _group_fields(benchmark.board.breakdowns)
@@ -67,7 +91,9 @@ def answer_measures(folder: RunFolder, benchmark: Benchmark) -> pd.DataFrame:
     texts = [text if isinstance(text, str) else None for text in details["response"]]
     counts = token_counts(folder)
     tokens = [counts.get((config, int(index))) for config, index in zip(details["config"], details["index"])]
-    measures = details[[column for column in [*KEY, *fields] if column in details]].copy()
+    measures = details[KEY].copy()
+    for field in fields:  # every declared group column, so the kept file's columns are the declared ones
+        measures[field] = details[field] if field in details else None
     measures["answered"] = [text is not None for text in texts]
     measures["characters"] = [float(len(text)) if text is not None else float("nan") for text in texts]
     measures["tokens"] = [float(count) if count is not None and text is not None else float("nan")

@@ -43,7 +43,10 @@ logger = logging.getLogger(__name__)
 
 ITEM_VALUES_FILE = "item_values.arrow"
 KEY = ["config", "index"]
-_SOURCE, _FIGURES = b"details_parquet", b"figures"
+_SOURCE, _FIGURES, _MEASURES = b"details_parquet", b"figures", b"answer_measures"
+MEASURE_PREFIX = "answer."
+"""The compact file's answer measures (`answer_style`) are its columns named with this prefix, apart from the
+figure values, which every reader of `item_values` takes without them."""
 _UNREADABLE = (OSError, ValueError, TypeError, pa.ArrowException)
 """What pyarrow and pandas raise on a damaged, truncated or foreign file."""
 
@@ -58,6 +61,28 @@ def item_values(folder: RunFolder, statistics: ItemStatistics) -> pd.DataFrame:
     values = values_of_details(folder, statistics)
     _keep(folder, statistics, values, source)
     return values
+
+
+def kept_measures(folder: RunFolder, statistics: ItemStatistics, columns: list[str]) -> pd.DataFrame | None:
+    """The answer measures kept in the compact file (KEY and `columns`), when it is current (and newer than
+    responses.jsonl, whose token counts they hold) and holds exactly those columns; else None."""
+    table = _kept_table(folder, statistics, _fingerprint(folder.details_path))
+    if table is None or (table.schema.metadata or {}).get(_MEASURES) != ",".join(columns).encode():
+        return None
+    if _mtime(folder.path / ITEM_VALUES_FILE) < _mtime(folder.responses_path):
+        return None  # answers recorded since: their token counts are taken again
+    measures = _decoded(table.select([*KEY, *(MEASURE_PREFIX + column for column in columns)])).to_pandas()
+    return measures.rename(columns=lambda column: column.removeprefix(MEASURE_PREFIX))
+
+
+def keep_measures(folder: RunFolder, statistics: ItemStatistics, measures: pd.DataFrame) -> None:
+    """Keep a run's answer measures (KEY, then one column each, row for row with its items) in the compact file,
+    beside its figure values, so a cold start reads them from there."""
+    values = item_values(folder, statistics)
+    columns = [column for column in measures.columns if column not in KEY]
+    kept = values.merge(measures.rename(columns={column: MEASURE_PREFIX + column for column in columns}),
+                        on=KEY, how="left")
+    _keep(folder, statistics, kept, _fingerprint(folder.details_path), ",".join(columns).encode())
 
 
 def write_item_values(folder: RunFolder, statistics: ItemStatistics, details: pd.DataFrame) -> None:
@@ -138,6 +163,20 @@ def _checked_figure(values: pd.Series, name: str, bounds: tuple[float, float] | 
 def _read_kept(folder: RunFolder, statistics: ItemStatistics, source: bytes) -> pd.DataFrame | None:
     """The compact file's values when it was taken from today's details.parquet for today's figures, else None."""
     path = folder.path / ITEM_VALUES_FILE
+    table = _kept_table(folder, statistics, source)
+    if table is None:
+        return None
+    figures = table.select([name for name in table.column_names if not name.startswith(MEASURE_PREFIX)])
+    try:
+        return checked_values(_decoded(figures).to_pandas(), statistics, path)
+    except (*_UNREADABLE, RunFolderError, KeyError) as exc:  # damaged: taken again from details.parquet
+        logger.warning("%s: taking it again from details.parquet (%s)", path, _reason(exc))
+        return None
+
+
+def _kept_table(folder: RunFolder, statistics: ItemStatistics, source: bytes) -> pa.Table | None:
+    """The compact file when it was taken from today's details.parquet for today's figures, else None."""
+    path = folder.path / ITEM_VALUES_FILE
     try:
         if path.stat().st_mtime_ns < folder.details_path.stat().st_mtime_ns:
             return None  # details.parquet written in place since
@@ -145,18 +184,21 @@ def _read_kept(folder: RunFolder, statistics: ItemStatistics, source: bytes) -> 
         metadata = table.schema.metadata or {}
         if metadata.get(_SOURCE) != source or metadata.get(_FIGURES) != _figure_names(statistics):
             return None
-        return checked_values(_decoded(table).to_pandas(), statistics, path)
+        return table
     except FileNotFoundError:
         return None
-    except (*_UNREADABLE, RunFolderError, KeyError) as exc:  # damaged: taken again from details.parquet
+    except (*_UNREADABLE, KeyError) as exc:  # damaged: taken again from details.parquet
         logger.warning("%s: taking it again from details.parquet (%s)", path, _reason(exc))
         return None
 
 
-def _keep(folder: RunFolder, statistics: ItemStatistics, values: pd.DataFrame, source: bytes) -> None:
-    """Write the compact file atomically; a folder that cannot be written keeps reading details.parquet."""
+def _keep(folder: RunFolder, statistics: ItemStatistics, values: pd.DataFrame, source: bytes,
+          measures: bytes | None = None) -> None:
+    """Write the compact file atomically (`measures`: the names of the answer measures it holds); a folder that
+    cannot be written keeps reading details.parquet."""
     table = _encoded(pa.Table.from_pandas(values, preserve_index=False))
-    table = table.replace_schema_metadata({_SOURCE: source, _FIGURES: _figure_names(statistics)})
+    metadata = {_SOURCE: source, _FIGURES: _figure_names(statistics), **({_MEASURES: measures} if measures else {})}
+    table = table.replace_schema_metadata(metadata)
     # One temporary name per writer: the board reads a run from several threads at once.
     tmp = folder.path / f".{ITEM_VALUES_FILE}.{os.getpid()}.{threading.get_ident()}.tmp"
     try:
@@ -194,6 +236,13 @@ def _fingerprint(details_path: Path) -> bytes:
     except FileNotFoundError:
         raise RunFolderError(f"{details_path.parent}: no details.parquet; score the run first") from None
     return f"{size}:{hashlib.sha256(tail).hexdigest()}".encode()
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except FileNotFoundError:
+        return 0
 
 
 FOOTER_BYTES = 64 * 1024

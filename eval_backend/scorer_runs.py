@@ -24,6 +24,7 @@ from eval_backend.coverage import coverage_of
 from eval_backend.details import write_details
 from eval_backend.figure_intervals import item_clusters, item_figures, summary_intervals
 from eval_backend.generation.decoding_mode import recorded_mode
+from eval_backend.answer_style import answer_measures
 from eval_backend.item_values import write_item_values
 from eval_backend.item_status import FAILED, NO_RESPONSE, PENDING, SCORED, answered, awaits_response
 from eval_backend.jsonl import without_surrogates
@@ -144,6 +145,7 @@ def score_folder(benchmark: Benchmark, folder: RunFolder, judge_model: str | Non
     write_details(details, folder.details_path)
     if benchmark.item_statistics is not None:  # what the board reads of the run at start, beside the summary
         write_item_values(folder, benchmark.item_statistics(), details)
+        answer_measures(folder, benchmark)  # kept beside them: the board's answer lengths and style fit
     return summary
 
 

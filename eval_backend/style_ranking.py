@@ -64,8 +64,7 @@ def style_board(
     load = cached or (lambda key, build: build())
     benchmark = _one_benchmark(folders, load)
     aligned = aligned_figure(folders, figure or benchmark.headline, cached)
-    measures = [load(("answers", _stamp(folder)), lambda folder=folder: answer_measures(folder, benchmark))
-                for folder in folders]
+    measures = [run_measures(folder, benchmark, cached) for folder in folders]
     features = benchmark.board.style_features
     control, uncontrolled = _control(aligned, folders, measures, features, replicates, seed)
     return StyleBoard(
@@ -78,6 +77,12 @@ def style_board(
         strata=tuple(dict.fromkeys(aligned.configs)),
         uncontrolled=uncontrolled,
     )
+
+
+def run_measures(folder: RunFolder, benchmark: Benchmark, cached: Loader | None = None) -> pd.DataFrame:
+    """The run's `answer_measures`, kept by `cached` under the stamps of the files they are read from."""
+    load = cached or (lambda key, build: build())
+    return load(("answers", _stamp(folder)), lambda: answer_measures(folder, benchmark))
 
 
 def _control(

@@ -12,6 +12,7 @@ import pandas as pd
 
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.registry import BENCHMARKS
+from leaderboard.answer_lengths import LENGTH_COLUMNS
 from leaderboard.board_kinds import board_kind
 from leaderboard.context import AppContext
 from leaderboard.results import RunResult
@@ -22,14 +23,15 @@ RANK_FRAME_COLUMNS = ["run_id", "model", "revision", "headline", "ci_low", "ci_h
 
 def benchmark_ranks(benchmark: Benchmark, runs: Sequence[RunResult], configured_judge: str = "",
                     board: pd.DataFrame | None = None) -> pd.DataFrame:
-    """One row per run (`RANK_FRAME_COLUMNS`), in the board's order: ranked runs best first, then the others.
+    """One row per run (`RANK_FRAME_COLUMNS`, and the median answer length where the board has it), in the board's order: ranked runs best first, then the others.
 
     `board`, the benchmark's own table of these runs (a rubric benchmark's `table_for_runs` as `TableCache`
     keeps it, a scored one's `ranking_of`), saves its joint bootstrap from being drawn again.
     """
     if not runs:
         return pd.DataFrame(columns=RANK_FRAME_COLUMNS)
-    return board_kind(benchmark).ranks(benchmark, runs, configured_judge, board)[RANK_FRAME_COLUMNS]
+    frame = board_kind(benchmark).ranks(benchmark, runs, configured_judge, board)
+    return frame[[*RANK_FRAME_COLUMNS, *(column for column in LENGTH_COLUMNS if column in frame)]]
 
 
 def board_ranks(context: AppContext, name: str) -> pd.DataFrame:

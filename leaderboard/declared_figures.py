@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.board_view import Breakdown, FigureKind, FigureSpec
 from eval_backend.benchmarks.metric import Metric
+from leaderboard.answer_lengths import board_lengths
 from leaderboard.figure_kinds import VALUE_COLUMNS, draw, failsafe, scale_of
 from leaderboard.results import RunResult
 from leaderboard.scored_tables import group_figures
@@ -58,7 +59,10 @@ def figure_metrics(benchmark: Benchmark, spec: FigureSpec) -> list[Metric]:
 
 
 def figure_values(runs: Sequence[RunResult], benchmark: Benchmark, spec: FigureSpec) -> pd.DataFrame:
-    """The long frame (`figure_kinds.VALUE_COLUMNS`) of `spec` for `runs`, in their order."""
+    """The long frame (`figure_kinds.VALUE_COLUMNS`) of `spec` for `runs`, in their order; a scatter's has each
+    run's median answer length as `x`, in the board's unit (named by `group`)."""
+    if spec.kind is FigureKind.SCATTER:
+        return _length_values(runs, benchmark, figure_metrics(benchmark, spec)[0])
     metrics = figure_metrics(benchmark, spec)
     labels = short_labels([run.model for run in runs], [run.revision for run in runs])
     breakdown = _breakdown(benchmark, spec.breakdown) if spec.breakdown else None
@@ -68,6 +72,16 @@ def figure_values(runs: Sequence[RunResult], benchmark: Benchmark, spec: FigureS
         cells = _group_cells(run.summary, benchmark, breakdown, metrics[0]) if breakdown else _metric_cells(run.summary, metrics)
         rows.extend({"row": label, "hover": hover, **cell, "note": None} for cell in cells)
     return _every_group(pd.DataFrame(rows, columns=list(VALUE_COLUMNS)))
+
+
+def _length_values(runs: Sequence[RunResult], benchmark: Benchmark, metric: Metric) -> pd.DataFrame:
+    """One row per run: `metric` with its interval, and its median answer length as `x`."""
+    lengths = board_lengths(runs, benchmark)
+    labels = short_labels([run.model for run in runs], [run.revision for run in runs])
+    rows = [{"row": label, "hover": full_label(run.model, run.revision), **_metric_cells(run.summary, [metric])[0],
+             "group": f"median answer length ({lengths.unit})", "note": None, "x": lengths.median(run.run_id)}
+            for run, label in zip(runs, labels)]
+    return pd.DataFrame(rows, columns=[*VALUE_COLUMNS, "x"]).astype({"x": float})
 
 
 def _every_group(frame: pd.DataFrame) -> pd.DataFrame:

@@ -19,6 +19,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -150,9 +151,34 @@ def radar(values: pd.DataFrame, title: str, scale: Scale) -> go.Figure:
     return bounded_layout(figure, title, 0, margin=RADAR_MARGIN)
 
 
+def scatter(values: pd.DataFrame, title: str, scale: Scale) -> go.Figure:
+    """One point per run: its value (y, with its 95 % interval) against `x` (its median answer length), on a log
+    axis (lengths run from a word to pages); `group` names the x axis. A run without an `x` is left out."""
+    drawn = values[values["x"].notna() & values["value"].notna()] if "x" in values else values.iloc[0:0]
+    if drawn.empty:
+        return error_figure("No ranked run with an answer length yet.")
+    rows, title = _bounded(drawn, title)
+    whiskers = None
+    if rows[["low", "high"]].notna().any().any():
+        whiskers = {"type": "data", "array": (rows["high"] - rows["value"]).clip(lower=0),
+                    "arrayminus": (rows["value"] - rows["low"]).clip(lower=0)}
+    figure = go.Figure(go.Scatter(
+        x=rows["x"], y=rows["value"], mode="markers", error_y=whiskers, marker={"size": 10, "color": "#2f6db5"},
+        hovertext=[plot_text(hover) for hover in rows["hover"]],
+        hovertemplate=f"%{{hovertext}}<br>{plot_text(rows['group'].iloc[0])} %{{x:,.0f}}<br>%{{y:.2f}}<extra></extra>",
+    ))
+    # Ranges padded by a tenth, so a point at an end (a 100 % model, the shortest answers) is drawn whole.
+    lengths = np.log10(rows["x"].clip(lower=1).to_numpy(float))
+    figure.update_xaxes(type="log", range=[lengths.min() - 0.1, lengths.max() + 0.1])
+    low, high = scale.range or (float(rows["value"].min()), float(rows["value"].max()))
+    pad = 0.1 * ((high - low) or 1.0)
+    return bounded_layout(figure, title, 0, height=MIN_HEIGHT_PX + 120, xaxis_title=plot_text(rows["group"].iloc[0]),
+                          yaxis_title=plot_text(scale.unit), yaxis_range=[low - pad, high + pad])
+
+
 KINDS: dict[FigureKind, Callable[[pd.DataFrame, str, Scale], go.Figure]] = {
     FigureKind.HEADLINE: headline_bars, FigureKind.HEATMAP: heatmap, FigureKind.BARS: grouped_bars,
-    FigureKind.RADAR: radar,
+    FigureKind.RADAR: radar, FigureKind.SCATTER: scatter,
 }
 
 

@@ -113,6 +113,7 @@ def _benchmark_section(board: BenchmarkStanding, run: RunResult) -> str:
         f"({literal_markdown(metric.unit)}), 95 % interval {_interval(facts, too_few_items(facts.get('flags')), metric.unit)}",
         f"- **Rank:** {_rank(facts, ranked)}",
         f"- **Flags:** {badges_markdown(facts.get('flags')) or 'none'}",
+        *([f"- **Answer length:** {_length(facts)}"] if "median_length" in facts else []),
         f"- **Items:** [its judgments and downloads]({items})",
         f"- **Provenance:** {_provenance(run)}",
     ]
@@ -126,6 +127,14 @@ def _rank(facts: Mapping[str, Any], ranked: int) -> str:
         note = facts.get("standing_note") or "not ranked"
         return f"not ranked ({literal_markdown(str(note))})"
     return f"{int(rank)} of {ranked} (range {format_rank_range(facts.get('rank_best'), facts.get('rank_worst'))})"
+
+
+def _length(facts: Mapping[str, Any]) -> str:
+    """The run's median answer length in the board's unit (`answer_lengths`), or why there is none."""
+    median = facts.get("median_length")
+    if median is None or pd.isna(median):
+        return "none (its answers could not be read)"
+    return f"{median:,.0f} {facts.get('length_unit')} (median over its answers)"
 
 
 def _interval(facts: Mapping[str, Any], few: bool, unit: str) -> str:

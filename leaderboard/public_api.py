@@ -23,8 +23,10 @@ from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from leaderboard.context import AppContext
 from leaderboard.endpoint_inputs import InvalidInput, echo, refusing_bad_input, text
 from leaderboard.judgments import judgment_items
+from leaderboard.rankings_api import styled_rankings
 from leaderboard.results import UnknownRunError
 from leaderboard.row_flags import FLAGS
+from leaderboard.style_view import CONTROLLED, SEED
 from leaderboard.tabs.leaderboard_tab import board_query, board_view
 from leaderboard.writing_bench_tables import COLUMN_GROUPS, MODEL_TYPES
 
@@ -35,6 +37,7 @@ Language = Literal[tuple(INDIC_CONFIGS)]  # type: ignore[valid-type]  # the name
 Variant = Literal[tuple(VARIANTS)]  # type: ignore[valid-type]
 ModelType = Literal[tuple(MODEL_TYPES)]  # type: ignore[valid-type]
 Flag = Literal[tuple(FLAGS)]  # type: ignore[valid-type]
+Style = Literal[SEED, CONTROLLED]  # type: ignore[valid-type]
 
 
 class Board(TypedDict):
@@ -53,6 +56,16 @@ class Judgments(TypedDict):
     model: str
     revision: str
     items: list[dict[str, Any]]
+
+
+class Rankings(TypedDict):
+    """`/benchmark_rankings`' answer: the benchmark and reading, one record per run kept (ranked ones first), and
+    why there is no controlled reading where there is none (the seed's ranking is given then)."""
+
+    benchmark: str
+    style: str
+    runs: list[dict[str, Any]]
+    uncontrolled: str
 
 
 def register(context: AppContext) -> None:
@@ -100,7 +113,23 @@ def register(context: AppContext) -> None:
         return Judgments(run_id=run.run_id, model=run.model, revision=run.revision,
                          items=records(judgment_items(details)))
 
+    @refusing_bad_input
+    def benchmark_rankings(benchmark: str = "indic_qa", search: str = "", hide_flags: list[Flag] | None = None,
+                           style: Style = "seed") -> Rankings:
+        """A declared benchmark's rankings (its tab's table, every column), as the seed scores them or controlled.
+
+        Args:
+            benchmark: the benchmark's name (indic_qa, saraiki, ...)
+            search: model ids containing any of these terms (separated by ;), case-insensitive
+            hide_flags: leave out runs flagged with any of these codes
+            style: seed (the seed's ranking) or controlled (for answer length and style; the address's style)
+        """
+        answer = styled_rankings(context, benchmark, search, hide_flags, style)
+        return Rankings(benchmark=answer.benchmark, style=answer.style, runs=records(answer.table),
+                        uncontrolled=answer.uncontrolled)
+
     gr.api(leaderboard, api_name="leaderboard", concurrency_limit=API_CONCURRENCY)
+    gr.api(benchmark_rankings, api_name="benchmark_rankings", concurrency_limit=API_CONCURRENCY)
     gr.api(judgments, api_name="judgments", concurrency_limit=API_CONCURRENCY)
 
 

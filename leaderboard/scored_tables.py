@@ -16,9 +16,10 @@ from typing import Any, Collection, Mapping, Sequence
 
 import pandas as pd
 
-from eval_backend.benchmarks.board_view import Breakdown, ItemField, ItemView, Row
+from eval_backend.benchmarks.board_view import ANSWER_LENGTH, Breakdown, ItemField, ItemView, Row
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.generation.decoding_mode import mode_text
+from leaderboard.answer_lengths import LENGTH_COLUMNS, LENGTH_LABELS, BoardLengths, board_lengths, length_columns
 from leaderboard.display import PERCENT_DECIMALS, format_rank_range
 from leaderboard.judgment_links import item_key
 from leaderboard.results import LruCache, RunResult, Snapshot
@@ -32,7 +33,7 @@ LABELS = {
     "rank": "Rank", "rank_range": "Rank range (95 %)", "interval": "95 % interval", "model": "Model",
     "revision": "Revision", "items": "Items", "missing_responses": "No answer", "failed_judgments": "Judge failures",
     "judge_model": "Judge", "created_at": "Scored at", "dataset_revision": "Dataset revision",
-    "standing_note": "Why not ranked", "item": "Item", "flags": "Flags", "decoding_mode": "Mode",
+    "standing_note": "Why not ranked", "item": "Item", "flags": "Flags", "decoding_mode": "Mode", **LENGTH_LABELS,
 }
 
 
@@ -79,7 +80,7 @@ def ranking_frame(runs: Sequence[RunResult], benchmark: Benchmark, configured_ju
                "dataset_revision", "flags"]
     flags = run_flags(runs, configured_judge)
     frame = pd.DataFrame([{**_ranking_row(run, benchmark), "flags": codes} for run, codes in zip(runs, flags)],
-                         columns=columns)
+                         columns=columns).merge(length_columns(runs, benchmark), on="run_id", how="left")
     headline = benchmark.headline_metric()
     frame = frame.sort_values([headline.name, "model"], ascending=[not headline.higher_is_better, True],
                               na_position="last", kind="stable")
@@ -124,7 +125,8 @@ def shown_ranking(ranking: pd.DataFrame, benchmark: Benchmark) -> pd.DataFrame:
                          for low, high, codes in zip(frame["ci_low"], frame["ci_high"], frame["flags"])]
     names = metric_names(benchmark)
     lead = ["rank", "model", names[0], "rank_range", "interval", "flags"]
-    rest = [*(column.name for column in benchmark.board.run_columns), "decoding_mode", *names[1:], "revision",
+    rest = [*(column.name for column in benchmark.board.run_columns), "decoding_mode", *names[1:], *LENGTH_COLUMNS,
+            "revision",
             *COUNT_COLUMNS, "judge_model", "created_at", "standing", "standing_note", "run_id"]
     return frame[[*lead, *rest]]
 
@@ -136,13 +138,15 @@ def _interval(low: Any, high: Any) -> str:
 
 
 def breakdown_frame(runs: Sequence[RunResult], benchmark: Benchmark, breakdown: Breakdown,
-                    few_items: Collection[str] = ()) -> pd.DataFrame:
-    """Long table: per run and group (language, domain, task), its figures and the 95 % interval of its headline,
-    and `run_id` last (for the score links). The runs in `few_items` (run ids) read FEW_ITEMS_INTERVAL.
+                    few_items: Collection[str] = (), lengths: BoardLengths | None = None) -> pd.DataFrame:
+    """Long table: per run and group (language, domain, task), its figures, the 95 % interval of its headline and
+    its median answer length (`lengths`, default: the runs'), and `run_id` last (for the score links). The runs in
+    `few_items` (run ids) read FEW_ITEMS_INTERVAL.
 
     A group with `metrics` shows the benchmark's metrics; one of flat figures (Saraiki's tasks) every figure.
     """
     rows = []
+    lengths = lengths or board_lengths(runs, benchmark)
     for run in runs:
         intervals = run.summary.get("config_intervals") or {}
         for name, entry in (run.summary.get(breakdown.summary_key) or {}).items():
@@ -151,12 +155,15 @@ def breakdown_frame(runs: Sequence[RunResult], benchmark: Benchmark, breakdown: 
             interval = group_intervals.get(name) or group_intervals.get(benchmark.headline) or (None, None)
             shown = FEW_ITEMS_INTERVAL if run.run_id in few_items else _interval(*interval)
             rows.append({"model": run.model, "revision": run.revision, breakdown.name: name, **figures,
-                         "interval": shown, "run_id": run.run_id})
+                         "interval": shown,
+                         "median_length": lengths.group_median(run.run_id, breakdown.name, str(name)),
+                         "length_unit": lengths.unit,
+                         "run_id": run.run_id})
     return pd.DataFrame(rows, columns=_breakdown_columns(rows, breakdown))
 
 
 def _breakdown_columns(rows: list[dict[str, Any]], breakdown: Breakdown) -> list[str]:
-    lead, last = ["model", "revision", breakdown.name], ["interval", "run_id"]
+    lead, last = ["model", "revision", breakdown.name], ["interval", *LENGTH_COLUMNS, "run_id"]
     figures = dict.fromkeys(key for row in rows for key in row if key not in lead and key not in last)
     return [*lead, *figures, *last]
 
@@ -190,7 +197,7 @@ def item_fields(benchmark: Benchmark) -> tuple[ItemField, ...]:
     reasons = tuple(ItemField(f"{judge.name}_reason", f"{judge.name.replace('_', ' ').capitalize()} reason")
                     for judge in benchmark.judges)
     own = tuple(ItemField(name, name.replace("_", " ").capitalize()) for name in benchmark.row_fields)
-    return (*own, ItemField("response", "Answer"), *figures, *reasons)
+    return (*own, ItemField("response", "Answer"), ANSWER_LENGTH, *figures, *reasons)
 
 
 def item_filters(benchmark: Benchmark) -> list[str]:
@@ -271,7 +278,8 @@ def _default_view(row: Row, benchmark: Benchmark) -> ItemView:
     """The item's own fields, the answer, and each other item field's value."""
     question = "\n".join(f"{name}: {row[name]}" for name in benchmark.row_fields if isinstance(row.get(name), str))
     response = row.get("response")
-    fields = [field for field in item_fields(benchmark) if field.name not in ("response", *benchmark.row_fields)]
+    shown = ("response", ANSWER_LENGTH.name, *benchmark.row_fields)  # the answer is read whole: its length is in the list
+    fields = [field for field in item_fields(benchmark) if field.name not in shown]
     verdict = "\n".join(f"{field.label}: {_text(_field_value(field, row))}" for field in fields)
     return ItemView(question, response if isinstance(response, str) else f"(no answer: {row.get('response_error')})",
                     verdict)

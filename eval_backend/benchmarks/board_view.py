@@ -88,6 +88,14 @@ def verdict_text(value: Any) -> str:
     return ""
 
 
+def answer_length(row: Row) -> int | None:
+    """The judged answer's length in characters (what the judge read); None where there is no answer."""
+    response = row.get("response")
+    return len(response) if isinstance(response, str) else None
+
+
+ANSWER_LENGTH = ItemField("answer_length", "Length (characters)", answer_length)
+"""The item table's column beside the answer: its length, as the board's length figures count an answer."""
 BY_LANGUAGE = Breakdown("language", "Language", "by_language", field="config")
 
 
@@ -102,6 +110,8 @@ class FigureKind(StrEnum):
     """Each run's groups side by side (WritingBench's variant robustness: native, code-mixed, romanized)."""
     RADAR = "radar"
     """A few chosen runs' groups around one circle."""
+    SCATTER = "scatter"
+    """One point per run: its figure against its median answer length (does the judge reward length?)."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +133,8 @@ class FigureSpec:
 
 HEADLINE_FIGURE = FigureSpec("headline", FigureKind.HEADLINE, "")
 """The headline metric per run with its interval, titled with the metric's label."""
+LENGTH_FIGURE = FigureSpec("length", FigureKind.SCATTER, "The headline against median answer length")
+"""The headline per run against its median answer length, one point per model."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +161,8 @@ class BoardView:
     """Its tabs are its own, built by name in the app (WritingBench's Leaderboard, Plots and Judgments),
     not one benchmark tab from these declarations."""
     figures: tuple[FigureSpec, ...] = (
-        HEADLINE_FIGURE, FigureSpec("languages", FigureKind.HEATMAP, "The headline per language", "language"))
+        HEADLINE_FIGURE, FigureSpec("languages", FigureKind.HEATMAP, "The headline per language", "language"),
+        LENGTH_FIGURE)
     """Its plots, in order: each follows the tab's search and filters (a benchmark without languages declares its own)."""
     style_features: tuple[StyleFeature, ...] = ()
     """What its style-controlled ranking adjusts for (`eval_backend.benchmarks.style_features`); none:

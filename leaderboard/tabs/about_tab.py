@@ -20,7 +20,7 @@ from leaderboard.pairwise_matrix import MAX_MODELS
 from leaderboard.row_flags import about_markdown
 from leaderboard.section_links import contents
 from leaderboard.writing_bench_tables import RANKING_RULE
-from leaderboard.tabs import consistency_section
+from leaderboard.tabs import consistency_section, style_about
 
 _SAMPLING = INDIC_WRITING_BENCH.sampling
 NO_ANSWER_RULES = "\n".join(f"- **{benchmark.title}:** {benchmark.no_answer.statement}"
@@ -239,10 +239,12 @@ The judging protocol follows *WritingBench: A Comprehensive Benchmark for Genera
 def build(context: AppContext) -> None:
     """The About page: its contents, our own fixed text, then the judge-consistency figures (shown as text)."""
     text = about_text(context.settings.judge.invalid_answer_attempts)
-    gr.Markdown(contents([text, consistency_section.INTRO, PRECISION_INTRO]), elem_id="about-contents")
+    gr.Markdown(contents([text, consistency_section.INTRO, PRECISION_INTRO, style_about.INTRO]),
+                elem_id="about-contents")
     gr.Markdown(text, elem_id="about-text", header_links=True)
     consistency_section.build(context)
     precision_section(context)
+    style_about.build(context)
 
 
 PRECISION_INTRO = """

@@ -49,6 +49,9 @@ from leaderboard.scored_tables import (
     tab_id,
 )
 from leaderboard.declared_figures import benchmark_figures, figure_title
+from leaderboard.answer_lengths import lengths_of
+from leaderboard.style_view import SEED, VIEW_CHOICES, footnote, in_reading, style_view
+from leaderboard.tabs.style_choice import style_choice
 from leaderboard.scored_rankings import split_standing
 from leaderboard.tabs.plots_tab import plot
 from leaderboard.tabs.scored_tab_parts import (
@@ -102,6 +105,7 @@ class Board:
     problems: Any
     breakdown: Any
     model: Any
+    style_note: Any
 
 
 @dataclass(frozen=True)
@@ -131,9 +135,11 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     """Lay out the benchmark's tab and wire it to its results and its own controls."""
     prefix, names = tab_id(benchmark), labels(benchmark)
     gr.Markdown(_intro(context, benchmark), elem_id=f"{prefix}-intro")
+    reading = style_choice(context, benchmark)
     filters, rankings = rankings_section(prefix, context.page_link, f"{prefix}_q",
-                                         lambda terms, hidden: rankings_of(context, benchmark, terms, hidden),
-                                         empty_table(_ranking_headers(benchmark), names))
+                                         lambda terms, hidden, style: rankings_of(context, benchmark, terms, hidden, style),
+                                         empty_table(_ranking_headers(benchmark), names), [reading])
+    style_note = gr.Markdown(visible=False, elem_id=f"{prefix}-style-note")
     breakdowns = {breakdown.label: breakdown for breakdown in benchmark.board.breakdowns}
     group_by = gr.Radio(list(breakdowns), value=next(iter(breakdowns)), label="Break down by",
                         elem_id=f"{prefix}-breakdown-group", visible=len(breakdowns) > 1)
@@ -160,17 +166,18 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     question = gr.Textbox(label="The item's prompt", lines=4, max_lines=30, elem_id=f"{prefix}-question")
     response = gr.Textbox(label="The model's answer", lines=4, max_lines=30, elem_id=f"{prefix}-response")
     verdict = gr.Textbox(label="Scored as", lines=3, max_lines=20, elem_id=f"{prefix}-verdict")
-    board = {**rankings, "breakdown": breakdown, "model": model}
+    board = {**rankings, "breakdown": breakdown, "model": model, "style_note": style_note}
     browser = [items, *groupings, *files.values()]
     detail = {"title": title, "shots_panel": shots_panel, "shots": shots, "question": question, "response": response,
               "verdict": verdict}
 
     @refusing_bad_input
-    def render(chosen: object, terms: object, hidden: object, current: object = None, query: object = "") -> dict[Any, Any]:
+    def render(chosen: object, terms: object, hidden: object, style: object, current: object = None,
+               query: object = "") -> dict[Any, Any]:
         grouping = choice(chosen, "group by", breakdowns)
         return as_updates(render_board(context, benchmark, breakdowns[grouping], text(terms, "search"),
                                        list(texts(hidden, "hide flags")), optional_text(current, "model"),
-                                       text(query, "page address", MAX_LINK_CHARS)), board)
+                                       text(query, "page address", MAX_LINK_CHARS), _reading(style)), board)
 
     @refusing_bad_input
     def browse(run_id: object, chosen_show: object, *chosen: object) -> list[Any]:
@@ -194,8 +201,9 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
 
     # The board's render reads the model shown and the page's address, and sets the model only where the one shown
     # is not on the board: a render asked for before a link chose its model never puts another back over it.
-    board_inputs = [group_by, *filters.inputs, model, *([context.page_link] if context.page_link is not None else [])]
-    gr.on([context.results_version.change, group_by.change], render, board_inputs, list(board.values()),
+    board_inputs = [group_by, *filters.inputs, reading, model,
+                    *([context.page_link] if context.page_link is not None else [])]
+    gr.on([context.results_version.change, group_by.change, reading.change], render, board_inputs, list(board.values()),
           show_progress="hidden", trigger_mode="always_last")
     # The plots draw the ranked rows the rankings' search and flag filter keep, re-drawn when either changes.
     gr.on([context.results_version.change, *(control.change for control in filters.inputs)],
@@ -227,6 +235,10 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
 def _grouping_id(benchmark: Benchmark, position: int) -> str:
     """The element id of an item filter: `group` for the board's group (as before), else `group-<field>`."""
     return "group" if position == 0 else f"group-{item_groupings(benchmark)[position].name}"
+
+
+def _reading(style: object) -> str:
+    return choice(style, "ranking", [value for _, value in VIEW_CHOICES], default=SEED)
 
 
 def store_of(context: AppContext, benchmark: Benchmark) -> ResultsStore:
@@ -271,16 +283,19 @@ def breakdown_links(benchmark: Benchmark, breakdown: Breakdown) -> CellLink:
 
 
 def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown, search: str = "",
-                 hidden_flags: Sequence[str] = (), current: str | None = None, query: str = "") -> Board:
-    """Every run's rankings (those the search and flag filter keep, and their CSV), the chosen breakdown, the
-    figures, the models (and, where the one `current` shows is not on the board, the one the address `query` links
-    this tab to, else the first ranked)."""
+                 hidden_flags: Sequence[str] = (), current: str | None = None, query: str = "",
+                 style: str = SEED) -> Board:
+    """Every run's rankings (those the search and flag filter keep, and their CSV) in the reading `style` (the
+    seed's, or controlled for style, with its footnote), the chosen breakdown, the models (and, where the one
+    `current` shows is not on the board, the one the address `query` links this tab to, else the first ranked)."""
     snapshot = store_of(context, benchmark).snapshot()
     ranking = _ranking(context, benchmark, snapshot)
     choices = model_choices(ranking)
-    shown = _rankings(context, benchmark, snapshot, ranking, search, hidden_flags)
+    shown = _rankings(context, benchmark, snapshot, _styled(context, benchmark, snapshot, style), search, hidden_flags,
+                      style)
     few = {run_id for run_id, codes in zip(ranking["run_id"], ranking["flags"]) if too_few_items(codes)}
-    long = breakdown_frame(snapshot.runs, benchmark, breakdown, few)
+    long = breakdown_frame(snapshot.runs, benchmark, breakdown, few, lengths_of(snapshot, benchmark))
+    controlled = style != SEED and bool(benchmark.board.style_features)
     return Board(
         table=shown.table,
         unranked=shown.unranked,
@@ -289,6 +304,8 @@ def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown
         problems=shown.problems,
         breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown)),
         model=_model_update(context, benchmark, choices, current, query),
+        style_note=gr.update(value=footnote(style_view(snapshot, benchmark, ranking), benchmark) if controlled else "",
+                             visible=controlled),
     )
 
 
@@ -302,23 +319,31 @@ def render_figures(context: AppContext, benchmark: Benchmark, search: str = "",
     return benchmark_figures([runs[run_id] for run_id in ranked["run_id"]], benchmark)
 
 
-def rankings_of(context: AppContext, benchmark: Benchmark, search: str,
-                hidden_flags: Sequence[str] = ()) -> RankingsView:
+def rankings_of(context: AppContext, benchmark: Benchmark, search: str, hidden_flags: Sequence[str] = (),
+                style: object = SEED) -> RankingsView:
     """The rankings' rows whose model matches `search` (`;` between several) and that have none of the flags
-    hidden, and their CSV."""
+    hidden, in the reading `style`, and their CSV."""
     snapshot = store_of(context, benchmark).snapshot()
-    return _rankings(context, benchmark, snapshot, _ranking(context, benchmark, snapshot), search, hidden_flags)
+    reading = _reading(style)
+    return _rankings(context, benchmark, snapshot, _styled(context, benchmark, snapshot, reading), search,
+                     hidden_flags, reading)
 
 
 def _ranking(context: AppContext, benchmark: Benchmark, snapshot: Snapshot) -> pd.DataFrame:
     return ranking_of(snapshot, benchmark, context.settings.judge.model)
 
 
+def _styled(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, style: str) -> pd.DataFrame:
+    """The ranking in the reading `style`: the seed's, or controlled for style (`style_view`)."""
+    return in_reading(snapshot, benchmark, _ranking(context, benchmark, snapshot), style)
+
+
 def _rankings(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, ranking: pd.DataFrame,
-              search: str, hidden_flags: Sequence[str]) -> RankingsView:
+              search: str, hidden_flags: Sequence[str], style: str = SEED) -> RankingsView:
     layout = RankingsLayout(lambda frame: shown_ranking(frame, benchmark), labels(benchmark), ranking_links(benchmark))
-    return rankings_view(snapshot, ranking, layout, search, hidden_flags, context.downloads_dir, tab_id(benchmark),
-                         f"{benchmark.name}-leaderboard.csv")
+    named = "" if style == SEED else f"-{style}"  # each reading its own CSV
+    return rankings_view(snapshot, ranking, layout, search, hidden_flags, context.downloads_dir,
+                         f"{tab_id(benchmark)}{named}", f"{benchmark.name}-leaderboard{named}.csv")
 
 
 def render_items(context: AppContext, benchmark: Benchmark, run_id: str | None, show: str,

@@ -82,15 +82,16 @@ class RankingFilters:
 
 
 def rankings_section(prefix: str, page_link: gr.Textbox | None, param: str,
-                     render: Callable[[str, Sequence[str]], RankingsView],
-                     empty: pd.DataFrame) -> tuple[RankingFilters, dict[str, Any]]:
+                     render: Callable[..., RankingsView], empty: pd.DataFrame,
+                     readings: Sequence[Any] = ()) -> tuple[RankingFilters, dict[str, Any]]:
     """The rankings' search box and flag filter, "no match" note, ranked and unranked tables, CSV button and
     unreadable run folders (all but the filters keyed as `RankingsView`); `empty` is the ranked table before any
     run. A link's `param` fills the search and its `<prefix>_hide_flags` the flag filter; changing either
     writes it in the address.
 
-    Changing a filter re-renders the rankings alone through `render`; the tab renders them with the rest
-    of its board when the results change.
+    Changing a filter re-renders the rankings alone through `render(search, flags hidden, *readings)`, `readings`
+    being more controls it reads (the style view); the tab renders them with the rest of its board when the
+    results or a reading change.
     """
     search = search_box(prefix, param)
     rankings = {
@@ -109,7 +110,7 @@ def rankings_section(prefix: str, page_link: gr.Textbox | None, param: str,
                          show_progress="hidden")
     # One listener for both controls (README, "One listener per view").
     gr.on([control.change for control in filters.inputs],
-          lambda terms, hidden: as_updates(render(terms, hidden), rankings), filters.inputs, list(rankings.values()),
+          lambda *chosen: as_updates(render(*chosen), rankings), [*filters.inputs, *readings], list(rankings.values()),
           show_progress="hidden", trigger_mode="always_last")
     return filters, rankings
 

@@ -14,7 +14,8 @@ import pytest
 
 from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.details import read_details, write_details
-from eval_backend.item_values import ITEM_VALUES_FILE, item_values, values_of_details
+from eval_backend.answer_style import measured_answers, answer_measures
+from eval_backend.item_values import ITEM_VALUES_FILE, MEASURE_PREFIX, item_values, values_of_details
 from eval_backend.run_folder import RunFolder
 from tests.support.saraiki_runs import build_saraiki_runs
 
@@ -112,3 +113,35 @@ def test_every_frozen_run_passes_the_checks(tmp_path: Path, name: str) -> None:
     folder = _frozen_copy(tmp_path, name)
     values = item_values(folder, WRITING_STATISTICS)
     assert len(values) == len(read_details(folder.details_path))
+
+
+def test_scoring_keeps_the_answer_measures_beside_the_values_and_a_read_takes_them_from_there(tmp_path: Path) -> None:
+    data = build_saraiki_runs(tmp_path)
+    benchmark = BENCHMARKS["saraiki"]
+    statistics = benchmark.item_statistics()
+    for folder in data.folders.values():
+        kept = folder.path / ITEM_VALUES_FILE
+        written = kept.stat().st_mtime_ns
+        measures = answer_measures(folder, benchmark)
+        assert kept.stat().st_mtime_ns == written  # kept at scoring: read, not measured again
+        pd.testing.assert_frame_equal(measures, measured_answers(folder, benchmark), check_dtype=False)
+        assert set(item_values(folder, statistics).columns) == {  # the figures' readers see no measure
+            "config", "index", *statistics.subsets, *(f.name for f in statistics.figures)}
+
+
+def test_a_run_scored_before_gets_its_answer_measures_kept_on_first_read(tmp_path: Path) -> None:
+    folder = _frozen_copy(tmp_path)
+    benchmark = BENCHMARKS["indic_writing_bench"]
+    first = answer_measures(folder, benchmark)
+    kept = folder.path / ITEM_VALUES_FILE
+    table = feather.read_table(kept)
+    assert f"{MEASURE_PREFIX}characters" in table.column_names and f"{MEASURE_PREFIX}log_length" in table.column_names
+    # The kept file, changed where details.parquet was not, is what the next read gives: it is read, not measured.
+    changed = table.set_column(table.column_names.index(f"{MEASURE_PREFIX}characters"), f"{MEASURE_PREFIX}characters",
+                               pa.array([12345.0] * table.num_rows))
+    feather.write_feather(changed, kept)
+    assert (answer_measures(folder, benchmark)["characters"] == 12345.0).all()
+    pd.testing.assert_frame_equal(first, measured_answers(folder, benchmark), check_dtype=False)
+    later = kept.stat().st_mtime_ns + 10**9
+    os.utime(folder.details_path, ns=(later, later))  # details written since the kept file: measured again
+    assert answer_measures(folder, benchmark)["characters"].tolist() == first["characters"].tolist()

@@ -103,7 +103,8 @@ def test_an_item_opens_by_clicking_its_row_and_the_address_opens_it_again(page: 
     expect(items).to_have_count(7)
     answer = items.nth(4).locator("[role=gridcell]").nth(4)
     expect(answer).to_have_text("The sky is blue.")  # the chosen model's answer (echoed), not the first model's
-    assert headers(page, f"{TAB}-items") == ["Item", "Config", "Source", "Reference", "Answer", "Adequacy", "chrF",
+    assert headers(page, f"{TAB}-items") == ["Item", "Config", "Source", "Reference", "Answer", "Length (characters)",
+                                             "Adequacy", "chrF",
                                              "Adequacy reason"]
     choose(page, f"{TAB}-group", "tamil")
     expect(items).to_have_count(3)

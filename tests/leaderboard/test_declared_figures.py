@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 
+import pandas as pd
 import pytest
 
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
@@ -46,7 +47,7 @@ def in_rank_order(store: ResultsStore, benchmark):
 def test_qa_draws_its_headline_languages_domains_and_scorers(qa: ResultsStore) -> None:
     runs = in_rank_order(qa, INDIC_QA)
     assert len(LONG_ID) == 100
-    headline, languages, domains, scorers = benchmark_figures(runs, INDIC_QA)
+    headline, languages, domains, scorers, _ = benchmark_figures(runs, INDIC_QA)
     bars = headline.data[0]
     assert list(bars.hovertext)[::-1] == [html.escape(run.model, quote=False) for run in runs]  # best at the top
     assert all(len(html.unescape(label)) <= MAX_LABEL_CHARS for label in bars.y) and LONG_ID in bars.hovertext
@@ -63,7 +64,7 @@ def test_qa_draws_its_headline_languages_domains_and_scorers(qa: ResultsStore) -
 
 def test_saraiki_draws_accuracies_per_task_and_each_safety_rate_apart(saraiki: ResultsStore) -> None:
     runs = in_rank_order(saraiki, SARAIKI)
-    headline, tasks, refusals, over_refusals = benchmark_figures(runs, SARAIKI)
+    headline, tasks, refusals, over_refusals, _ = benchmark_figures(runs, SARAIKI)
     labels = {metric.name: metric.label for metric in SARAIKI.metrics}
     assert list(tasks.data[0].x) == [labels[name] for name in ACCURACY_METRICS]  # every task named
     assert len(tasks.data[0].y) == len(runs)
@@ -87,3 +88,20 @@ def test_the_tab_s_plots_follow_its_search_and_flag_filter(qa: ResultsStore, tmp
     assert render_figures(context, INDIC_QA, "", ["few_items"])[0].layout.annotations  # every run hidden: a message
     assert len(render_figures(context, INDIC_QA, "", ["old_dataset"])[0].data[0].y) == 5
     assert render_figures(context, INDIC_QA, "no-such-model")[0].layout.annotations  # a message, not an error
+
+
+def test_the_length_figure_puts_each_model_at_its_median_answer_length_and_headline(qa: ResultsStore) -> None:
+    """One point per model: x its median answer length in tokens (the stand-in reports usage for every answer), y
+    its headline with the summary's interval; a long id drawn on hover whole, escaped."""
+    runs = in_rank_order(qa, INDIC_QA)
+    figure = benchmark_figures(runs, INDIC_QA)[-1]
+    points = figure.data[0]
+    assert figure.layout.xaxis.type == "log" and figure.layout.xaxis.title.text == "median answer length (tokens)"
+    for run, x, y, hover in zip(runs, points.x, points.y, points.hovertext):
+        counts = pd.read_json(run.folder.responses_path, lines=True).set_index(["config", "index"])["output_tokens"]
+        answered = pd.read_parquet(run.folder.details_path, columns=["config", "index", "response"]).dropna()
+        assert x == counts.loc[list(zip(answered["config"], answered["index"]))].median()
+        assert y == run.summary["metrics"]["judge"] and hover == html.escape(run.model, quote=False)
+    low, high = runs[0].summary["intervals"]["judge"]
+    assert points.error_y.arrayminus[0] == pytest.approx(points.y[0] - low)
+    assert "<script>" not in "".join(points.hovertext) and LONG_ID in points.hovertext

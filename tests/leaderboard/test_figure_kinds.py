@@ -22,6 +22,7 @@ from leaderboard.figure_kinds import (
     heatmap,
     radar,
     scale_of,
+    scatter,
 )
 from leaderboard.short_labels import MAX_LABEL_CHARS, short_labels
 
@@ -131,3 +132,17 @@ def test_a_heatmap_leaves_a_gap_where_a_run_has_no_value_of_a_group() -> None:
     cells = heatmap(frame, "Gaps", PERCENT).data[0]
     assert math.isnan(cells.z[0][2]) and not math.isnan(cells.z[1][2])
     assert cells.customdata[0][2] == "n/a"
+
+
+def test_the_length_scatter_draws_each_model_whole_at_its_length_and_leaves_out_a_run_without_one() -> None:
+    frame = values(3, ("median answer length (tokens)",)).assign(x=[40.0, 2000.0, float("nan")])
+    frame["value"] = [100.0, 0.0, 50.0]
+    figure = scatter(frame, "Length", PERCENT)
+    points = figure.data[0]
+    assert list(points.x) == [40.0, 2000.0] and list(points.y) == [100.0, 0.0]  # the run without a length left out
+    assert list(points.hovertext) == [long_id(0), long_id(1)]
+    low, high = figure.layout.xaxis.range  # log10 units: every point inside, none on the edge
+    assert low < math.log10(40) and high > math.log10(2000) and figure.layout.xaxis.type == "log"
+    assert figure.layout.yaxis.range[0] < 0 and figure.layout.yaxis.range[1] > 100
+    assert figure.layout.xaxis.title.text == "median answer length (tokens)"
+    assert scatter(frame.assign(x=float("nan")), "Length", PERCENT).layout.annotations  # a message, not a blank plot

@@ -96,8 +96,8 @@ def test_the_qa_tab_has_rankings_breakdowns_plots_items_and_downloads(ui: Browse
     items = board_rows(page, "qa-items")
     expect(items).to_have_count(9)  # the best model's items, chosen by default
     item_columns = headers(page, "qa-items")
-    assert item_columns == ["Item", "Language", "Question", "Golden answer", "Answer", "Judge", "Exact", "Overlap",
-                            "Judge's reason"]
+    assert item_columns == ["Item", "Language", "Question", "Golden answer", "Answer", "Length (characters)", "Judge",
+                            "Exact", "Overlap", "Judge's reason"]
     reasons = [row[item_columns.index("Judge's reason")] for row in cells(items)]
     assert all(reason.startswith("States ") for reason in reasons)
 

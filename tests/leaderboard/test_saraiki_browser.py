@@ -58,7 +58,7 @@ def test_the_saraiki_tab_ranks_each_task_apart_and_browses_items(
 
     items = board_rows(page, "saraiki-items")
     expect(items.first).to_be_visible()  # the first model's items, chosen by default
-    assert headers(page, "saraiki-items") == ["Item", "Task", "Question", "Reply", "Answer read", "Expected", "Right?",
+    assert headers(page, "saraiki-items") == ["Item", "Task", "Question", "Reply", "Length (characters)", "Answer read", "Expected", "Right?",
                                               "Instructions", "Refusal"]
     choose(page, "saraiki-group", "math")
     expect(items).to_have_count(4)

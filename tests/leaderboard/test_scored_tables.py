@@ -122,8 +122,11 @@ def test_qa_items_read_in_words_filter_by_language_and_verdict(qa: ResultsStore)
     details = details_of(qa, WEAK)
     everything = items_frame(details, INDIC_QA)
     assert list(everything.columns) == list(item_labels(INDIC_QA)) and len(everything) == 9
-    assert list(item_labels(INDIC_QA).values()) == ["Item", "Language", "Question", "Golden answer", "Answer", "Judge",
-                                                     "Exact", "Overlap", "Judge's reason"]
+    assert list(item_labels(INDIC_QA).values()) == ["Item", "Language", "Question", "Golden answer", "Answer",
+                                                     "Length (characters)", "Judge", "Exact", "Overlap", "Judge's reason"]
+    lengths = [float(len(text)) if isinstance(text, str) else None for text in details["response"]]
+    assert everything["answer_length"].astype(object).where(everything["answer_length"].notna(), None).tolist() == lengths
+    assert None in lengths  # an item without an answer has no length, never 0
     blanks = items_frame(details, INDIC_QA, show="blank")
     assert len(blanks) == 4 and set(blanks["judge_reason"]) == {"blank response"} and set(blanks["judge_verdict"]) == {"wrong"}
     hindi_wrong = items_frame(details, INDIC_QA, "hindi", "judge wrong")
@@ -167,7 +170,8 @@ def test_a_benchmark_that_declares_no_board_gets_every_table_by_default(tmp_path
         assert set(languages[languages["model"] == TRANSLATOR]["adequacy"]) == {100.0, 0.0}
         details = details_of(store, TRANSLATOR)
         items = items_frame(details, toy, "tamil")
-        assert list(item_labels(toy).values()) == ["Item", "Config", "Source", "Reference", "Answer", "Adequacy", "chrF",
+        assert list(item_labels(toy).values()) == ["Item", "Config", "Source", "Reference", "Answer",
+                                                   "Length (characters)", "Adequacy", "chrF",
                                                    "Adequacy reason"]
         assert list(items["item"]) == ["tamil:0", "tamil:1", "tamil:2"] and set(items["adequacy"]) == {0.0}
         view = item_view(details, toy, "hindi", 0)

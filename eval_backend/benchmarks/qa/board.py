@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from eval_backend.benchmarks.board_view import (
+    ANSWER_LENGTH,
     BY_LANGUAGE,
     HEADLINE_FIGURE,
+    LENGTH_FIGURE,
     BoardView,
     Breakdown,
     FigureKind,
@@ -65,12 +67,14 @@ QA_BOARD = BoardView(
         FigureSpec("languages", FigureKind.HEATMAP, "Judge accuracy per language", "language"),
         FigureSpec("domains", FigureKind.HEATMAP, "Judge accuracy per domain", "domain"),
         FigureSpec("metrics", FigureKind.BARS, "The three scorers side by side", metrics=("judge", "exact", "overlap")),
+        LENGTH_FIGURE,
     ),
     group=ItemField("config", "Language"),
     item_fields=(
         ItemField("question", "Question"),
         ItemField("answer", "Golden answer"),
         ItemField("response", "Answer", _answer),
+        ANSWER_LENGTH,
         ItemField("judge_verdict", "Judge", _judge),
         ItemField("exact_verdict", "Exact", lambda row: verdict_text(row.get("exact_correct"))),
         ItemField("overlap_verdict", "Overlap", lambda row: verdict_text(row.get("overlap_correct"))),

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from eval_backend.benchmarks.board_view import (
+    ANSWER_LENGTH,
     HEADLINE_FIGURE,
+    LENGTH_FIGURE,
     BoardView,
     Breakdown,
     FigureKind,
@@ -126,11 +128,13 @@ SARAIKI_BOARD = BoardView(
         FigureSpec("refusals", FigureKind.HEADLINE, "Refusal rate on harmful prompts", metrics=("refusal_rate",)),
         FigureSpec("over-refusals", FigureKind.HEADLINE, "Over-refusal rate on benign prompts",
                    metrics=("over_refusal_rate",)),
+        LENGTH_FIGURE,
     ),
     group=ItemField("task", "Task"),
     item_fields=(
         ItemField("question", "Question", question),
         ItemField("response", "Reply", _reply),
+        ANSWER_LENGTH,
         ItemField("extracted", "Answer read"),
         ItemField("expected", "Expected"),
         ItemField("correct", "Right?", lambda row: verdict_text(row.get("correct"))),
