@@ -137,7 +137,7 @@ def coefficient_rows(view: StyleView, benchmark: Benchmark) -> list[dict[str, ob
     scopes = [(ALL_CONFIGS, board.control.coefficients), *zip(board.strata, board.control.stratum_coefficients)]
     rows = []
     for scope, coefficients in scopes:
-        said = [(c.feature, coefficient_text(c, units[c.feature], board.figure.unit)) for c in coefficients or ()]
+        said = [(c.feature, coefficient_text(c, units[c.feature], board.figure.difference_unit)) for c in coefficients or ()]
         for feature, effect in said or [("", "not identified here: under two clusters, or the features do not vary "
                                               "beyond model and item")]:
             rows.append({"benchmark": benchmark.title, "scope": scope, "runs": len(view.run_ids), "feature": feature,
