@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.support.app_server import AppServer
-from tests.support.browser_pages import LAPTOP, new_page
+from tests.support.browser_pages import LAPTOP, UI_TIMEOUT_MS, new_page
 
 STRONG = "acme__strong-7b/main"
 ROWS = "#judgment-items [role=row][aria-rowindex]:not([aria-rowindex='1'])"
@@ -49,7 +49,7 @@ def click_row(page: Page, position: int) -> None:
 
 def test_the_second_of_two_quick_row_clicks_is_sent_and_shown(page: Page, board_app: AppServer) -> None:
     page.goto(f"{board_app.url}?{urlencode({'tab': 'judgments', 'model': STRONG, 'language': 'Tamil'})}")
-    expect(page.locator(ROWS)).to_have_count(6)
+    expect(page.locator(ROWS)).to_have_count(6, timeout=2 * UI_TIMEOUT_MS)  # a link's first view: the longest load
     rows = first_cells(page)
     select_listener = page.evaluate(SELECT_LISTENER_JS, "judgment-items")
     held: list[Route] = []
