@@ -50,11 +50,13 @@ app: $(STAMP) fonts
 # One pattern for both passes, at any depth: a browser module is never left out of both.
 BROWSER_TESTS := $(sort $(shell find tests -name '*_browser.py'))
 DURATIONS := --durations=25
+# `make test BROWSER_PROCESSES=` runs the browser modules in one process, as before.
+BROWSER_PROCESSES ?= -n 2 --dist loadfile
 
 test: $(STAMP) browser fonts postgres
 	@failed=0; \
 	$(PY) -m pytest -n 2 --dist loadgroup --ignore-glob='*_browser.py' $(DURATIONS) || failed=1; \
-	$(PY) -m pytest -n 2 --dist loadfile $(BROWSER_TESTS) --random-order-bucket=module $(DURATIONS) || failed=1; \
+	$(PY) -m pytest $(BROWSER_PROCESSES) $(BROWSER_TESTS) --random-order-bucket=module $(DURATIONS) || failed=1; \
 	exit $$failed
 
 # The inner loop: the first pass without the modules that start processes of their own (worker
