@@ -42,18 +42,21 @@ app: $(STAMP) fonts
 
 # Two passes. Most tests wait on servers, subprocesses and databases, not the CPU: they run in two
 # processes (pytest-xdist; loadgroup keeps a module's shared server on one of them). The browser
-# modules run after, in one process (one Chromium, one app server per read-only data set, shared by
-# the modules that read it: tests/leaderboard/conftest.py), in a random order of modules and of the
-# tests in each: the seed is printed at the top (`--random-order-seed=N` repeats an order).
+# modules run after, in two processes too, each module whole in one of them (loadfile: what a module
+# builds for itself is built once), one Chromium each, one app server per read-only data set for both
+# (tests/support/shared_server.py), in a random order of modules and of the tests in each: the seed is
+# printed at the end (`--random-order-seed=N` repeats it).
 # Both passes always run; either failing fails the target. Each ends with its 25 slowest tests.
 # One pattern for both passes, at any depth: a browser module is never left out of both.
 BROWSER_TESTS := $(sort $(shell find tests -name '*_browser.py'))
 DURATIONS := --durations=25
+# `make test BROWSER_PROCESSES=` runs the browser modules in one process, as before.
+BROWSER_PROCESSES ?= -n 2 --dist loadfile
 
 test: $(STAMP) browser fonts postgres
 	@failed=0; \
 	$(PY) -m pytest -n 2 --dist loadgroup --ignore-glob='*_browser.py' $(DURATIONS) || failed=1; \
-	$(PY) -m pytest $(BROWSER_TESTS) --random-order-bucket=module $(DURATIONS) || failed=1; \
+	$(PY) -m pytest $(BROWSER_PROCESSES) $(BROWSER_TESTS) --random-order-bucket=module $(DURATIONS) || failed=1; \
 	exit $$failed
 
 # The inner loop: the first pass without the modules that start processes of their own (worker

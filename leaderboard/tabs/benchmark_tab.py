@@ -54,6 +54,7 @@ from leaderboard.style_view import SEED, VIEW_CHOICES, footnote, in_reading, sty
 from leaderboard.tabs.style_choice import style_choice
 from leaderboard.scored_rankings import split_standing
 from leaderboard.tabs.plots_tab import plot
+from leaderboard.tabs.row_clicks import on_row_click
 from leaderboard.tabs.scored_tab_parts import (
     CellLink,
     RankingsLayout,
@@ -218,9 +219,8 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
           trigger_mode="always_last").then(None, [model, opened, *groupings], None, js=address)
     detail_outputs = list(detail.values())
     # Every click opens the item, the same row again too: the key is set, then the item shown from it. A click
-    # made while an item opens is kept (README, "One listener per view").
-    items.select(select_item, None, opened, trigger_mode="always_last").then(
-        show_item, [model, opened], detail_outputs, trigger_mode="always_last").then(
+    # made while an item opens is kept (leaderboard/tabs/row_clicks.py).
+    on_row_click(items, select_item, opened, show_item, [model, opened], detail_outputs).then(
         None, [model, opened, *groupings], None, js=address)
     if context.page_link is not None:  # a link goes through a plain text box: only a valid run is chosen
         linked = gr.Textbox(visible=False, elem_id=f"{prefix}-linked-model")

@@ -38,6 +38,7 @@ from leaderboard.results import LruCache, QueryUnavailableError, ResultsStore, U
 from leaderboard.run_pair import compare_filtered
 from leaderboard.writing_bench_tables import run_label
 from leaderboard.tabs.judgment_panel import build_panel, hidden_panel, panel_values
+from leaderboard.tabs.row_clicks import on_row_click
 
 VIEW_ENDPOINT = "judgments_view"
 """The page's own event listing a model's items (undocumented: the documented one is `leaderboard.public_api`'s)."""
@@ -176,8 +177,7 @@ def build(context: AppContext) -> None:
           list_items, filter_inputs, items, trigger_mode="always_last")
     # Every click shows the item, even the same row again: a change event of the selection
     # would not fire then, and the panel would keep what an earlier model said.
-    items.select(select_item, None, selected, trigger_mode="always_last").then(
-        show_item, [model, compare, selected], detail_outputs, trigger_mode="always_last")
+    on_row_click(items, select_item, selected, show_item, [model, compare, selected], detail_outputs)
     compare.change(show_item, [model, compare, selected], detail_outputs)
     gr.on([control.change for control in (model, compare, *fields.values(), unscored, score_min, score_max)],
           refusing_bad_input(lambda *values: paired_comparison(context, *values)), [compare, *filter_inputs], paired,

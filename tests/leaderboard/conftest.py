@@ -5,6 +5,7 @@ module reading it shares (a test that writes to its data starts a server of its 
 from __future__ import annotations
 
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -21,6 +22,7 @@ from tests.support.board_apps import QUEUED, QUEUED_BY, QUEUED_REVISION, READ_ON
 from tests.support.built_once import built_once
 from tests.support.readable_runs import build_readable_data
 from tests.support.run_folders import EvaluatedData, build_evaluated_data
+from tests.support.shared_server import shared_server
 
 CHROMIUM = "/usr/bin/chromium"
 # `expect` waits 5 s by default, pages 20 s (UI_TIMEOUT_MS): under a parallel `make test` on 2 cores a
@@ -69,7 +71,12 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture(scope="session")
 def board_app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     """`app.py` over a copy of the evaluated board with two requests queued, for every browser test that only
-    reads it; its log is `app.log` beside the data folder."""
+    reads it (one for all xdist workers: `shared_server`); its log is `app.log` beside the data folder."""
+    yield from shared_server(tmp_path_factory, "board-app", lambda: _board_app(evaluated, tmp_path_factory))
+
+
+@contextmanager
+def _board_app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     root = tmp_path_factory.mktemp("board-app")
     shutil.copytree(evaluated.data_dir, root / "data")
     queue = SqliteQueueStore(root / "data" / "queue.sqlite")
@@ -83,12 +90,18 @@ def board_app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory
 @pytest.fixture(scope="session")
 def readable_data(tmp_path_factory: pytest.TempPathFactory) -> EvaluatedData:
     """Runs with 100-character model ids and prompts in Devanagari, Tamil and Bengali (`readable_runs`)."""
-    return apart(build_readable_data, tmp_path_factory.mktemp("readable"))
+    return built_once(tmp_path_factory, "readable", lambda folder: apart(build_readable_data, folder))
 
 
 @pytest.fixture(scope="session")
-def readable_app(readable_data: EvaluatedData) -> Iterator[AppServer]:
-    """`app.py` over the readable runs, shared by the modules that only read them; no view may raise on the server."""
+def readable_app(readable_data: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """`app.py` over the readable runs, shared by the modules (and xdist workers) that only read them; no view may
+    raise on the server."""
+    yield from shared_server(tmp_path_factory, "readable-app", lambda: _readable_app(readable_data))
+
+
+@contextmanager
+def _readable_app(readable_data: EvaluatedData) -> Iterator[AppServer]:
     log = readable_data.data_dir.parent / "app.log"
     with running_app(readable_data.data_dir, log) as server:
         yield server

@@ -5,14 +5,15 @@ Gradio sends a listener's next event only after its pending one is answered ("al
 listeners' events run side by side: had each control its own listener, ticking two boxes quickly could
 paint the older view last, under controls that say otherwise. The test reads the page config a browser
 gets, so it checks the wiring the page really has. A listener in Gradio's default mode for `input` and
-`select` ("once") drops a trigger that comes while its event is pending: a second row clicked while the
-first opens would leave the first on screen.
+`select` ("once") drops a trigger that comes while its event is pending, and "always_last" replays the
+pending click's row: either way a second row clicked while the first opens would leave the first on screen.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import gradio as gr
 import pytest
 
 from eval_backend.settings import DataSettings, Settings
@@ -37,9 +38,14 @@ VIEWS = {
 
 
 @pytest.fixture(scope="module")
-def page_config(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def demo(tmp_path_factory: pytest.TempPathFactory) -> gr.Blocks:
     root = tmp_path_factory.mktemp("listeners")
-    return build_app(Settings(data=DataSettings(data_dir=root / "data")), downloads_dir=root / "downloads").demo.config
+    return build_app(Settings(data=DataSettings(data_dir=root / "data")), downloads_dir=root / "downloads").demo
+
+
+@pytest.fixture(scope="module")
+def page_config(demo: gr.Blocks) -> dict[str, Any]:
+    return demo.config
 
 
 def component_id(config: dict[str, Any], elem_id: str) -> int:
@@ -78,9 +84,27 @@ def chain(config: dict[str, Any], first: dict[str, Any]) -> list[dict[str, Any]]
     return found
 
 
-@pytest.mark.parametrize(("control", "event"), CHOICES)
+def fired_chain(config: dict[str, Any], control: str, event: str) -> list[dict[str, Any]]:
+    """The listeners `event` on `control` runs, in order, those on the server only."""
+    control_id = component_id(config, control)
+    (fired,) = [d for d in config["dependencies"] if [control_id, event] in [list(t) for t in d["targets"]]]
+    return [d for d in chain(config, fired) if d["backend_fn"]]
+
+
+@pytest.mark.parametrize(("control", "event"), [choice for choice in CHOICES if choice[1] != "select"])
 def test_a_choice_made_while_the_last_one_loads_is_kept(page_config: dict[str, Any], control: str, event: str) -> None:
-    control_id = component_id(page_config, control)
-    (fired,) = [d for d in page_config["dependencies"] if [control_id, event] in [list(t) for t in d["targets"]]]
-    modes = {d["id"]: d["trigger_mode"] for d in chain(page_config, fired) if d["backend_fn"]}
+    modes = {d["id"]: d["trigger_mode"] for d in fired_chain(page_config, control, event)}
     assert set(modes.values()) == {"always_last"}, f"{control} {event}: trigger modes of its chain {modes}"
+
+
+@pytest.mark.parametrize("control", [control for control, event in CHOICES if event == "select"])
+def test_a_row_clicked_while_another_opens_is_sent_in_order_and_shown_last(demo: gr.Blocks, page_config: dict[str, Any],
+                                                                           control: str) -> None:
+    """A deferred (`always_last`) `select` is replayed with the pending click's row (leaderboard/tabs/row_clicks.py):
+    every click is sent (`multiple`) and read one at a time, and what shows the row reads the last key read."""
+    key_of_row, *showing = fired_chain(page_config, control, "select")
+    assert key_of_row["trigger_mode"] == "multiple", f"{control}: the click's own listener {key_of_row['trigger_mode']}"
+    read_at_once = demo.fns[key_of_row["id"]].concurrency_limit
+    assert read_at_once == 1, f"{control}: clicks read {read_at_once} at a time"
+    modes = {d["id"]: d["trigger_mode"] for d in showing}
+    assert modes and set(modes.values()) == {"always_last"}, f"{control}: trigger modes after the click {modes}"

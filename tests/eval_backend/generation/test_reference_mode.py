@@ -105,7 +105,7 @@ def run_engine(model: Path, dataset: Path, chat: bool, folder: Path) -> tuple[di
     return figures, replies
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # not per module: the module's tests would all be kept on one xdist worker
 def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every config, two test rows each and one dev row (the script takes the shots `dev` has)."""
     root = write_saraiki_dataset(tmp_path_factory.mktemp("saraiki"), test_rows=ROWS)

@@ -45,7 +45,7 @@ RESULTS = "indic-board/results"
 SEVEN_B = 7_000_000_000  # 28 GB at float32: a100-large in the default table
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # not per module: the module's tests would all be kept on one xdist worker
 def small_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two items (Hindi, Tamil): five judge calls each, so a Job's run takes seconds."""
     shape = DatasetShape(configs={"Hindi": 1, "Tamil": 1})

@@ -32,6 +32,7 @@ from eval_backend.submissions.worker import Runner, poll_once, worker_loop
 from tests.eval_backend.submissions.conftest import make_settings
 from tests.eval_backend.test_scorer_runs import CONTEXT, dataset_with, run_qa, strong_answer
 from tests.eval_backend.test_scorer_runs_saraiki import run_saraiki, silent_on_instructions_and_safety
+from tests.support.built_once import built_once
 from tests.support.chat_server import StandInChatServer
 from tests.support.qa_judge import qa_judge_reply
 from tests.support.qa_runs import QaProfile, qa_judge_settings, qa_model_reply
@@ -225,7 +226,8 @@ def test_a_killed_worker_request_is_resumed_without_redoing_finished_work(
     assert json.loads(folder.summary_path.read_text())["counts"]["scored_items"] == 3
 
 
-@pytest.fixture(scope="module")
+# Session fixtures, not per module: the module's tests (several kill a worker) would all be kept on one xdist worker.
+@pytest.fixture(scope="session")
 def saraiki_knowledge(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Saraiki benchmark with one task, `knowledge`: two items, each with its five shots from `dev`."""
     root = tmp_path_factory.mktemp("saraiki")
@@ -234,10 +236,13 @@ def saraiki_knowledge(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """A chat model and a base model (no chat template), with room for five shots of Saraiki text."""
-    root = tmp_path_factory.mktemp("models")
+    return built_once(tmp_path_factory, "saraiki-chat-and-base-models", _chat_and_base_models)
+
+
+def _chat_and_base_models(root: Path) -> dict[str, Path]:
     return {kind: build_tiny_chat_model(root / kind, max_position_embeddings=4096, **template)
             for kind, template in (("chat", {}), ("base", {"chat_template": None}))}
 
