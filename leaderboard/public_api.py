@@ -81,7 +81,8 @@ def register(context: AppContext) -> None:
         query = board_query(search, languages, sort, min_params_b, max_params_b, model_type, ranked_only, licenses,
                             open_weights_only, variants, hide_flags)
         snapshot = context.store.snapshot()
-        view = board_view(context.tables.table(snapshot), COLUMN_GROUPS, query) if snapshot.runs else pd.DataFrame()
+        view = board_view(context.tables.table(snapshot), COLUMN_GROUPS, query, context.tables.subset(snapshot, query)
+                          ) if snapshot.runs else pd.DataFrame()
         return Board(runs=records(view), problems=list(snapshot.problems), updated=last_written(view))
 
     @refusing_bad_input

@@ -125,7 +125,10 @@ def test_ranking_on_chosen_variants_reranks_and_the_csv_follows(evaluated: Evalu
     chosen = BoardQuery(languages=("Hindi",), variants=("romanized",))
     board = render_board(store, tables, tmp_path, ["variants"], chosen)
     ranked = shown_frame(board.table)
-    assert ranked.columns[2] == "Chosen subset average" and "Rank range" not in ranked.columns
+    # The subset's own rank range and interval (joint bootstrap on its items: test_subset_ranks), and a footnote
+    # saying what is ranked
+    assert list(ranked.columns[2:5]) == ["Chosen subset average", "Rank range", "Subset 95% CI"]
+    assert "chosen subset (Hindi; romanized)" in board.rule["value"]
     hindi_romanized = {model: evaluated.summary(model)["config_variants"]["Hindi"]["romanized"]
                        for model in evaluated.ranked_models()}
     exported = pd.read_csv(board.download["value"]).head(3)
