@@ -15,8 +15,9 @@ from typing import Any, Sequence
 import pandas as pd
 
 from eval_backend.benchmarks.plugin import Benchmark
-from leaderboard.joint_ranks import with_joint_rank_ranges
+from leaderboard.joint_ranks import JOINT_RULE, with_joint_rank_ranges
 from leaderboard.results import RunResult
+from leaderboard.subset_ranks import Subset, subset_ranks
 from leaderboard.writing_bench_tables import INCOMPLETE, RANKED, coverage_standing, rank_ranges
 
 RANK_COLUMNS = ("rank", "rank_best", "rank_worst", "rank_rule")
@@ -71,3 +72,35 @@ def split_standing(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     rank_columns = [column for column in (*RANK_COLUMNS, "rank_range") if column in shown]
     return (shown[ranked].drop(columns=["standing_note"]).reset_index(drop=True),
             shown[~ranked].drop(columns=rank_columns).reset_index(drop=True))
+
+
+SUBSET_COLUMN = "subset"
+"""The ranking's column of the headline on a chosen subset of the items (`on_subset`)."""
+
+
+def on_subset(ranking: pd.DataFrame, runs: Sequence[RunResult], benchmark: Benchmark, subset: Subset) -> pd.DataFrame:
+    """`ranking` (`ranked_table`'s) re-ranked on a subset of the items: `subset` holds each ranked run's headline
+    on those items alone, and `ci_low`, `ci_high`, the rank and rank range are the subset's, from one joint
+    bootstrap of the ranked runs on them (`subset_ranks`); the ranked runs the bootstrap could not take follow
+    them, unranked. The ranking unchanged when no two runs can be resampled on the subset.
+    """
+    metric = benchmark.headline_metric()
+    ranked = ranking["standing"].eq(RANKED)
+    if benchmark.item_statistics is None or not ranked.any():
+        return ranking
+    joint = subset_ranks(ranking, runs, ranked, benchmark.item_statistics(), metric.name, subset)
+    if joint.empty:
+        return ranking
+    table = ranking.drop(columns=[*RANK_COLUMNS, *INTERVAL_COLUMNS]).merge(
+        joint.rename(columns={"subset_average": SUBSET_COLUMN, "subset_ci_low": "ci_low",
+                              "subset_ci_high": "ci_high"}), on="run_id", how="left")
+    in_subset = ranked & table[SUBSET_COLUMN].notna()
+    sign = 1.0 if metric.higher_is_better else -1.0
+    table = table.assign(_out=~in_subset, _key=sign * table[SUBSET_COLUMN].astype(float))
+    table = table.sort_values(["_out", "_key"], ascending=[True, False], na_position="last", kind="stable")
+    in_subset = ~table["_out"]
+    table["rank"] = table["_key"].where(in_subset).rank(ascending=False, method="min").astype("Int64")
+    table[["rank_best", "rank_worst"]] = table[["rank_best", "rank_worst"]].astype("Int64")
+    table["rank_rule"] = pd.Series(JOINT_RULE, index=table.index).where(in_subset)
+    return table.drop(columns=["_out", "_key"])[[*RANK_COLUMNS, "run_id", SUBSET_COLUMN, *(
+        column for column in ranking.columns if column not in (*RANK_COLUMNS, "run_id"))]].reset_index(drop=True)

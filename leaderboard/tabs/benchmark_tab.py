@@ -43,9 +43,13 @@ from leaderboard.scored_tables import (
     items_frame,
     labels,
     metric_names,
+    breakdown_groups,
+    chosen_subset,
     ranking_frame,
     ranking_of,
     shown_ranking,
+    subset_breakdowns,
+    subset_line,
     tab_id,
 )
 from leaderboard.declared_figures import benchmark_figures, figure_title
@@ -93,13 +97,14 @@ server reads it within bounds (`page_link.read_link`) and checks the run (`known
 
 @dataclass(frozen=True)
 class Board:
-    """One render of the tab's results: rankings, breakdown, the model choices."""
+    """One render of the tab's results: rankings, what they rank, breakdown, the model choices."""
 
     table: Any
     unranked: Any
     download: Any
     no_match: Any
     problems: Any
+    rule: Any
     breakdown: Any
     model: Any
 
@@ -131,9 +136,12 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     """Lay out the benchmark's tab and wire it to its results and its own controls."""
     prefix, names = tab_id(benchmark), labels(benchmark)
     gr.Markdown(_intro(context, benchmark), elem_id=f"{prefix}-intro")
-    filters, rankings = rankings_section(prefix, context.page_link, f"{prefix}_q",
-                                         lambda terms, hidden: rankings_of(context, benchmark, terms, hidden),
-                                         empty_table(_ranking_headers(benchmark), names))
+    on_groups = subset_breakdowns(benchmark)
+    filters, rankings = rankings_section(
+        prefix, context.page_link, context.results_version, f"{prefix}_q",
+        lambda terms, hidden, *ticked: rankings_of(context, benchmark, terms, hidden, _ticked(ticked)),
+        empty_table(_ranking_headers(benchmark), names), [(breakdown.item_field, breakdown.label) for breakdown in on_groups],
+        lambda: [breakdown_groups(store_of(context, benchmark).snapshot().runs, breakdown) for breakdown in on_groups])
     breakdowns = {breakdown.label: breakdown for breakdown in benchmark.board.breakdowns}
     group_by = gr.Radio(list(breakdowns), value=next(iter(breakdowns)), label="Break down by",
                         elem_id=f"{prefix}-breakdown-group", visible=len(breakdowns) > 1)
@@ -166,11 +174,12 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
               "verdict": verdict}
 
     @refusing_bad_input
-    def render(chosen: object, terms: object, hidden: object, current: object = None, query: object = "") -> dict[Any, Any]:
+    def render(chosen: object, terms: object, hidden: object, *rest: object) -> dict[Any, Any]:
         grouping = choice(chosen, "group by", breakdowns)
+        ticked, (current, query) = rest[:len(on_groups)], (*rest[len(on_groups):], None, "")[:2]
         return as_updates(render_board(context, benchmark, breakdowns[grouping], text(terms, "search"),
                                        list(texts(hidden, "hide flags")), optional_text(current, "model"),
-                                       text(query, "page address", MAX_LINK_CHARS)), board)
+                                       text(query or "", "page address", MAX_LINK_CHARS), _ticked(ticked)), board)
 
     @refusing_bad_input
     def browse(run_id: object, chosen_show: object, *chosen: object) -> list[Any]:
@@ -199,7 +208,7 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
           show_progress="hidden", trigger_mode="always_last")
     # The plots draw the ranked rows the rankings' search and flag filter keep, re-drawn when either changes.
     gr.on([context.results_version.change, *(control.change for control in filters.inputs)],
-          lambda terms, hidden: render_figures(context, benchmark, terms, hidden), filters.inputs, plots,
+          lambda terms, hidden, *ticked: render_figures(context, benchmark, terms, hidden), filters.inputs, plots,
           show_progress="hidden", trigger_mode="always_last")
     item_inputs = [model, show, *groupings]
     # Keeps the filters a link (or a viewer) chose: a model's items under them, or all where it has none.
@@ -271,14 +280,15 @@ def breakdown_links(benchmark: Benchmark, breakdown: Breakdown) -> CellLink:
 
 
 def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown, search: str = "",
-                 hidden_flags: Sequence[str] = (), current: str | None = None, query: str = "") -> Board:
-    """Every run's rankings (those the search and flag filter keep, and their CSV), the chosen breakdown, the
-    figures, the models (and, where the one `current` shows is not on the board, the one the address `query` links
-    this tab to, else the first ranked)."""
+                 hidden_flags: Sequence[str] = (), current: str | None = None, query: str = "",
+                 ranked_on: Sequence[Sequence[str]] = ()) -> Board:
+    """Every run's rankings (those the search and flag filter keep, and their CSV; ranked on the groups `ranked_on`
+    ticks, one list per `subset_breakdowns`), the chosen breakdown, the figures, the models (and, where the one
+    `current` shows is not on the board, the one the address `query` links this tab to, else the first ranked)."""
     snapshot = store_of(context, benchmark).snapshot()
     ranking = _ranking(context, benchmark, snapshot)
     choices = model_choices(ranking)
-    shown = _rankings(context, benchmark, snapshot, ranking, search, hidden_flags)
+    shown = _rankings(context, benchmark, snapshot, search, hidden_flags, ranked_on)
     few = {run_id for run_id, codes in zip(ranking["run_id"], ranking["flags"]) if too_few_items(codes)}
     long = breakdown_frame(snapshot.runs, benchmark, breakdown, few)
     return Board(
@@ -287,6 +297,7 @@ def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown
         download=shown.download,
         no_match=shown.no_match,
         problems=shown.problems,
+        rule=shown.rule,
         breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown)),
         model=_model_update(context, benchmark, choices, current, query),
     )
@@ -303,22 +314,29 @@ def render_figures(context: AppContext, benchmark: Benchmark, search: str = "",
 
 
 def rankings_of(context: AppContext, benchmark: Benchmark, search: str,
-                hidden_flags: Sequence[str] = ()) -> RankingsView:
+                hidden_flags: Sequence[str] = (), ranked_on: Sequence[Sequence[str]] = ()) -> RankingsView:
     """The rankings' rows whose model matches `search` (`;` between several) and that have none of the flags
-    hidden, and their CSV."""
+    hidden, ranked on the groups `ranked_on` ticks (one list per `subset_breakdowns`), and their CSV."""
     snapshot = store_of(context, benchmark).snapshot()
-    return _rankings(context, benchmark, snapshot, _ranking(context, benchmark, snapshot), search, hidden_flags)
+    return _rankings(context, benchmark, snapshot, search, hidden_flags, ranked_on)
 
 
 def _ranking(context: AppContext, benchmark: Benchmark, snapshot: Snapshot) -> pd.DataFrame:
     return ranking_of(snapshot, benchmark, context.settings.judge.model)
 
 
-def _rankings(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, ranking: pd.DataFrame,
-              search: str, hidden_flags: Sequence[str]) -> RankingsView:
+def _ticked(values: Sequence[object]) -> list[tuple[str, ...]]:
+    """The groups ticked in each "rank on" box, checked as text."""
+    return [texts(value, "rank on groups") for value in values]
+
+
+def _rankings(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, search: str,
+              hidden_flags: Sequence[str], ranked_on: Sequence[Sequence[str]] = ()) -> RankingsView:
+    subset = chosen_subset(benchmark, ranked_on)
+    ranking = ranking_of(snapshot, benchmark, context.settings.judge.model, subset)
     layout = RankingsLayout(lambda frame: shown_ranking(frame, benchmark), labels(benchmark), ranking_links(benchmark))
     return rankings_view(snapshot, ranking, layout, search, hidden_flags, context.downloads_dir, tab_id(benchmark),
-                         f"{benchmark.name}-leaderboard.csv")
+                         f"{benchmark.name}-leaderboard.csv", subset_line(benchmark, subset, ranking))
 
 
 def render_items(context: AppContext, benchmark: Benchmark, run_id: str | None, show: str,
