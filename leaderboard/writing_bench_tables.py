@@ -318,10 +318,12 @@ def rank_on_subset(table: pd.DataFrame, languages: Sequence[str], variants: Sequ
 
 def subset_rule(languages: Sequence[str], variants: Sequence[str] = ()) -> str:
     """What a ranking on a subset ranks by, for the line under the table (the standard rule when none is chosen)."""
-    chosen = ranking_subset(languages, chosen_variants(variants))
-    if chosen is None:
+    variants = chosen_variants(variants)
+    if ranking_subset(languages, variants) is None:
         return RANKING_RULE
-    return (f"Ranked by the average on the chosen subset ({chosen.describe()}): the Indic average of those items "
+    chosen = "; ".join(part for part in (", ".join(languages) or "every Indic language",
+                                         ", ".join(name.replace("_", "-") for name in variants)) if part)
+    return (f"Ranked by the average on the chosen subset ({chosen}): the Indic average of those items "
             "alone, complete runs only; its 95 % interval and rank range are the subset's, from one joint bootstrap "
             "of the runs on the shared dataset revision restricted to its items.")
 

@@ -154,7 +154,7 @@ def test_the_first_phone_screen_shows_a_score(browser: Browser, app: AppServer) 
 
 
 def test_sorting_is_a_control_and_the_csv_follows_it(page: Page, evaluated: EvaluatedData, tmp_path: Path) -> None:
-    expect(page.locator("#leaderboard-table")).to_contain_text("Rankings (sort with “Sort by” above)")
+    expect(page.locator("#leaderboard-table")).to_contain_text("Rankings: scores 1–10, higher is better (sort with “Sort by” above)")
     assert page.locator("#leaderboard-table .cell-menu-button").evaluate_all(
         "bs => bs.every(b => getComputedStyle(b).display === 'none')")
     choose(page, "sort-by", "Model")
@@ -304,7 +304,7 @@ def test_ranking_on_chosen_variants_reranks_and_the_csv_and_link_follow(
     expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Chosen subset average (1–10)")).to_have_count(1)
     # the subset's own rank range and interval (joint bootstrap on its items), and a footnote saying what is ranked
     assert headers(page, "leaderboard-table")[2:5] == ["Chosen subset average (1–10)", "Rank range", "Subset 95% CI"]
-    expect(page.locator("#ranking-rule")).to_contain_text("chosen subset (romanized)")
+    expect(page.locator("#ranking-rule")).to_contain_text("chosen subset (every Indic language; romanized)")
     ranked = column(page, "Chosen subset average (1–10)")
     assert ranked == sorted(ranked, key=float, reverse=True) and column(page, "Rank") == ["1", "2", "3"]
     page.wait_for_function("() => new URLSearchParams(location.search).get('variants') === 'romanized'")
