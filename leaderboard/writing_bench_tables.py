@@ -29,6 +29,7 @@ from eval_backend.benchmarks.writing_bench.statistics import WRITING_STATISTICS
 from eval_backend.run_items import model_label
 from leaderboard.joint_ranks import HEADLINE_FIGURE, with_joint_rank_ranges
 from leaderboard.results import UNKNOWN_LICENSE, LruCache, RunResult, Snapshot, breakdown_frame, runs_frame
+from leaderboard.scored_rankings import INCOMPLETE, RANKED, coverage_standing, rank_ranges, whole_number
 from leaderboard.subset_ranks import SUBSET_COLUMNS, Subset, subset_ranks
 from leaderboard.row_flags import board_flags, dataset_pin, is_hidden, outdated, run_facts
 
@@ -37,7 +38,6 @@ RANKING_RULE = (
     "the rank range is the middle 95 % of the ranks a model holds across one joint bootstrap of the runs "
     "on the shared dataset revision (a run on another revision: the ranks it could hold within the 95 % intervals)."
 )
-RANKED, PARTIAL, INCOMPLETE = "ranked", "partial", "incomplete"
 ENGLISH_COLUMNS = ["config.english_original", "config.indian_english"]
 BASE_COLUMNS = [
     "rank", "rank_best", "rank_worst", "label", "model", "revision", "flags", "subset_average", "subset_ci_low",
@@ -121,24 +121,6 @@ def flags_column(table: pd.DataFrame, runs: Sequence[RunResult], configured_judg
 def cell_column(config: str, variant: str) -> str:
     """The hidden column of one language x variant score."""
     return f"cell.{config}|{variant}"
-
-
-def rank_ranges(low: pd.Series, high: pd.Series) -> tuple[list[int], list[int]]:
-    """Each model's best and worst rank given the 95 % intervals, as Chatbot Arena computes them.
-
-    The best rank is 1 + the number of models whose lower bound is above this model's upper
-    bound (they are surely better); the worst is the number of models minus those whose upper
-    bound is below this model's lower bound (surely worse). Models whose intervals overlap
-    share ranges. A model without an interval (NaN bounds) is surely neither: its range is
-    every rank.
-    """
-    lows, highs = low.to_numpy(dtype=float), high.to_numpy(dtype=float)
-    # [i, j]: model j is surely better (or worse) than model i; never true of i itself, as low <= high.
-    surely_better = lows[np.newaxis, :] > highs[:, np.newaxis]
-    surely_worse = highs[np.newaxis, :] < lows[:, np.newaxis]
-    best = 1 + surely_better.sum(axis=1)
-    worst = len(lows) - surely_worse.sum(axis=1)
-    return [int(rank) for rank in best], [int(rank) for rank in worst]
 
 
 def standing_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
@@ -468,7 +450,7 @@ def _standing_row(run: RunResult) -> dict[str, object]:
         "run_id": run.run_id,
         "indic_ci_low": low,
         "indic_ci_high": high,
-        "unclosed_thinking": _whole(_mapping(summary.get("counts")).get("unclosed_thinking")),
+        "unclosed_thinking": whole_number(_mapping(summary.get("counts")).get("unclosed_thinking")),
         "dataset_revision": _text(request.get("dataset_revision")),
         "model_type": model_type(request),
     }
@@ -477,30 +459,6 @@ def _standing_row(run: RunResult) -> dict[str, object]:
     if standing["standing"] == RANKED and _number(_mapping(summary.get("config_groups")).get("indic")) is None:
         return {**row, "standing": INCOMPLETE, "standing_note": "incomplete: no Indic language scored"}
     return row
-
-
-def coverage_standing(summary: Mapping[str, Any]) -> dict[str, Any]:
-    """A run's `standing` (ranked / partial / incomplete) and `standing_note` by its summary's coverage, with
-    the coverage counts, for every benchmark: only a complete run that covers every config of the dataset
-    is ranked. A summary written before coverage was recorded is incomplete until the run is scored again;
-    a limited run (`--limit`) is never complete."""
-    coverage = summary.get("coverage")
-    if not isinstance(coverage, dict):
-        return {"standing": INCOMPLETE, "standing_note": "incomplete: scored before coverage was recorded "
-                "(score the run again)"}
-    figures = {name: _whole(coverage.get(name)) or 0 for name in (
-        "expected", "scored", "failed", "no_response", "pending", "configs", "dataset_configs")}
-    covered = figures["scored"] + figures["no_response"]
-    counts = {"expected_items": figures["expected"], "covered_items": covered,
-              "no_response_items": figures["no_response"], "failed_items": figures["failed"],
-              "pending_items": figures["pending"]}
-    if figures["configs"] < figures["dataset_configs"]:
-        note = f"partial: {figures['configs']} of {figures['dataset_configs']} configs"
-        return {**counts, "standing": PARTIAL, "standing_note": note}
-    if summary.get("complete") is not True or covered < figures["expected"]:
-        note = f"incomplete: {covered:,} of {figures['expected']:,} items"
-        return {**counts, "standing": INCOMPLETE, "standing_note": note}
-    return {**counts, "standing": RANKED, "standing_note": ""}
 
 
 def _mapping(value: object) -> dict:
@@ -513,10 +471,6 @@ def _number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return None
     return float(value)
-
-
-def _whole(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _text(value: object) -> str | None:
