@@ -167,7 +167,10 @@ def _breakdown_columns(rows: list[dict[str, Any]], breakdown: Breakdown) -> list
 
 
 def group_figures(entry: Any, benchmark: Benchmark) -> dict[str, Any]:
-    """One group's figures in a summary's breakdown: the benchmark's metrics, or its flat figures as they are."""
+    """One group's figures in a summary's breakdown: the benchmark's metrics, its flat figures as they are, or one
+    number: the headline's value in that group (WritingBench's `configs`, `variants`, `domains`)."""
+    if _number(entry) is not None:
+        return {benchmark.headline: _number(entry)}
     if not isinstance(entry, Mapping):
         return {}
     metrics = entry.get("metrics")
