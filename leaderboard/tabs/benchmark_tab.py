@@ -69,8 +69,9 @@ from leaderboard.tabs.scored_tab_parts import (
     run_downloads,
 )
 
-PLOTS_NOTE = ("**Plots** of the ranked runs the search and flags above keep, best first (at most 60); models are "
-              "labelled `org/name@revision` (7 characters), the whole id on hover.")
+PLOTS_NOTE = ("**Plots** of the ranked runs the search and flags above keep, in the ranking's order (on the chosen "
+              "groups, when ticked; at most 60); models are labelled `org/name@revision` (7 characters), the whole id "
+              "on hover.")
 ITEMS_LABEL = "Items (click a row to read it in full)"
 ITEM_URL_SCRIPT = """(model, item, ...values) => {{
   const params = new URLSearchParams(window.location.search);
@@ -140,7 +141,8 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     filters, rankings = rankings_section(
         prefix, context.page_link, context.results_version, f"{prefix}_q",
         lambda terms, hidden, *ticked: rankings_of(context, benchmark, terms, hidden, _ticked(ticked)),
-        empty_table(_ranking_headers(benchmark), names), [(breakdown.item_field, breakdown.label) for breakdown in on_groups],
+        empty_table(_ranking_headers(benchmark), names),
+        [(breakdown.item_field, breakdown.label) for breakdown in on_groups],
         lambda: [breakdown_groups(store_of(context, benchmark).snapshot().runs, breakdown) for breakdown in on_groups])
     breakdowns = {breakdown.label: breakdown for breakdown in benchmark.board.breakdowns}
     group_by = gr.Radio(list(breakdowns), value=next(iter(breakdowns)), label="Break down by",
@@ -208,7 +210,8 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
           show_progress="hidden", trigger_mode="always_last")
     # The plots draw the ranked rows the rankings' search and flag filter keep, re-drawn when either changes.
     gr.on([context.results_version.change, *(control.change for control in filters.inputs)],
-          lambda terms, hidden, *ticked: render_figures(context, benchmark, terms, hidden), filters.inputs, plots,
+          lambda terms, hidden, *ticked: render_figures(context, benchmark, terms, hidden, _ticked(ticked)),
+          filters.inputs, plots,
           show_progress="hidden", trigger_mode="always_last")
     item_inputs = [model, show, *groupings]
     # Keeps the filters a link (or a viewer) chose: a model's items under them, or all where it has none.
@@ -304,10 +307,11 @@ def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown
 
 
 def render_figures(context: AppContext, benchmark: Benchmark, search: str = "",
-                   hidden_flags: Sequence[str] = ()) -> list[Any]:
-    """The benchmark's declared figures of the ranked runs the search and flag filter keep, in rank order."""
+                   hidden_flags: Sequence[str] = (), ranked_on: Sequence[Sequence[str]] = ()) -> list[Any]:
+    """The benchmark's declared figures of the ranked runs the search and flag filter keep, in the order of the
+    ranking shown (on the groups `ranked_on` ticks, when any)."""
     snapshot = store_of(context, benchmark).snapshot()
-    ranking = _ranking(context, benchmark, snapshot)
+    ranking = ranking_of(snapshot, benchmark, context.settings.judge.model, chosen_subset(benchmark, ranked_on))
     ranked = split_standing(ranking[kept_rows(ranking, search or "", hidden_flags)])[0]
     runs = {run.run_id: run for run in snapshot.runs}
     return benchmark_figures([runs[run_id] for run_id in ranked["run_id"]], benchmark)

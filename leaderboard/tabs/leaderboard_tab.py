@@ -187,7 +187,8 @@ def build(context: AppContext) -> list[gr.components.Component]:
     no_match = gr.Markdown(NO_MATCH, visible=False, elem_id="no-match")
     ranked_empty, unranked_empty = empty_board()
     table = gr.Dataframe(
-        ranked_empty.value, label="Rankings: scores 1–10, higher is better (sort with “Sort by” above)", interactive=False,
+        ranked_empty.value, label="Rankings: scores 1–10, higher is better (sort with “Sort by” above)",
+        interactive=False,
         elem_id="leaderboard-table", max_height=700,
     )
     unranked = gr.Dataframe(

@@ -91,7 +91,8 @@ def rankings_section(prefix: str, page_link: gr.Textbox | None, results_version:
     """The rankings' search box and flag filter, "no match" note, ranked and unranked tables, CSV button and
     unreadable run folders (all but the filters keyed as `RankingsView`), the "rank on chosen groups" boxes of
     `subsets` ((field, label) per breakdown; `subset_choices()` lists each one's groups on the board, set whenever
-    the results change) and the line saying what is ranked; `empty` is the ranked table before any run. `render(search, flags hidden, *groups ticked)`.
+    the results change) and the line saying what is ranked; `empty` is the ranked table before any run.
+    `render(search, flags hidden, *groups ticked)`.
     A link's `param` fills the search, its `<prefix>_hide_flags` the flag filter and `<prefix>_on_<field>` the
     groups ranked on; changing any writes it in the address.
 

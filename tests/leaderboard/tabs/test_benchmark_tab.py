@@ -12,6 +12,7 @@ from eval_backend.settings import Settings
 from leaderboard.context import AppContext
 from leaderboard.results import ResultsStore
 from leaderboard.writing_bench_tables import TableCache
+from leaderboard.scored_tables import chosen_subset
 from leaderboard.tabs.benchmark_tab import render_board
 from tests.support.qa_runs import build_qa_runs
 
@@ -74,3 +75,18 @@ def test_the_rankings_rank_on_chosen_groups_of_any_breakdown(context: AppContext
     nowhere = render_board(context, INDIC_QA, INDIC_QA.board.breakdowns[0], ranked_on=[(), ("no such domain",)])
     assert nowhere.rule["value"].startswith("**Not ranked on the chosen groups**")
     assert nowhere.table["value"]["headers"] == standard.table["value"]["headers"]
+
+
+def test_the_plots_follow_the_ranking_on_chosen_groups(context: AppContext) -> None:
+    from leaderboard.scored_tables import ranking_of
+    from leaderboard.tabs.benchmark_tab import render_figures
+
+    snapshot = context.stores[INDIC_QA.name].snapshot()
+    domain = str(pd.read_parquet(snapshot.runs[0].folder.details_path)["domain"].value_counts().index[0])
+    standard = render_figures(context, INDIC_QA)[0]
+    on_domain = render_figures(context, INDIC_QA, ranked_on=[(), (domain,)])[0]
+    subset = ranking_of(snapshot, INDIC_QA, "", chosen_subset(INDIC_QA, [(), (domain,)]))
+    drawn = [text for text in on_domain.data[0].hovertext][::-1]  # plotly draws the first row at the bottom
+    assert [text.split("@")[0].strip() for text in drawn][:1] == [subset["model"].iloc[0].replace("<", "&lt;")
+                                                                   .replace(">", "&gt;")]
+    assert len(standard.data[0].y) == len(on_domain.data[0].y)
