@@ -113,9 +113,10 @@ def rankings_section(prefix: str, page_link: gr.Textbox | None, results_version:
     filters = RankingFilters(search, flag_filter(prefix), tuple(subset_filter(prefix, *names) for names in subsets))
     rankings["rule"] = gr.Markdown("", elem_id=f"{prefix}-ranking-rule")
     params = [subset_param(prefix, field) for field, _ in subsets]
-    if filters.subsets:
-        results_version.change(lambda: [gr.update(choices=names) for names in subset_choices()], None,
-                               list(filters.subsets), show_progress="hidden")
+    if filters.subsets:  # keyed by box: a list returned to one output would be read as that box's value
+        results_version.change(lambda: {box: gr.update(choices=names)
+                                        for box, names in zip(filters.subsets, subset_choices())},
+                               None, list(filters.subsets), show_progress="hidden")
     if page_link is not None:
         page_link.change(lambda query: [*linked_filters(query, param, flags_param(prefix)),
                                         *(linked_list(query, name, known) for name, known in
