@@ -32,14 +32,15 @@ LABELS = {
     "rank": "Rank",
     "rank_range": "Rank range",
     "model": "Model",
-    "subset_average": "Chosen subset average",
+    "subset_average": "Chosen subset average (1–10)",
+    "subset_ci": "Subset 95% CI",
     "revision": "Revision",
     "flags": "Flags",
-    "indic_average": "Indic average",
+    "indic_average": "Indic average (1–10)",
     "indic_ci": "95% CI",
     "config.english_original": "english_original",
     "config.indian_english": "indian_english",
-    "overall": "All configs",
+    "overall": "All configs (1–10)",
     "overall_ci": "All configs 95% CI",
     "standing_note": "Why not ranked",
     "drop_code_mixed": "Code-mixed drop %",
@@ -59,8 +60,11 @@ LABELS = {
     "license": "License",
     "open_weights": "Open weights",
 }
-LEAD_COLUMNS = ["rank", "model", "subset_average", "indic_average", "rank_range", "indic_ci", "flags", "revision"]
+LEAD_COLUMNS = ["rank", "model", "indic_average", "rank_range", "indic_ci", "flags", "revision"]
 """What a reader needs first (a phone's first screen): rank, model, the headline score, its rank range."""
+SUBSET_LEAD_COLUMNS = ["rank", "model", "subset_average", "rank_range", "subset_ci", "indic_average", "indic_ci",
+                       "flags", "revision"]
+"""The same on a ranking of a chosen subset: the subset's figure, then its rank range and interval."""
 PERCENT_COLUMNS = {"drop_code_mixed", "drop_romanized"}
 COUNT_COLUMNS = {"rank", "no_response_items", "failed_items", "pending_items", "unclosed_thinking"}
 UNKNOWN_WHEN_MISSING = {"open_weights"}
@@ -157,18 +161,20 @@ def display_table(view: pd.DataFrame, score_link: ScoreLink | None = None) -> Di
         frame["model"] = [model_cell(str(m), str(r)) for m, r in zip(frame["model"], revisions)]
     _merge(frame, "rank_best", "rank_worst", "rank_range", format_rank_range)
     _merge(frame, "indic_ci_low", "indic_ci_high", "indic_ci", format_interval)
+    _merge(frame, "subset_ci_low", "subset_ci_high", "subset_ci", format_interval)
     _merge(frame, "overall_ci_low", "overall_ci_high", "overall_ci", format_interval)
     _merge(frame, "covered_items", "expected_items", "coverage", format_coverage)
     _merge(frame, "dataset_revision", "dataset_outdated", "dataset_revision", format_revision)
     if "flags" in frame:
         few = [too_few_items(codes) for codes in frame["flags"]]
-        for column in ("indic_ci", "overall_ci"):
+        for column in ("indic_ci", "subset_ci", "overall_ci"):
             if column in frame:
                 # With or without numbers: a figure on one cluster per language has no interval at all.
                 frame[column] = [FEW_ITEMS_INTERVAL if too_few else cell for too_few, cell in zip(few, frame[column])]
     if "created_at" in frame:
         frame["created_at"] = frame["created_at"].astype(str).str.slice(0, 10)
-    frame = frame[[c for c in LEAD_COLUMNS if c in frame] + [c for c in frame.columns if c not in LEAD_COLUMNS]]
+    lead = SUBSET_LEAD_COLUMNS if "subset_average" in frame else LEAD_COLUMNS
+    frame = frame[[c for c in lead if c in frame] + [c for c in frame.columns if c not in lead]]
     frame = frame.round({c: PERCENT_DECIMALS if c in PERCENT_COLUMNS else DECIMALS for c in frame.columns})
     datatypes = [_datatype(frame, column) for column in frame.columns]
     texts = [[_cell_text(column, cell) for column, cell in zip(frame.columns, row)]

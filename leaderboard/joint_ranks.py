@@ -46,7 +46,7 @@ def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranke
     """
     table = table.copy()
     table["rank_rule"] = pd.Series(OVERLAP_RULE, index=table.index).where(ranked)
-    shared = _shared_revision(table, ranked)
+    shared = shared_revision(table, ranked)
     if shared.sum() < 2:
         return table
     folders = {run.run_id: run.folder for run in runs}
@@ -72,7 +72,7 @@ def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranke
     return table
 
 
-def _shared_revision(table: pd.DataFrame, ranked: pd.Series) -> pd.Series:
+def shared_revision(table: pd.DataFrame, ranked: pd.Series) -> pd.Series:
     """The ranked runs on the revision most ranked runs share (none when no run records one)."""
     revisions = table.loc[ranked, "dataset_revision"].dropna()
     if revisions.empty:

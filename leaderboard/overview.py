@@ -13,8 +13,8 @@ import pandas as pd
 
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.registry import BENCHMARKS
-from leaderboard.board_kinds import board_kind
 from leaderboard.results import RunResult
+from leaderboard.scored_rankings import RANKED, coverage_standing
 
 
 def headline_column(benchmark: Benchmark) -> str:
@@ -26,14 +26,16 @@ def headline_column(benchmark: Benchmark) -> str:
 def overview_frame(runs_by_benchmark: Mapping[str, Sequence[RunResult]]) -> pd.DataFrame:
     """One row per (model, revision) with one headline column per benchmark (blank where not evaluated).
 
-    Rows are in the order of the first benchmark's headline, best first, then the next
-    benchmark's for models only it has; the header sorts by any other column.
+    Only ranked runs show a headline: a partial or incomplete run's is taken from part of the evidence; its
+    benchmark's tab lists it apart, and here it is blank rather than beside ranked ones. Rows are in the order of
+    the first benchmark's headline, best first, then the next benchmark's for models only it has; the header sorts
+    by any other column.
     """
     columns = [headline_column(BENCHMARKS[name]) for name in runs_by_benchmark]
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for name, runs in runs_by_benchmark.items():
         benchmark = BENCHMARKS[name]
-        for run in board_kind(benchmark).shown_runs(benchmark, runs):
+        for run in (run for run in runs if coverage_standing(run.summary)["standing"] == RANKED):
             row = rows.setdefault((run.model.lower(), run.revision), {"model": run.model, "revision": run.revision})
             row[headline_column(benchmark)] = benchmark.headline_value(run.summary)
     frame = pd.DataFrame(list(rows.values()), columns=["model", "revision", *columns])

@@ -38,7 +38,8 @@ from leaderboard.joint_ranks import RUN_READS
 from leaderboard.results import ResultsStore, RunResult
 from leaderboard.serial_cache import SerialCache
 from leaderboard.short_labels import short_labels
-from leaderboard.writing_bench_tables import RANKED, coverage_standing, run_label
+from leaderboard.scored_rankings import RANKED, coverage_standing
+from leaderboard.writing_bench_tables import run_label
 
 DEFAULT_MODELS, MAX_MODELS = 15, 30
 BETTER_COLOUR, WORSE_COLOUR = "#cdebd3", "#f6d0d4"

@@ -26,7 +26,7 @@ from eval_backend.run_folder import RunFolderError
 from eval_backend.statistics import precision
 from leaderboard.joint_ranks import RUN_READS
 from leaderboard.results import LruCache, ResultsStore, RunResult
-from leaderboard.writing_bench_tables import RANKED, coverage_standing
+from leaderboard.scored_rankings import RANKED, coverage_standing
 
 logger = logging.getLogger(__name__)
 

@@ -5,6 +5,12 @@ items), named parameters in, plain JSON records out, as `gradio_client`'s `view_
     board = Client("http://127.0.0.1:7860/").predict(search="sarvam", languages=["Hindi"], api_name="/leaderboard")
     for run in board["runs"]:
         print(run["rank"], run["model"], run["subset_average"])
+    qa = Client("http://127.0.0.1:7860/").predict(benchmark="indic_qa", search="sarvam", api_name="/leaderboard")
+
+`benchmark` names any benchmark of the registry (default: Indic WritingBench); its answer is the ranking its tab
+shows (`scored_tables.ranking_of`), with the search, flags, ranked-only filter and sort every tab has. The
+filters of WritingBench's own board (languages, variants, sizes, model type, licenses, open weights) are refused
+by name for another benchmark rather than ignored.
 
 The parameters are the board's controls, named after them (the address's `q` is `search`, `langs` is
 `languages`); each is checked by `leaderboard.endpoint_inputs` before any work, with the page's own bounds.
@@ -19,16 +25,21 @@ from typing import Any, Literal, TypedDict
 import gradio as gr
 import pandas as pd
 
+from eval_backend.benchmarks.plugin import Benchmark
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from leaderboard.context import AppContext
-from leaderboard.endpoint_inputs import InvalidInput, echo, refusing_bad_input, text
+from leaderboard.endpoint_inputs import InvalidInput, choice, echo, refusing_bad_input, text
 from leaderboard.judgments import judgment_items
 from leaderboard.rankings_api import styled_rankings
 from leaderboard.results import UnknownRunError
 from leaderboard.row_flags import FLAGS
+from leaderboard.scored_rankings import RANKED
+from leaderboard.scored_tables import ranking_of
 from leaderboard.style_view import CONTROLLED, SEED
 from leaderboard.tabs.leaderboard_tab import board_query, board_view
-from leaderboard.writing_bench_tables import COLUMN_GROUPS, MODEL_TYPES
+from leaderboard.tabs.scored_tab_parts import kept_rows
+from leaderboard.writing_bench_tables import COLUMN_GROUPS, MODEL_TYPES, BoardQuery, sort_rows
 
 API_CONCURRENCY = 4
 """Calls of one documented endpoint computed at once; more wait in Gradio's queue (each may build a whole view)."""
@@ -38,6 +49,7 @@ Variant = Literal[tuple(VARIANTS)]  # type: ignore[valid-type]
 ModelType = Literal[tuple(MODEL_TYPES)]  # type: ignore[valid-type]
 Flag = Literal[tuple(FLAGS)]  # type: ignore[valid-type]
 Style = Literal[SEED, CONTROLLED]  # type: ignore[valid-type]
+BenchmarkName = Literal[tuple(BENCHMARKS)]  # type: ignore[valid-type]
 
 
 class Board(TypedDict):
@@ -75,7 +87,8 @@ def register(context: AppContext) -> None:
     def leaderboard(search: str = "", languages: list[Language] | None = None, variants: list[Variant] | None = None,
                     sort: str = "rank", min_params_b: float | None = None, max_params_b: float | None = None,
                     model_type: ModelType = "all", ranked_only: bool = False, licenses: list[str] | None = None,
-                    open_weights_only: bool = False, hide_flags: list[Flag] | None = None) -> Board:
+                    open_weights_only: bool = False, hide_flags: list[Flag] | None = None,
+                    benchmark: BenchmarkName = DEFAULT_BENCHMARK) -> Board:
         """The board's rankings for a search and filters, as records with every column the board has.
 
         Args:
@@ -90,11 +103,16 @@ def register(context: AppContext) -> None:
             licenses: keep runs with one of these licenses (none: any)
             open_weights_only: keep runs whose weights are public on the Hub
             hide_flags: leave out runs flagged with any of these codes
+            benchmark: the benchmark whose ranking is asked (its name in the registry)
         """
+        chosen = choice(benchmark, "benchmark", BENCHMARKS, DEFAULT_BENCHMARK)
         query = board_query(search, languages, sort, min_params_b, max_params_b, model_type, ranked_only, licenses,
                             open_weights_only, variants, hide_flags)
+        if chosen != DEFAULT_BENCHMARK:
+            return benchmark_board(context, BENCHMARKS[chosen], query)
         snapshot = context.store.snapshot()
-        view = board_view(context.tables.table(snapshot), COLUMN_GROUPS, query) if snapshot.runs else pd.DataFrame()
+        view = board_view(context.tables.table(snapshot), COLUMN_GROUPS, query, context.tables.subset(snapshot, query)
+                          ) if snapshot.runs else pd.DataFrame()
         return Board(runs=records(view), problems=list(snapshot.problems), updated=last_written(view))
 
     @refusing_bad_input
@@ -131,6 +149,29 @@ def register(context: AppContext) -> None:
     gr.api(leaderboard, api_name="leaderboard", concurrency_limit=API_CONCURRENCY)
     gr.api(benchmark_rankings, api_name="benchmark_rankings", concurrency_limit=API_CONCURRENCY)
     gr.api(judgments, api_name="judgments", concurrency_limit=API_CONCURRENCY)
+
+
+WRITING_BENCH_FILTERS = ("languages", "variants", "min_params_b", "max_params_b", "model_type", "licenses",
+                         "open_weights_only")
+"""The filters of WritingBench's own board, not (yet) on every benchmark's tab."""
+
+
+def benchmark_board(context: AppContext, benchmark: Benchmark, query: BoardQuery) -> Board:
+    """A benchmark's ranking as its tab shows it, narrowed by the query's search, flags hidden and ranked-only
+    filter and sorted by its column; InvalidInput naming a filter of WritingBench's board that is set."""
+    unused = dict(zip(WRITING_BENCH_FILTERS, (query.languages, query.variants, query.min_params_b, query.max_params_b,
+                                              query.model_type != "all", query.licenses, query.open_weights_only)))
+    named = [name for name, value in unused.items() if value]
+    if named:
+        raise InvalidInput(f"{', '.join(named)}: not a filter of {benchmark.title}'s ranking (only of "
+                           f"{BENCHMARKS[DEFAULT_BENCHMARK].title}'s); leave {'them' if len(named) > 1 else 'it'} out")
+    snapshot = context.stores[benchmark.name].snapshot()
+    ranking = ranking_of(snapshot, benchmark, context.settings.judge.model)
+    rows = ranking[kept_rows(ranking, query.search, query.hide_flags)] if len(ranking) else ranking
+    if query.hide_unranked and len(rows):
+        rows = rows[rows["standing"] == RANKED]
+    view = sort_rows(rows.reset_index(drop=True), query.sort_by)
+    return Board(runs=records(view), problems=list(snapshot.problems), updated=last_written(view))
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:

@@ -1,24 +1,26 @@
 """The ranking rule of a scored benchmark's board (QA, Saraiki, any other): WritingBench's rule, on its headline.
 
-Only complete runs are ranked (`tables.coverage_standing`: every config of the dataset, every
+Only complete runs are ranked (`coverage_standing`: every config of the dataset, every
 item scored; a limited run never is), by the benchmark's headline metric in its direction, each
 with its rank range: from the joint bootstrap of the runs on the shared dataset revision
-(`joint_ranks`), else the range its own bootstrap interval allows (`tables.rank_ranges`, as
+(`joint_ranks`), else the range its own bootstrap interval allows (`rank_ranges`, as
 Chatbot Arena does). Partial and incomplete runs follow, labelled; the board shows them in a
 table of their own.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from eval_backend.benchmarks.plugin import Benchmark
-from leaderboard.joint_ranks import with_joint_rank_ranges
+from leaderboard.joint_ranks import JOINT_RULE, with_joint_rank_ranges
 from leaderboard.results import RunResult
-from leaderboard.writing_bench_tables import INCOMPLETE, RANKED, coverage_standing, rank_ranges
+from leaderboard.subset_ranks import Subset, subset_ranks
 
+RANKED, PARTIAL, INCOMPLETE = "ranked", "partial", "incomplete"
 RANK_COLUMNS = ("rank", "rank_best", "rank_worst", "rank_rule")
 STANDING_COLUMNS = ("standing", "standing_note")
 INTERVAL_COLUMNS = ("ci_low", "ci_high")
@@ -62,6 +64,54 @@ def _standing(run: RunResult, headline: str) -> dict[str, Any]:
             "_low": low, "_high": high}
 
 
+def coverage_standing(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """A run's `standing` (ranked / partial / incomplete) and `standing_note` by its summary's coverage, with
+    the coverage counts, for every benchmark: only a complete run that covers every config of the dataset
+    is ranked. A summary written before coverage was recorded is incomplete until the run is scored again;
+    a limited run (`--limit`) is never complete."""
+    coverage = summary.get("coverage")
+    if not isinstance(coverage, dict):
+        return {"standing": INCOMPLETE, "standing_note": "incomplete: scored before coverage was recorded "
+                "(score the run again)"}
+    figures = {name: whole_number(coverage.get(name)) or 0 for name in (
+        "expected", "scored", "failed", "no_response", "pending", "configs", "dataset_configs")}
+    covered = figures["scored"] + figures["no_response"]
+    counts = {"expected_items": figures["expected"], "covered_items": covered,
+              "no_response_items": figures["no_response"], "failed_items": figures["failed"],
+              "pending_items": figures["pending"]}
+    if figures["configs"] < figures["dataset_configs"]:
+        note = f"partial: {figures['configs']} of {figures['dataset_configs']} configs"
+        return {**counts, "standing": PARTIAL, "standing_note": note}
+    if summary.get("complete") is not True or covered < figures["expected"]:
+        note = f"incomplete: {covered:,} of {figures['expected']:,} items"
+        return {**counts, "standing": INCOMPLETE, "standing_note": note}
+    return {**counts, "standing": RANKED, "standing_note": ""}
+
+
+def rank_ranges(low: pd.Series, high: pd.Series) -> tuple[list[int], list[int]]:
+    """Each model's best and worst rank given the 95 % intervals, as Chatbot Arena computes them.
+
+    The best rank is 1 + the number of models whose lower bound is above this model's upper
+    bound (they are surely better); the worst is the number of models minus those whose upper
+    bound is below this model's lower bound (surely worse). Models whose intervals overlap
+    share ranges. A model without an interval (NaN bounds) is surely neither: its range is
+    every rank.
+    """
+    lows, highs = low.to_numpy(dtype=float), high.to_numpy(dtype=float)
+    # [i, j]: model j is surely better (or worse) than model i; never true of i itself, as low <= high.
+    surely_better = lows[np.newaxis, :] > highs[:, np.newaxis]
+    surely_worse = highs[np.newaxis, :] < lows[:, np.newaxis]
+    best = 1 + surely_better.sum(axis=1)
+    worst = len(lows) - surely_worse.sum(axis=1)
+    return [int(rank) for rank in best], [int(rank) for rank in worst]
+
+
+def whole_number(value: object) -> int | None:
+    """A count from a summary field: a whole number >= 0, else None (missing or malformed)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+
 def split_standing(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The ranked rows (with their ranks), and the partial / incomplete ones (with why, without ranks).
 
@@ -71,3 +121,35 @@ def split_standing(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     rank_columns = [column for column in (*RANK_COLUMNS, "rank_range") if column in shown]
     return (shown[ranked].drop(columns=["standing_note"]).reset_index(drop=True),
             shown[~ranked].drop(columns=rank_columns).reset_index(drop=True))
+
+
+SUBSET_COLUMN = "subset"
+"""The ranking's column of the headline on a chosen subset of the items (`on_subset`)."""
+
+
+def on_subset(ranking: pd.DataFrame, runs: Sequence[RunResult], benchmark: Benchmark, subset: Subset) -> pd.DataFrame:
+    """`ranking` (`ranked_table`'s) re-ranked on a subset of the items: `subset` holds each ranked run's headline
+    on those items alone, and `ci_low`, `ci_high`, the rank and rank range are the subset's, from one joint
+    bootstrap of the ranked runs on them (`subset_ranks`); the ranked runs the bootstrap could not take follow
+    them, unranked. The ranking unchanged when no two runs can be resampled on the subset.
+    """
+    metric = benchmark.headline_metric()
+    ranked = ranking["standing"].eq(RANKED)
+    if benchmark.item_statistics is None or not ranked.any():
+        return ranking
+    joint = subset_ranks(ranking, runs, ranked, benchmark.item_statistics(), metric.name, subset)
+    if joint.empty:
+        return ranking
+    table = ranking.drop(columns=[*RANK_COLUMNS, *INTERVAL_COLUMNS]).merge(
+        joint.rename(columns={"subset_average": SUBSET_COLUMN, "subset_ci_low": "ci_low",
+                              "subset_ci_high": "ci_high"}), on="run_id", how="left")
+    in_subset = ranked & table[SUBSET_COLUMN].notna()
+    sign = 1.0 if metric.higher_is_better else -1.0
+    table = table.assign(_out=~in_subset, _key=sign * table[SUBSET_COLUMN].astype(float))
+    table = table.sort_values(["_out", "_key"], ascending=[True, False], na_position="last", kind="stable")
+    in_subset = ~table["_out"]
+    table["rank"] = table["_key"].where(in_subset).rank(ascending=False, method="min").astype("Int64")
+    table[["rank_best", "rank_worst"]] = table[["rank_best", "rank_worst"]].astype("Int64")
+    table["rank_rule"] = pd.Series(JOINT_RULE, index=table.index).where(in_subset)
+    return table.drop(columns=["_out", "_key"])[[*RANK_COLUMNS, "run_id", SUBSET_COLUMN, *(
+        column for column in ranking.columns if column not in (*RANK_COLUMNS, "run_id"))]].reset_index(drop=True)

@@ -24,7 +24,8 @@ from leaderboard.display import PERCENT_DECIMALS, format_rank_range
 from leaderboard.judgment_links import item_key
 from leaderboard.results import LruCache, RunResult, Snapshot
 from leaderboard.row_flags import FEW_ITEMS_INTERVAL, board_flags, dataset_pin, outdated, run_facts, too_few_items
-from leaderboard.scored_rankings import ranked_table
+from leaderboard.scored_rankings import SUBSET_COLUMN, on_subset, ranked_table
+from leaderboard.subset_ranks import CONFIG_FIELD, Subset
 
 ALL = "all"
 """The item filters' choice that keeps every row."""
@@ -53,8 +54,10 @@ def labels(benchmark: Benchmark) -> dict[str, str]:
     metric_labels = {metric.name: _metric_label(metric.label, metric.unit, metric.higher_is_better)
                      for metric in benchmark.metrics}
     board = benchmark.board
+    headline = benchmark.headline_metric()
+    on_groups = _metric_label(f"{headline.label} on the chosen groups", headline.unit, headline.higher_is_better)
     return {**LABELS, **metric_labels, **{column.name: column.label for column in board.run_columns},
-            **{breakdown.name: breakdown.label for breakdown in board.breakdowns}}
+            **{breakdown.name: breakdown.label for breakdown in board.breakdowns}, SUBSET_COLUMN: on_groups}
 
 
 def item_labels(benchmark: Benchmark) -> dict[str, str]:
@@ -125,6 +128,8 @@ def shown_ranking(ranking: pd.DataFrame, benchmark: Benchmark) -> pd.DataFrame:
                          for low, high, codes in zip(frame["ci_low"], frame["ci_high"], frame["flags"])]
     names = metric_names(benchmark)
     lead = ["rank", "model", names[0], "rank_range", "interval", "flags"]
+    if SUBSET_COLUMN in frame:  # the rank range and interval are the subset's
+        lead = ["rank", "model", SUBSET_COLUMN, "rank_range", "interval", names[0], "flags"]
     rest = [*(column.name for column in benchmark.board.run_columns), "decoding_mode", *names[1:], *LENGTH_COLUMNS,
             "revision",
             *COUNT_COLUMNS, "judge_model", "created_at", "standing", "standing_note", "run_id"]
@@ -169,7 +174,10 @@ def _breakdown_columns(rows: list[dict[str, Any]], breakdown: Breakdown) -> list
 
 
 def group_figures(entry: Any, benchmark: Benchmark) -> dict[str, Any]:
-    """One group's figures in a summary's breakdown: the benchmark's metrics, or its flat figures as they are."""
+    """One group's figures in a summary's breakdown: the benchmark's metrics, its flat figures as they are, or one
+    number: the headline's value in that group (WritingBench's `configs`, `variants`, `domains`)."""
+    if _number(entry) is not None:
+        return {benchmark.headline: _number(entry)}
     if not isinstance(entry, Mapping):
         return {}
     metrics = entry.get("metrics")
@@ -294,7 +302,49 @@ _RANKINGS: LruCache[pd.DataFrame] = LruCache(16)
 benchmark's tab, the overview or a model page asks."""
 
 
-def ranking_of(snapshot: Snapshot, benchmark: Benchmark, configured_judge: str = "") -> pd.DataFrame:
-    """`ranking_frame` of the snapshot's runs, computed once per state of the benchmark's results."""
-    return _RANKINGS.get_or_load((benchmark.name, snapshot.signature, configured_judge),
-                                 lambda: ranking_frame(snapshot.runs, benchmark, configured_judge))
+def ranking_of(snapshot: Snapshot, benchmark: Benchmark, configured_judge: str = "",
+               subset: Subset | None = None) -> pd.DataFrame:
+    """`ranking_frame` of the snapshot's runs, computed once per state of the benchmark's results; with `subset`,
+    re-ranked on those items (`scored_rankings.on_subset`), once per state and subset."""
+    whole = _RANKINGS.get_or_load((benchmark.name, snapshot.signature, configured_judge),
+                                  lambda: ranking_frame(snapshot.runs, benchmark, configured_judge))
+    if subset is None:
+        return whole
+    return _RANKINGS.get_or_load((benchmark.name, snapshot.signature, configured_judge, subset),
+                                 lambda: on_subset(whole, snapshot.runs, benchmark, subset))
+
+
+def subset_breakdowns(benchmark: Benchmark) -> tuple[Breakdown, ...]:
+    """The breakdowns a ranking may be restricted to: those whose item field names an item's group in the
+    benchmark's item values (its config, or a field its statistics carry: QA's domain, Saraiki's task)."""
+    if benchmark.item_statistics is None:
+        return ()
+    fields = {CONFIG_FIELD, *benchmark.item_statistics().subsets}
+    return tuple(breakdown for breakdown in benchmark.board.breakdowns if breakdown.item_field in fields)
+
+
+def subset_line(benchmark: Benchmark, subset: Subset | None, ranking: pd.DataFrame) -> str:
+    """The line under the rankings saying what is ranked: nothing on every item; on chosen groups, the subset (and
+    that it could not be ranked, where fewer than two complete runs could be resampled on its items)."""
+    if subset is None:
+        return ""
+    label = benchmark.headline_metric().label
+    if SUBSET_COLUMN not in ranking:
+        return (f"**Not ranked on the chosen groups** ({subset.describe()}): fewer than two complete runs have items "
+                f"of the {label.lower()} there that can be resampled together; the standard ranking is shown.")
+    return (f"Ranked by the {label.lower()} on the chosen groups ({subset.describe()}) alone, complete runs only; "
+            "the 95 % interval and rank range are the subset's, from one joint bootstrap of the runs on the shared "
+            "dataset revision restricted to its items.")
+
+
+def breakdown_groups(runs: Sequence[RunResult], breakdown: Breakdown) -> list[str]:
+    """The groups of a breakdown the runs' summaries have, in their order."""
+    names = (name for run in runs for name in (run.summary.get(breakdown.summary_key) or {}))
+    return list(dict.fromkeys(map(str, names)))
+
+
+def chosen_subset(benchmark: Benchmark, chosen: Sequence[Sequence[str]]) -> Subset | None:
+    """The subset ticked: per `subset_breakdowns`, the groups chosen (none: every group); None when none is."""
+    groups = tuple((breakdown.item_field, tuple(names))
+                   for breakdown, names in zip(subset_breakdowns(benchmark), chosen) if names)
+    return Subset(groups) if groups else None

@@ -39,15 +39,16 @@ def figure_values(spec: FigureSpec, table: pd.DataFrame, scores: pd.DataFrame | 
 def headline_values(table: pd.DataFrame) -> pd.DataFrame:
     """Each run's Indic average (or chosen subset's) with its interval, rank range and answers cut off."""
     subset = "subset_average" in table
-    blank = pd.Series(pd.NA, index=table.index)  # ranked on a subset: no rank range, no whiskers
+    blank = pd.Series(float("nan"), index=table.index)  # a subset not resampled: no rank range, no whiskers
     ranges = [format_rank_range(best, worst) or "–"
               for best, worst in zip(table.get("rank_best", blank), table.get("rank_worst", blank))]
     cut_off = ["?" if pd.isna(count) else str(int(count)) for count in table["unclosed_thinking"]]
+    bounds = ("subset_ci_low", "subset_ci_high") if subset else ("indic_ci_low", "indic_ci_high")
     frame = _runs(table).assign(
         group="Chosen subset average" if subset else "Indic average",
         value=table["subset_average" if subset else "indic_average"].to_numpy(dtype=float),
-        low=float("nan") if subset else table["indic_ci_low"].to_numpy(dtype=float),
-        high=float("nan") if subset else table["indic_ci_high"].to_numpy(dtype=float),
+        low=table.get(bounds[0], blank).to_numpy(dtype=float),
+        high=table.get(bounds[1], blank).to_numpy(dtype=float),
         note=[f"rank range {rank_range}\nanswers cut off in thinking: {count}"
               for rank_range, count in zip(ranges, cut_off)],
     )

@@ -25,9 +25,12 @@ import pandas as pd
 
 from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from eval_backend.benchmarks.writing_bench.scoring import SUBDOMAIN_SEPARATOR
+from eval_backend.benchmarks.writing_bench.statistics import WRITING_STATISTICS
 from eval_backend.run_items import model_label
-from leaderboard.joint_ranks import with_joint_rank_ranges
-from leaderboard.results import UNKNOWN_LICENSE, RunResult, Snapshot, breakdown_frame, runs_frame
+from leaderboard.joint_ranks import HEADLINE_FIGURE, with_joint_rank_ranges
+from leaderboard.results import UNKNOWN_LICENSE, LruCache, RunResult, Snapshot, breakdown_frame, runs_frame
+from leaderboard.scored_rankings import INCOMPLETE, RANKED, coverage_standing, rank_ranges, whole_number
+from leaderboard.subset_ranks import SUBSET_COLUMNS, Subset, subset_ranks
 from leaderboard.row_flags import board_flags, dataset_pin, is_hidden, outdated, run_facts
 
 RANKING_RULE = (
@@ -35,10 +38,10 @@ RANKING_RULE = (
     "the rank range is the middle 95 % of the ranks a model holds across one joint bootstrap of the runs "
     "on the shared dataset revision (a run on another revision: the ranks it could hold within the 95 % intervals)."
 )
-RANKED, PARTIAL, INCOMPLETE = "ranked", "partial", "incomplete"
 ENGLISH_COLUMNS = ["config.english_original", "config.indian_english"]
 BASE_COLUMNS = [
-    "rank", "rank_best", "rank_worst", "label", "model", "revision", "flags", "subset_average", "indic_average", "indic_ci_low",
+    "rank", "rank_best", "rank_worst", "label", "model", "revision", "flags", "subset_average", "subset_ci_low",
+    "subset_ci_high", "indic_average", "indic_ci_low",
     "indic_ci_high", *ENGLISH_COLUMNS, "overall", "overall_ci_low", "overall_ci_high", "standing", "standing_note",
 ]
 DETAIL_COLUMNS = [
@@ -120,24 +123,6 @@ def cell_column(config: str, variant: str) -> str:
     return f"cell.{config}|{variant}"
 
 
-def rank_ranges(low: pd.Series, high: pd.Series) -> tuple[list[int], list[int]]:
-    """Each model's best and worst rank given the 95 % intervals, as Chatbot Arena computes them.
-
-    The best rank is 1 + the number of models whose lower bound is above this model's upper
-    bound (they are surely better); the worst is the number of models minus those whose upper
-    bound is below this model's lower bound (surely worse). Models whose intervals overlap
-    share ranges. A model without an interval (NaN bounds) is surely neither: its range is
-    every rank.
-    """
-    lows, highs = low.to_numpy(dtype=float), high.to_numpy(dtype=float)
-    # [i, j]: model j is surely better (or worse) than model i; never true of i itself, as low <= high.
-    surely_better = lows[np.newaxis, :] > highs[:, np.newaxis]
-    surely_worse = highs[np.newaxis, :] < lows[:, np.newaxis]
-    best = 1 + surely_better.sum(axis=1)
-    worst = len(lows) - surely_worse.sum(axis=1)
-    return [int(rank) for rank in best], [int(rank) for rank in worst]
-
-
 def standing_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
     """Per run: ranked / partial / incomplete and why, its coverage, Indic interval and dataset revision.
 
@@ -164,6 +149,7 @@ class TableCache:
         self._lock = threading.Lock()
         self._signature: Hashable = None
         self._table: pd.DataFrame | None = None
+        self._subsets: LruCache[pd.DataFrame] = LruCache(_SUBSETS_KEPT)
 
     def table(self, snapshot: Snapshot) -> pd.DataFrame:
         with self._lock:
@@ -171,6 +157,34 @@ class TableCache:
                 self._table = table_for_runs(snapshot.runs, self._configured_judge)
                 self._signature = snapshot.signature
             return self._table
+
+    def subset(self, snapshot: Snapshot, query: BoardQuery) -> pd.DataFrame | None:
+        """The joint ranking of the subset `query` ranks on (`subset_ranking`), drawn once per results and subset;
+        None when it ranks on every item."""
+        chosen = ranking_subset(query.languages, chosen_variants(query.variants))
+        if chosen is None:
+            return None
+        table = self.table(snapshot)
+        return self._subsets.get_or_load((snapshot.signature, chosen),
+                                         lambda: subset_ranking(table, snapshot.runs, chosen))
+
+
+_SUBSETS_KEPT = 32
+"""Joint rankings of chosen subsets kept (one per results state and subset a viewer ticked)."""
+
+
+def ranking_subset(languages: Sequence[str], variants: Sequence[str] = ()) -> Subset | None:
+    """The items a ranking on these languages (none: every Indic one) and variants (none: all) counts; None when
+    it counts every item of the standard ranking."""
+    if not languages and not variants:
+        return None
+    groups = (("config", tuple(languages or INDIC_CONFIGS)),) + ((("variant", tuple(variants)),) if variants else ())
+    return Subset(groups)
+
+
+def subset_ranking(table: pd.DataFrame, runs: Sequence[RunResult], subset: Subset) -> pd.DataFrame:
+    """The ranked runs' Indic average on the subset's items, its interval and rank range (`subset_ranks`)."""
+    return subset_ranks(table, runs, table["standing"] == RANKED, WRITING_STATISTICS, HEADLINE_FIGURE, subset)
 
 
 @dataclass(frozen=True)
@@ -207,12 +221,18 @@ def model_type(request: Mapping[str, Any]) -> str:
     return {True: "chat", False: "base"}.get(chat, "") if isinstance(chat, bool) else ""
 
 
-def query_rows(table: pd.DataFrame, query: BoardQuery) -> pd.DataFrame:
+def query_rows(table: pd.DataFrame, query: BoardQuery, subset: pd.DataFrame | None = None) -> pd.DataFrame:
     """The rows the query keeps, re-ranked on its languages and variants and sorted by its column.
 
-    A license filter keeps only the licenses chosen ("unknown" among them, or runs without a recorded
-    license go); open weights only keeps the runs known to have them.
+    The ranking on a subset is the whole board's (a search shows a row's rank among every run, as in the
+    standard ranking); `subset` is its joint ranking (`TableCache.subset`), without which the subset's figure
+    is the mean of the chosen columns and has no interval or rank range. A license filter keeps only the
+    licenses chosen ("unknown" among them, or runs without a recorded license go); open weights only keeps the
+    runs known to have them.
     """
+    variants = chosen_variants(query.variants)
+    if query.languages or variants:
+        table = rank_on_subset(table, query.languages, variants, subset)
     keep = model_matches(table["model"], query.search)
     sizes = table["params_b"] if "params_b" in table else pd.Series(float("nan"), index=table.index)
     if query.min_params_b is not None:
@@ -229,11 +249,7 @@ def query_rows(table: pd.DataFrame, query: BoardQuery) -> pd.DataFrame:
         keep &= table["open_weights"].eq(True) if "open_weights" in table else False
     if query.hide_flags and "flags" in table:
         keep &= ~table["flags"].map(lambda codes: is_hidden(codes, query.hide_flags))
-    chosen = table.loc[keep].reset_index(drop=True)
-    variants = chosen_variants(query.variants)
-    if query.languages or variants:
-        chosen = rank_on_subset(chosen, query.languages, variants)
-    return sort_rows(chosen, query.sort_by)
+    return sort_rows(table.loc[keep].reset_index(drop=True), query.sort_by)
 
 
 def chosen_variants(variants: Sequence[str]) -> tuple[str, ...]:
@@ -249,14 +265,15 @@ def license_choices(table: pd.DataFrame) -> list[str]:
     return sorted(present - {UNKNOWN_LICENSE}) + [UNKNOWN_LICENSE] * (UNKNOWN_LICENSE in present)
 
 
-def rank_on_subset(table: pd.DataFrame, languages: Sequence[str], variants: Sequence[str] = ()) -> pd.DataFrame:
-    """The ranked runs re-ranked by the mean over a chosen subset (`subset_average`), as MTEB does for tasks.
+def rank_on_subset(table: pd.DataFrame, languages: Sequence[str], variants: Sequence[str] = (),
+                   subset: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The ranked runs re-ranked by their figure on a chosen subset (`subset_average`), as MTEB does for tasks.
 
-    With languages only: the mean of those languages' scores. With variants: the mean of the chosen
-    languages' (none chosen: every Indic language's) scores in those variants, one cell per language x
-    variant (summary.json `config_variants`); a run missing a cell has no subset average.
-    The rank range is dropped: the bootstrap intervals are the Indic average's, not the subset's.
-    Unranked runs stay apart and keep their order.
+    With `subset` (the subset's joint ranking, `subset_ranking`), a run it holds has the subset's Indic average,
+    95 % interval (`subset_ci_low`, `subset_ci_high`) and rank range. Else, and for a run it lacks, the figure is
+    the mean of the chosen languages' scores (with variants: of each chosen language x variant cell, summary.json
+    `config_variants`; a run missing a cell has none), with no interval or rank range. Unranked runs stay apart
+    and keep their order.
     """
     names = languages or INDIC_CONFIGS
     wanted = ([cell_column(name, variant) for name in names for variant in variants] if variants
@@ -264,16 +281,33 @@ def rank_on_subset(table: pd.DataFrame, languages: Sequence[str], variants: Sequ
     columns = [column for column in wanted if column in table]
     if not columns:
         raise ValueError(f"none of the languages {list(names)} in variants {list(variants) or 'all'} is on the board")
-    table = table.copy()
+    table = table.drop(columns=["rank_best", "rank_worst"], errors="ignore")
     table["subset_average"] = table[columns].mean(axis=1, skipna=False)
+    if subset is not None and not subset.empty:
+        joint = table[["run_id"]].merge(subset, on="run_id", how="left")
+        table["subset_average"] = joint["subset_average"].fillna(table["subset_average"]).to_numpy()
+        for column in SUBSET_COLUMNS[2:]:
+            table[column] = joint[column].to_numpy()
+        table[["rank_best", "rank_worst"]] = table[["rank_best", "rank_worst"]].astype("Int64")
     table["_unranked"] = table["standing"] != RANKED
     table = table.sort_values(["_unranked", "subset_average", "label"], ascending=[True, False, True],
                               na_position="last", kind="stable").drop(columns="_unranked")
     ranked = table["standing"] == RANKED
     table["rank"] = table["subset_average"].where(ranked).rank(ascending=False, method="min").astype("Int64")
-    table = table.drop(columns=["rank_best", "rank_worst"], errors="ignore")
     front = [c for c in ("rank", "label", "model", "revision", "subset_average") if c in table]
     return table[front + [c for c in table.columns if c not in front]].reset_index(drop=True)
+
+
+def subset_rule(languages: Sequence[str], variants: Sequence[str] = ()) -> str:
+    """What a ranking on a subset ranks by, for the line under the table (the standard rule when none is chosen)."""
+    variants = chosen_variants(variants)
+    if ranking_subset(languages, variants) is None:
+        return RANKING_RULE
+    chosen = "; ".join(part for part in (", ".join(languages) or "every Indic language",
+                                         ", ".join(name.replace("_", "-") for name in variants)) if part)
+    return (f"Ranked by the average on the chosen subset ({chosen}): the Indic average of those items "
+            "alone, complete runs only; its 95 % interval and rank range are the subset's, from one joint bootstrap "
+            "of the runs on the shared dataset revision restricted to its items.")
 
 
 def sort_rows(table: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -312,15 +346,15 @@ def column_groups(table: pd.DataFrame) -> dict[str, list[str]]:
 
 def leaderboard_view(
     table: pd.DataFrame, groups: Iterable[str], search: str = "", query: BoardQuery | None = None,
-    with_run_id: bool = False,
+    with_run_id: bool = False, subset: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The rows `query` keeps (or those whose model matches `search`), the base columns plus the chosen groups
-    (and `run_id` last, for the display's score links, when asked).
+    (and `run_id` last, for the display's score links, when asked); `subset` as `query_rows` takes it.
 
     `search` holds terms separated by `;`; a row matches when its model id contains any of
     them, case-insensitively and literally (no regular expressions).
     """
-    rows = query_rows(table, query or BoardQuery(search=search))
+    rows = query_rows(table, query or BoardQuery(search=search), subset)
     chosen = set(groups)
     available = column_groups(rows)
     columns = base_columns(rows) + [c for group in COLUMN_GROUPS if group in chosen for c in available[group]]
@@ -416,7 +450,7 @@ def _standing_row(run: RunResult) -> dict[str, object]:
         "run_id": run.run_id,
         "indic_ci_low": low,
         "indic_ci_high": high,
-        "unclosed_thinking": _whole(_mapping(summary.get("counts")).get("unclosed_thinking")),
+        "unclosed_thinking": whole_number(_mapping(summary.get("counts")).get("unclosed_thinking")),
         "dataset_revision": _text(request.get("dataset_revision")),
         "model_type": model_type(request),
     }
@@ -425,30 +459,6 @@ def _standing_row(run: RunResult) -> dict[str, object]:
     if standing["standing"] == RANKED and _number(_mapping(summary.get("config_groups")).get("indic")) is None:
         return {**row, "standing": INCOMPLETE, "standing_note": "incomplete: no Indic language scored"}
     return row
-
-
-def coverage_standing(summary: Mapping[str, Any]) -> dict[str, Any]:
-    """A run's `standing` (ranked / partial / incomplete) and `standing_note` by its summary's coverage, with
-    the coverage counts, for every benchmark: only a complete run that covers every config of the dataset
-    is ranked. A summary written before coverage was recorded is incomplete until the run is scored again;
-    a limited run (`--limit`) is never complete."""
-    coverage = summary.get("coverage")
-    if not isinstance(coverage, dict):
-        return {"standing": INCOMPLETE, "standing_note": "incomplete: scored before coverage was recorded "
-                "(score the run again)"}
-    figures = {name: _whole(coverage.get(name)) or 0 for name in (
-        "expected", "scored", "failed", "no_response", "pending", "configs", "dataset_configs")}
-    covered = figures["scored"] + figures["no_response"]
-    counts = {"expected_items": figures["expected"], "covered_items": covered,
-              "no_response_items": figures["no_response"], "failed_items": figures["failed"],
-              "pending_items": figures["pending"]}
-    if figures["configs"] < figures["dataset_configs"]:
-        note = f"partial: {figures['configs']} of {figures['dataset_configs']} configs"
-        return {**counts, "standing": PARTIAL, "standing_note": note}
-    if summary.get("complete") is not True or covered < figures["expected"]:
-        note = f"incomplete: {covered:,} of {figures['expected']:,} items"
-        return {**counts, "standing": INCOMPLETE, "standing_note": note}
-    return {**counts, "standing": RANKED, "standing_note": ""}
 
 
 def _mapping(value: object) -> dict:
@@ -461,10 +471,6 @@ def _number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return None
     return float(value)
-
-
-def _whole(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _text(value: object) -> str | None:

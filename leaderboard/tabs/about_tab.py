@@ -190,10 +190,10 @@ A model never gains by failing to answer: an item it could not answer is scored,
 |---|---|
 | Rank, Rank range | Position by Indic average among complete runs (ties share a rank), and the middle 95 % of the ranks it holds in the joint bootstrap (a run on another dataset revision: the ranks its interval allows; see Ranking) |
 | Model, Revision | The model id as submitted (shown as text), linked to the evaluated revision on the Hub when the id is a Hub id, and that revision (a commit hash shortened to 7 characters; the link and the CSV have it in full) |
-| Chosen subset average | Shown when the board is ranked on chosen languages or variants (Filters): the mean of those languages' scores, or, with variants chosen, the mean of the chosen languages' (none chosen: all 11) scores in those variants, one score per language and variant; it then orders the complete runs (no rank range: the intervals are the Indic average's) |
-| Indic average, 95% CI | Mean of the Indic language scores (the ranking), and its bootstrap interval |
+| Chosen subset average (1–10) | Shown when the board is ranked on chosen languages or variants (Filters): the Indic average of those items alone (the chosen languages', none chosen: all 11, in the chosen variants); it orders the complete runs, and its 95 % interval ("Subset 95% CI") and rank range are the subset's, from one joint bootstrap of the runs on its items (where they cannot be resampled: the mean of the chosen columns, with neither) |
+| Indic average (1–10), 95% CI | Mean of the Indic language scores (the ranking), and its bootstrap interval |
 | english_original, indian_english | The two English configs' scores, outside the ranking |
-| All configs, All configs 95% CI | Mean of every language score, English included, and its interval |
+| All configs (1–10), All configs 95% CI | Mean of every language score, English included, and its interval |
 | Why not ranked | For a run listed apart: partial (how many configs of the dataset) or incomplete (how many items scored) |
 | One column per language | Mean item score in that language config |
 | native / code mixed / romanized | Mean item score per prompt rendering |

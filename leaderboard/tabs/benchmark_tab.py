@@ -43,9 +43,13 @@ from leaderboard.scored_tables import (
     items_frame,
     labels,
     metric_names,
+    breakdown_groups,
+    chosen_subset,
     ranking_frame,
     ranking_of,
     shown_ranking,
+    subset_breakdowns,
+    subset_line,
     tab_id,
 )
 from leaderboard.declared_figures import benchmark_figures, figure_title
@@ -69,8 +73,9 @@ from leaderboard.tabs.scored_tab_parts import (
     run_downloads,
 )
 
-PLOTS_NOTE = ("**Plots** of the ranked runs the search and flags above keep, best first (at most 60); models are "
-              "labelled `org/name@revision` (7 characters), the whole id on hover.")
+PLOTS_NOTE = ("**Plots** of the ranked runs the search and flags above keep, in the ranking's order (on the chosen "
+              "groups, when ticked; at most 60); models are labelled `org/name@revision` (7 characters), the whole id "
+              "on hover.")
 ITEMS_LABEL = "Items (click a row to read it in full)"
 ITEM_URL_SCRIPT = """(model, item, ...values) => {{
   const params = new URLSearchParams(window.location.search);
@@ -97,13 +102,14 @@ server reads it within bounds (`page_link.read_link`) and checks the run (`known
 
 @dataclass(frozen=True)
 class Board:
-    """One render of the tab's results: rankings, breakdown, the model choices."""
+    """One render of the tab's results: rankings, what they rank, breakdown, the model choices."""
 
     table: Any
     unranked: Any
     download: Any
     no_match: Any
     problems: Any
+    rule: Any
     breakdown: Any
     model: Any
     style_note: Any
@@ -136,10 +142,16 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     """Lay out the benchmark's tab and wire it to its results and its own controls."""
     prefix, names = tab_id(benchmark), labels(benchmark)
     gr.Markdown(_intro(context, benchmark), elem_id=f"{prefix}-intro")
+    on_groups = subset_breakdowns(benchmark)
     reading = style_choice(context, benchmark)
-    filters, rankings = rankings_section(prefix, context.page_link, f"{prefix}_q",
-                                         lambda terms, hidden, style: rankings_of(context, benchmark, terms, hidden, style),
-                                         empty_table(_ranking_headers(benchmark), names), [reading])
+    filters, rankings = rankings_section(
+        prefix, context.page_link, context.results_version, f"{prefix}_q",
+        lambda terms, hidden, *rest: rankings_of(context, benchmark, terms, hidden, _ticked(rest[:len(on_groups)]),
+                                                 rest[len(on_groups)]),
+        empty_table(_ranking_headers(benchmark), names),
+        [(breakdown.item_field, breakdown.label) for breakdown in on_groups],
+        lambda: [breakdown_groups(store_of(context, benchmark).snapshot().runs, breakdown) for breakdown in on_groups],
+        [reading])
     style_note = gr.Markdown(visible=False, elem_id=f"{prefix}-style-note")
     breakdowns = {breakdown.label: breakdown for breakdown in benchmark.board.breakdowns}
     group_by = gr.Radio(list(breakdowns), value=next(iter(breakdowns)), label="Break down by",
@@ -173,12 +185,13 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
               "verdict": verdict}
 
     @refusing_bad_input
-    def render(chosen: object, terms: object, hidden: object, style: object, current: object = None,
-               query: object = "") -> dict[Any, Any]:
+    def render(chosen: object, terms: object, hidden: object, *rest: object) -> dict[Any, Any]:
         grouping = choice(chosen, "group by", breakdowns)
+        ticked, (style, current, query) = rest[:len(on_groups)], (*rest[len(on_groups):], None, "")[:3]
         return as_updates(render_board(context, benchmark, breakdowns[grouping], text(terms, "search"),
                                        list(texts(hidden, "hide flags")), optional_text(current, "model"),
-                                       text(query, "page address", MAX_LINK_CHARS), _reading(style)), board)
+                                       text(query or "", "page address", MAX_LINK_CHARS), _ticked(ticked),
+                                       _reading(style)), board)
 
     @refusing_bad_input
     def browse(run_id: object, chosen_show: object, *chosen: object) -> list[Any]:
@@ -208,7 +221,8 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
           show_progress="hidden", trigger_mode="always_last")
     # The plots draw the ranked rows the rankings' search and flag filter keep, re-drawn when either changes.
     gr.on([context.results_version.change, *(control.change for control in filters.inputs)],
-          lambda terms, hidden: render_figures(context, benchmark, terms, hidden), filters.inputs, plots,
+          lambda terms, hidden, *ticked: render_figures(context, benchmark, terms, hidden, _ticked(ticked)),
+          filters.inputs, plots,
           show_progress="hidden", trigger_mode="always_last")
     item_inputs = [model, show, *groupings]
     # Keeps the filters a link (or a viewer) chose: a model's items under them, or all where it has none.
@@ -284,15 +298,15 @@ def breakdown_links(benchmark: Benchmark, breakdown: Breakdown) -> CellLink:
 
 def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown, search: str = "",
                  hidden_flags: Sequence[str] = (), current: str | None = None, query: str = "",
-                 style: str = SEED) -> Board:
-    """Every run's rankings (those the search and flag filter keep, and their CSV) in the reading `style` (the
-    seed's, or controlled for style, with its footnote), the chosen breakdown, the models (and, where the one
+                 ranked_on: Sequence[Sequence[str]] = (), style: str = SEED) -> Board:
+    """Every run's rankings (those the search and flag filter keep, and their CSV; ranked on the groups `ranked_on`
+    ticks, one list per `subset_breakdowns`, in the reading `style`: the seed's, or controlled for style with its
+    footnote), the chosen breakdown, the models (and, where the one
     `current` shows is not on the board, the one the address `query` links this tab to, else the first ranked)."""
     snapshot = store_of(context, benchmark).snapshot()
     ranking = _ranking(context, benchmark, snapshot)
     choices = model_choices(ranking)
-    shown = _rankings(context, benchmark, snapshot, _styled(context, benchmark, snapshot, style), search, hidden_flags,
-                      style)
+    shown = _rankings(context, benchmark, snapshot, search, hidden_flags, ranked_on, style)
     few = {run_id for run_id, codes in zip(ranking["run_id"], ranking["flags"]) if too_few_items(codes)}
     long = breakdown_frame(snapshot.runs, benchmark, breakdown, few, lengths_of(snapshot, benchmark))
     controlled = style != SEED and bool(benchmark.board.style_features)
@@ -302,6 +316,7 @@ def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown
         download=shown.download,
         no_match=shown.no_match,
         problems=shown.problems,
+        rule=shown.rule,
         breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown)),
         model=_model_update(context, benchmark, choices, current, query),
         style_note=gr.update(value=footnote(style_view(snapshot, benchmark, ranking), benchmark) if controlled else "",
@@ -310,40 +325,45 @@ def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown
 
 
 def render_figures(context: AppContext, benchmark: Benchmark, search: str = "",
-                   hidden_flags: Sequence[str] = ()) -> list[Any]:
-    """The benchmark's declared figures of the ranked runs the search and flag filter keep, in rank order."""
+                   hidden_flags: Sequence[str] = (), ranked_on: Sequence[Sequence[str]] = ()) -> list[Any]:
+    """The benchmark's declared figures of the ranked runs the search and flag filter keep, in the order of the
+    ranking shown (on the groups `ranked_on` ticks, when any)."""
     snapshot = store_of(context, benchmark).snapshot()
-    ranking = _ranking(context, benchmark, snapshot)
+    ranking = ranking_of(snapshot, benchmark, context.settings.judge.model, chosen_subset(benchmark, ranked_on))
     ranked = split_standing(ranking[kept_rows(ranking, search or "", hidden_flags)])[0]
     runs = {run.run_id: run for run in snapshot.runs}
     return benchmark_figures([runs[run_id] for run_id in ranked["run_id"]], benchmark)
 
 
 def rankings_of(context: AppContext, benchmark: Benchmark, search: str, hidden_flags: Sequence[str] = (),
-                style: object = SEED) -> RankingsView:
+                ranked_on: Sequence[Sequence[str]] = (), style: object = SEED) -> RankingsView:
     """The rankings' rows whose model matches `search` (`;` between several) and that have none of the flags
-    hidden, in the reading `style`, and their CSV."""
+    hidden, ranked on the groups `ranked_on` ticks (one list per `subset_breakdowns`), in the reading `style`, and
+    their CSV."""
     snapshot = store_of(context, benchmark).snapshot()
-    reading = _reading(style)
-    return _rankings(context, benchmark, snapshot, _styled(context, benchmark, snapshot, reading), search,
-                     hidden_flags, reading)
+    return _rankings(context, benchmark, snapshot, search, hidden_flags, ranked_on, _reading(style))
 
 
 def _ranking(context: AppContext, benchmark: Benchmark, snapshot: Snapshot) -> pd.DataFrame:
     return ranking_of(snapshot, benchmark, context.settings.judge.model)
 
 
-def _styled(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, style: str) -> pd.DataFrame:
-    """The ranking in the reading `style`: the seed's, or controlled for style (`style_view`)."""
-    return in_reading(snapshot, benchmark, _ranking(context, benchmark, snapshot), style)
+def _ticked(values: Sequence[object]) -> list[tuple[str, ...]]:
+    """The groups ticked in each "rank on" box, checked as text."""
+    return [texts(value, "rank on groups") for value in values]
 
 
-def _rankings(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, ranking: pd.DataFrame,
-              search: str, hidden_flags: Sequence[str], style: str = SEED) -> RankingsView:
+def _rankings(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, search: str,
+              hidden_flags: Sequence[str], ranked_on: Sequence[Sequence[str]] = (), style: str = SEED) -> RankingsView:
+    # The controlled reading adjusts the whole headline; a subset is ranked in the seed's reading only.
+    subset = chosen_subset(benchmark, ranked_on) if style == SEED else None
+    ranking = in_reading(snapshot, benchmark, ranking_of(snapshot, benchmark, context.settings.judge.model, subset),
+                         style)
     layout = RankingsLayout(lambda frame: shown_ranking(frame, benchmark), labels(benchmark), ranking_links(benchmark))
     named = "" if style == SEED else f"-{style}"  # each reading its own CSV
     return rankings_view(snapshot, ranking, layout, search, hidden_flags, context.downloads_dir,
-                         f"{tab_id(benchmark)}{named}", f"{benchmark.name}-leaderboard{named}.csv")
+                         f"{tab_id(benchmark)}{named}", f"{benchmark.name}-leaderboard{named}.csv",
+                         subset_line(benchmark, subset, ranking))
 
 
 def render_items(context: AppContext, benchmark: Benchmark, run_id: str | None, show: str,

@@ -15,7 +15,7 @@ import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 import gradio as gr
 import pandas as pd
@@ -43,6 +43,7 @@ from leaderboard.writing_bench_tables import (
     license_choices,
     ranked_rows,
     sort_choices,
+    subset_rule,
     table_for_runs,
     unranked_rows,
 )
@@ -68,8 +69,8 @@ FILTERS_TITLE = "Column groups, filters and ranking on chosen languages and vari
 SEARCH_HELP = "Search models (separate several with ;)"
 SORT_HELP = "Sort by (best first; the CSV follows)"
 UNRANKED_LABEL = "Not ranked: partial runs (some languages only) and incomplete runs (items without a score)"
-VARIANTS_LABEL = ("Rank on these variants only (the mean of the chosen languages' scores in them, all 11 when none is "
-                  "ticked; none or all ticked: every variant; a ranking on a subset has no rank range)")
+VARIANTS_LABEL = ("Rank on these variants only (the chosen languages' items in them, all 11 languages when none is "
+                  "ticked; none or all ticked: every variant; the subset's own interval and rank range)")
 LICENSES_LABEL = ("License, as the model's Hub card declared it at submission (none chosen: all; runs without "
                   "a recorded license are “unknown”, left out unless it is chosen)")
 OPEN_WEIGHTS_LABEL = ("Open weights only (public, not gated, weights on the Hub; runs where this is unknown are "
@@ -125,6 +126,7 @@ class BoardRender:
     licenses: Any
     filters_active: Any
     reset: Any
+    rule: Any
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,7 @@ class _Rendered:
     updated: str
     license_choices: list[str]
     empty: bool
+    rule: str
 
 
 def build(context: AppContext) -> list[gr.components.Component]:
@@ -184,17 +187,18 @@ def build(context: AppContext) -> list[gr.components.Component]:
     no_match = gr.Markdown(NO_MATCH, visible=False, elem_id="no-match")
     ranked_empty, unranked_empty = empty_board()
     table = gr.Dataframe(
-        ranked_empty.value, label="Rankings (sort with “Sort by” above)", interactive=False,
+        ranked_empty.value, label="Rankings: scores 1–10, higher is better (sort with “Sort by” above)",
+        interactive=False,
         elem_id="leaderboard-table", max_height=700,
     )
     unranked = gr.Dataframe(
         unranked_empty.value, label=UNRANKED_LABEL, interactive=False, elem_id="unranked-table", max_height=400,
         visible=False,
     )
-    gr.Markdown(RANKING_RULE, elem_id="ranking-rule")
+    rule = gr.Markdown(RANKING_RULE, elem_id="ranking-rule")
     components = {"table": table, "unranked": unranked, "download": download, "empty_state": empty_state,
                   "no_match": no_match, "problems": problems, "sort_by": sort_by, "updated": updated,
-                  "licenses": licenses, "filters_active": filters_active, "reset": reset}
+                  "licenses": licenses, "filters_active": filters_active, "reset": reset, "rule": rule}
     outputs = list(components.values())
     inputs = [groups, search, languages, sort_by, min_params, max_params, model_type, hide_unranked, licenses,
               open_only, variants, hide_flags]
@@ -302,10 +306,12 @@ def render_board(
     if not snapshot.runs:
         return BoardRender(gr.update(value=None, visible=False), gr.update(value=None, visible=False),
                            gr.update(value=None, visible=False), gr.update(visible=True), gr.update(visible=False),
-                           problems, gr.update(), gr.update(value=""), gr.update(choices=[]), filters_active, reset)
+                           problems, gr.update(), gr.update(value=""), gr.update(choices=[]), filters_active, reset,
+                           gr.update(value=RANKING_RULE))
     key = (snapshot.signature, tuple(sorted(groups)), query)
     table = tables.table(snapshot)
-    load = functools.partial(_render_view, table, groups, query, downloads_dir, key)
+    load = functools.partial(_render_view, table, groups, query, downloads_dir, key,
+                             functools.partial(tables.subset, snapshot, query))
     rendered = renders.get_or_load(key, load) if renders is not None else load()
     shown, apart = rendered.ranked, rendered.apart
     return BoardRender(
@@ -320,14 +326,17 @@ def render_board(
         licenses=gr.update(choices=rendered.license_choices),  # the licenses of the runs present, never its value
         filters_active=filters_active,
         reset=reset,
+        rule=gr.update(value=rendered.rule),
     )
 
 
 def _render_view(
-    table: pd.DataFrame, groups: Sequence[str], query: BoardQuery, downloads_dir: Path, key: Hashable
+    table: pd.DataFrame, groups: Sequence[str], query: BoardQuery, downloads_dir: Path, key: Hashable,
+    subset: Callable[[], pd.DataFrame | None] = lambda: None,
 ) -> _Rendered:
-    """The display tables and CSV of one view (`empty` when no row matches)."""
-    view = board_view(table, groups, query)
+    """The display tables and CSV of one view (`empty` when no row matches); `subset` draws the joint ranking of
+    the subset the query ranks on (`TableCache.subset`), only when that view is not kept already."""
+    view = board_view(table, groups, query, subset())
     shown, apart_shown = display_tables(view)
     version = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
     return _Rendered(
@@ -336,14 +345,16 @@ def _render_view(
         updated=last_updated(table),
         license_choices=license_choices(table),
         empty=view.empty,
+        rule=subset_rule(query.languages, query.variants) if "subset_average" in view else RANKING_RULE,
     )
 
 
-def board_view(table: pd.DataFrame, groups: Sequence[str], query: BoardQuery) -> pd.DataFrame:
-    """The rows and columns of one view of the board, `run_id` last; ranked on languages or variants no run has,
-    the standard ranking instead."""
+def board_view(table: pd.DataFrame, groups: Sequence[str], query: BoardQuery,
+               subset: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The rows and columns of one view of the board, `run_id` last, ranked on the query's subset (with its joint
+    ranking `subset`, when drawn); ranked on languages or variants no run has, the standard ranking instead."""
     try:
-        return leaderboard_view(table, groups, query=query, with_run_id=True)
+        return leaderboard_view(table, groups, query=query, with_run_id=True, subset=subset)
     except ValueError:
         return leaderboard_view(table, groups, query=dataclasses.replace(query, languages=(), variants=()),
                                 with_run_id=True)

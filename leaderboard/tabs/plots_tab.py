@@ -102,7 +102,7 @@ def render_plots(
     (default: the best)."""
     snapshot = context.store.snapshot()
     try:
-        ranked = ranked_rows(query_rows(context.tables.table(snapshot), query))
+        ranked = ranked_rows(query_rows(context.tables.table(snapshot), query, context.tables.subset(snapshot, query)))
     except ValueError:  # languages (or variants) no run has: the board shows the standard ranking, so do the plots
         standard = dataclasses.replace(query, languages=(), variants=())
         ranked = ranked_rows(query_rows(context.tables.table(snapshot), standard))

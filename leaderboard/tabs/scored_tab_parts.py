@@ -60,38 +60,46 @@ cell, or None where it links nowhere."""
 @dataclass(frozen=True)
 class RankingsView:
     """One render of the rankings: the ranked rows the search keeps, the unranked ones under them, their
-    CSV, the note when none is kept, and the run folders that could not be read."""
+    CSV, the note when none is kept, the run folders that could not be read, and what is ranked."""
 
     table: Any
     unranked: Any
     download: Any
     no_match: Any
     problems: Any
+    rule: Any = None
 
 
 @dataclass(frozen=True)
 class RankingFilters:
-    """The rankings' controls a viewer narrows them with: the search box and the flags hidden."""
+    """The rankings' controls a viewer narrows them with: the search box, the flags hidden, and per breakdown
+    a ranking may be restricted to, the groups ranked on (`scored_tables.subset_breakdowns`)."""
 
     search: gr.Textbox
     hide_flags: gr.CheckboxGroup
+    subsets: tuple[gr.CheckboxGroup, ...] = ()
 
     @property
     def inputs(self) -> list[Any]:
-        return [self.search, self.hide_flags]
+        return [self.search, self.hide_flags, *self.subsets]
 
 
-def rankings_section(prefix: str, page_link: gr.Textbox | None, param: str,
+def rankings_section(prefix: str, page_link: gr.Textbox | None, results_version: gr.Textbox, param: str,
                      render: Callable[..., RankingsView], empty: pd.DataFrame,
+                     subsets: Sequence[tuple[str, str]] = (),
+                     subset_choices: Callable[[], list[list[str]]] = list,
                      readings: Sequence[Any] = ()) -> tuple[RankingFilters, dict[str, Any]]:
     """The rankings' search box and flag filter, "no match" note, ranked and unranked tables, CSV button and
-    unreadable run folders (all but the filters keyed as `RankingsView`); `empty` is the ranked table before any
-    run. A link's `param` fills the search and its `<prefix>_hide_flags` the flag filter; changing either
-    writes it in the address.
+    unreadable run folders (all but the filters keyed as `RankingsView`), the "rank on chosen groups" boxes of
+    `subsets` ((field, label) per breakdown; `subset_choices()` lists each one's groups on the board, set whenever
+    the results change) and the line saying what is ranked; `empty` is the ranked table before any run.
+    `render(search, flags hidden, *groups ticked, *readings)`, `readings` being more controls it reads (the style
+    view).
+    A link's `param` fills the search, its `<prefix>_hide_flags` the flag filter and `<prefix>_on_<field>` the
+    groups ranked on; changing any writes it in the address.
 
-    Changing a filter re-renders the rankings alone through `render(search, flags hidden, *readings)`, `readings`
-    being more controls it reads (the style view); the tab renders them with the rest of its board when the
-    results or a reading change.
+    Changing a filter re-renders the rankings alone through `render`; the tab renders them with the rest of its
+    board when the results or a reading change.
     """
     search = search_box(prefix, param)
     rankings = {
@@ -104,15 +112,46 @@ def rankings_section(prefix: str, page_link: gr.Textbox | None, param: str,
         "problems": gr.Textbox(label=PROBLEMS_LABEL, interactive=False, visible=False, elem_id=f"{prefix}-problems"),
     }
     # The flag filter sits under the tables: the ranked rows stay the first screen, and a restored filter is in view.
-    filters = RankingFilters(search, flag_filter(prefix))
+    filters = RankingFilters(search, flag_filter(prefix), tuple(subset_filter(prefix, *names) for names in subsets))
+    rankings["rule"] = gr.Markdown("", elem_id=f"{prefix}-ranking-rule")
+    params = [subset_param(prefix, field) for field, _ in subsets]
+    if filters.subsets:  # keyed by box: a list returned to one output would be read as that box's value
+        results_version.change(lambda: {box: gr.update(choices=names)
+                                        for box, names in zip(filters.subsets, subset_choices())},
+                               None, list(filters.subsets), show_progress="hidden")
     if page_link is not None:
-        page_link.change(lambda query: linked_filters(query, param, flags_param(prefix)), page_link, filters.inputs,
-                         show_progress="hidden")
-    # One listener for both controls (README, "One listener per view").
+        page_link.change(lambda query: [*linked_filters(query, param, flags_param(prefix)),
+                                        *(linked_list(query, name, known) for name, known in
+                                          zip(params, subset_choices() if params else ()))],
+                         page_link, filters.inputs, show_progress="hidden")
+    # One listener for every control (README, "One listener per view").
     gr.on([control.change for control in filters.inputs],
-          lambda *chosen: as_updates(render(*chosen), rankings), [*filters.inputs, *readings], list(rankings.values()),
+          lambda *values: as_updates(render(*values), rankings), [*filters.inputs, *readings], list(rankings.values()),
           show_progress="hidden", trigger_mode="always_last")
     return filters, rankings
+
+
+def subset_filter(prefix: str, field: str, label: str) -> gr.CheckboxGroup:
+    """The "rank on these groups only" boxes of one breakdown; ticking one writes `<prefix>_on_<field>` in the
+    address."""
+    boxes = gr.CheckboxGroup(choices=[], value=[], elem_id=f"{prefix}-rank-{field}",
+                             label=f"Rank on these groups of {label.lower()} only (their items alone, with their own "
+                                   "interval and rank range; none ticked: every item)")
+    boxes.change(None, boxes, None, js=FLAGS_URL_SCRIPT.format(param=subset_param(prefix, field),
+                                                                separator=LIST_SEPARATOR))
+    return boxes
+
+
+def subset_param(prefix: str, field: str) -> str:
+    """The address parameter of the groups a tab's ranking is restricted to (`qa_on_domain=History,Science`)."""
+    return f"{prefix}_on_{field}"
+
+
+def linked_list(query: str | None, param: str, known: Sequence[str]) -> Any:
+    """The `known` names a page address's `param` lists (others dropped); an address without it leaves the
+    control as it is."""
+    link = read_link(query)
+    return list(link.listed(param, known)) if link.has(param) else gr.skip()
 
 
 def item_downloads(prefix: str) -> dict[str, gr.DownloadButton]:
@@ -165,22 +204,27 @@ class RankingsLayout:
 
 
 def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, layout: RankingsLayout, search: str,
-                  hidden_flags: Sequence[str], downloads_dir: Path, prefix: str, file_name: str) -> RankingsView:
+                  hidden_flags: Sequence[str], downloads_dir: Path, prefix: str, file_name: str,
+                  rule: str = "") -> RankingsView:
     """The rankings' rows whose model matches `search` (all when blank) and that have none of `hidden_flags`,
-    ranked ones apart from the others, as `layout` reads them, with a CSV of exactly those rows (every column)."""
+    ranked ones apart from the others, as `layout` reads them, with a CSV of exactly those rows (every column),
+    and `rule`, the line saying what is ranked."""
     hide = tuple(code for code in hidden_flags or () if code in FLAGS)
     shown = ranking[kept_rows(ranking, search or "", hide)] if len(ranking) else ranking
     problems = gr.update(value="\n".join(snapshot.problems), visible=bool(snapshot.problems))
     if snapshot.runs and shown.empty:
         hidden = gr.update(visible=False)
-        return RankingsView(hidden, hidden, gr.update(value=None, visible=False), gr.update(visible=True), problems)
+        return RankingsView(hidden, hidden, gr.update(value=None, visible=False), gr.update(visible=True), problems,
+                            gr.update(value=rule))
     ranked, unranked = split_standing(layout.shown_columns(shown))
     return RankingsView(
         table=linked_table(ranked, layout.labels, layout.link, visible=True),
         unranked=linked_table(unranked, layout.labels, layout.link, visible=not unranked.empty),
-        download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, (search or "", hide)),
+        download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name,
+                                   (search or "", hide, rule)),
         no_match=gr.update(visible=False),
         problems=problems,
+        rule=gr.update(value=rule),
     )
 
 

@@ -143,3 +143,35 @@ def test_with_no_runs_and_no_dataset_its_grids_show_their_headers_and_it_says_wh
         assert titles.evaluate_all("hs => hs.map(h => h.title)")[:len(first)] == first
     shot(page, "toy-empty")
     page.context.close()
+
+
+@both_widths
+def test_its_two_breakdowns_rank_on_chosen_groups_and_its_plots_follow_the_search(page: Page) -> None:
+    """Declared only (`toy_translation.TOY_BOARD`): both breakdowns, a ranking on one's groups that is the subset's,
+    and every plot following the search, with the 100-character id shortened (whole on hover)."""
+    from tests.leaderboard.test_qa_browser import assert_reads_right, ticks
+
+    choices = page.locator(f"#{TAB}-breakdown-group")
+    expect(choices.get_by_label("Sentence length", exact=True)).to_be_visible()
+    choices.get_by_label("Sentence length", exact=True).check()
+    expect(page.locator(f"#{TAB}-breakdown [role=columnheader]", has_text="Sentence length")).to_have_count(1)
+    expect(ticks(page, f"{TAB}-plot-headline")).to_have_count(3)
+    expect(ticks(page, f"{TAB}-plot-languages", "x")).to_have_count(2)  # every language named
+    expect(ticks(page, f"{TAB}-plot-lengths")).to_have_count(3)  # one bar group per run
+    # Rank on the long sentences alone: the subset's figure, rank range and interval, and a line saying so.
+    page.locator(f"#{TAB}-rank-length").get_by_label("long", exact=True).check()
+    lead = page.locator(f"#{TAB}-table [role=columnheader]", has_text="Adequacy on the chosen groups %")
+    expect(lead).to_have_count(1)
+    assert headers(page, f"{TAB}-table")[2:5] == ["Adequacy on the chosen groups %", "Rank range (95 %)",
+                                                  "95 % interval"]
+    expect(page.locator(f"#{TAB}-ranking-rule")).to_contain_text("on the chosen groups (long) alone")
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('{TAB}_on_length') === 'long'")
+    # The translator renders Hindi only: on the long sentences (three Hindi, one Tamil) it has 75 %.
+    rows = {row[1]: row[2] for row in cells(board_rows(page, f"{TAB}-table"))}
+    assert any(TRANSLATOR in model for model in rows) and rows[next(m for m in rows if TRANSLATOR in m)] == "75"
+    page.locator(f"#{TAB}-search textarea").fill("translat")
+    expect(board_rows(page, f"{TAB}-table")).to_have_count(2)
+    for plot in ("headline", "languages", "lengths"):  # each run a row of every plot
+        expect(ticks(page, f"{TAB}-plot-{plot}")).to_have_count(2)
+        assert_reads_right(page, f"{TAB}-plot-{plot}")
+    shot(page, f"toy-subset-{page.viewport_size['width']}")

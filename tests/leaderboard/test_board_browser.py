@@ -124,12 +124,12 @@ def test_rank_and_model_stay_visible_after_scrolling_sideways(page: Page, evalua
 
 @both_widths
 def test_rank_model_and_score_come_first_figures_read_short_and_the_model_links_to_the_hub(page: Page) -> None:
-    assert headers(page, "leaderboard-table")[:4] == ["Rank", "Model", "Indic average", "Rank range"], "first columns"
+    assert headers(page, "leaderboard-table")[:4] == ["Rank", "Model", "Indic average (1–10)", "Rank range"], "first columns"
     page.locator("#leaderboard-table").scroll_into_view_if_needed()
     score = '#leaderboard-table [data-col="2"][data-row="0"]'
     assert on_top(page, score), "the first score is on screen, not covered"
     assert SCORE.match(page.locator(score).inner_text().strip()), "the first score has two decimals"
-    indic = column(page, "Indic average")
+    indic = column(page, "Indic average (1–10)")
     assert indic and all(SCORE.match(value) for value in indic), f"every score has two decimals: {indic}"
     assert all(re.match(r"^\d+\.\d\d – \d+\.\d\d$", value) for value in column(page, "95% CI")), "intervals"
     assert {len(value) for value in column(page, "Dataset revision")} == {7}, "revisions are 7 characters"
@@ -154,7 +154,7 @@ def test_the_first_phone_screen_shows_a_score(browser: Browser, app: AppServer) 
 
 
 def test_sorting_is_a_control_and_the_csv_follows_it(page: Page, evaluated: EvaluatedData, tmp_path: Path) -> None:
-    expect(page.locator("#leaderboard-table")).to_contain_text("Rankings (sort with “Sort by” above)")
+    expect(page.locator("#leaderboard-table")).to_contain_text("Rankings: scores 1–10, higher is better (sort with “Sort by” above)")
     assert page.locator("#leaderboard-table .cell-menu-button").evaluate_all(
         "bs => bs.every(b => getComputedStyle(b).display === 'none')")
     choose(page, "sort-by", "Model")
@@ -181,8 +181,8 @@ def test_filters_and_ranking_on_chosen_languages(page: Page, tmp_path: Path) -> 
     assert column(page, "Model") == ["acme/reasoner-3b"]
     page.locator("#model-type").get_by_label("all", exact=True).check()
     page.locator("#rank-languages").get_by_label("Tamil").check()
-    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Chosen subset average")).to_have_count(1)
-    ranked = column(page, "Chosen subset average")
+    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Chosen subset average (1–10)")).to_have_count(1)
+    ranked = column(page, "Chosen subset average (1–10)")
     assert ranked == sorted(ranked, key=float, reverse=True) and column(page, "Rank") == ["1", "2", "3"]
     exported = pd.read_csv(download(page, "download-view", tmp_path / "subset.csv"))
     assert [f"{value:.2f}" for value in exported["subset_average"]] == ranked
@@ -301,9 +301,11 @@ def test_ranking_on_chosen_variants_reranks_and_the_csv_and_link_follow(
 ) -> None:
     open_filters(page)
     page.locator("#rank-variants").get_by_label("romanized", exact=True).check()
-    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Chosen subset average")).to_have_count(1)
-    assert "Rank range" not in headers(page, "leaderboard-table")  # a subset has no rank range
-    ranked = column(page, "Chosen subset average")
+    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Chosen subset average (1–10)")).to_have_count(1)
+    # the subset's own rank range and interval (joint bootstrap on its items), and a footnote saying what is ranked
+    assert headers(page, "leaderboard-table")[2:5] == ["Chosen subset average (1–10)", "Rank range", "Subset 95% CI"]
+    expect(page.locator("#ranking-rule")).to_contain_text("chosen subset (every Indic language; romanized)")
+    ranked = column(page, "Chosen subset average (1–10)")
     assert ranked == sorted(ranked, key=float, reverse=True) and column(page, "Rank") == ["1", "2", "3"]
     page.wait_for_function("() => new URLSearchParams(location.search).get('variants') === 'romanized'")
     exported = pd.read_csv(download(page, "download-view", tmp_path / "romanized.csv"))

@@ -58,12 +58,12 @@ def test_display_links_the_model_rounds_numbers_and_leads_with_rank_model_score(
     # only the cells we build: the model and the flags' badges (no score links without a `run_id` column)
     assert [c for c, t in zip(frame.columns, shown.datatypes) if t == "markdown"] == ["Model", "Flags"]
     assert list(frame.columns[:5]) == [column_label(c) for c in LEAD_COLUMNS if c not in ("subset_average",)][:5]
-    indic = list(frame.columns).index("Indic average")
+    indic = list(frame.columns).index("Indic average (1–10)")
     assert all(re.fullmatch(r"\d+\.\d\d", row[indic]) for row in shown.texts)  # "7.20", never "7.2"
     assert shown.value == {"headers": list(frame.columns), "data": shown.texts}
-    assert float(shown.texts[0][indic]) == frame["Indic average"][0]
-    assert (frame["Indic average"] == table["indic_average"].round(2)).all()
-    assert (frame["All configs"] == table["overall"].round(2)).all()
+    assert float(shown.texts[0][indic]) == frame["Indic average (1–10)"][0]
+    assert (frame["Indic average (1–10)"] == table["indic_average"].round(2)).all()
+    assert (frame["All configs (1–10)"] == table["overall"].round(2)).all()
     partial = list(table["model"]).index("bharat/partial-1b")
     assert frame["Coverage (scored/expected)"].tolist()[partial] == "12/12"
     assert frame["No answer (floor)"].tolist()[partial] == 3
@@ -109,7 +109,7 @@ def test_each_score_cell_is_a_bare_link_to_its_items_and_counts_are_plain(table:
     view = leaderboard_view(table, ["languages", "details"]).assign(run_id=table["run_id"])
     shown = display_table(view, score_link("judgments", {"config": "language"}, ("indic_average",)))
     columns = list(shown.frame.columns)
-    indic, hindi, failed = (columns.index(label) for label in ("Indic average", "Hindi", "Failed items"))
+    indic, hindi, failed = (columns.index(label) for label in ("Indic average (1–10)", "Hindi", "Failed items"))
     for row, run_id in zip(shown.texts, table["run_id"]):
         for position, column in ((indic, "indic_average"), (hindi, "config.Hindi")):
             if row[position]:

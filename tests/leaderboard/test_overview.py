@@ -53,3 +53,13 @@ def test_each_benchmark_has_its_own_labelled_column_and_no_average(evaluated: Ev
 def test_no_runs_is_an_empty_table_with_the_columns() -> None:
     frame = overview_frame({INDIC_WRITING_BENCH.name: (), INDIC_QA.name: ()})
     assert frame.empty and len(frame.columns) == 4
+
+
+def test_an_unranked_run_of_any_benchmark_is_blank(tmp_path_factory: pytest.TempPathFactory) -> None:
+    limited = build_qa_runs(tmp_path_factory.mktemp("qa-limited"), QA_PROFILES[:2], limits={QA_PROFILES[1].model_id: 1})
+    runs = ResultsStore(limited.runs_dir).snapshot().runs
+    frame = overview_frame({INDIC_QA.name: runs}).set_index("model")
+    column = headline_column(INDIC_QA)
+    assert frame.loc[QA_PROFILES[0].model_id, column] == 100.0
+    # The --limit run's accuracy is taken from one question a language: its tab lists it apart; here it is blank.
+    assert QA_PROFILES[1].model_id not in frame.index or pd.isna(frame.loc[QA_PROFILES[1].model_id, column])

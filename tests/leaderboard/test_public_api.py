@@ -18,12 +18,18 @@ from gradio_client import Client
 from eval_backend.details import read_details
 from leaderboard.app_factory import DOCUMENTED_ENDPOINTS
 from leaderboard.endpoint_inputs import ECHO_CHARS
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from leaderboard.results import ResultsStore
+from leaderboard.scored_tables import ranking_frame
 from tests.support.app_server import AppServer, running_app
+from tests.support.qa_runs import QA_PROFILES, QaProfile, build_qa_runs
 from tests.support.run_folders import EvaluatedData
 from tests.support.viewer_load import call_endpoint, endpoint_inputs, page_config
 
 LEADERBOARD_PARAMETERS = ["search", "languages", "variants", "sort", "min_params_b", "max_params_b", "model_type",
-                          "ranked_only", "licenses", "open_weights_only", "hide_flags"]
+                          "ranked_only", "licenses", "open_weights_only", "hide_flags", "benchmark"]
+LONG_QA_ID = "indic-qa-research-collective/" + "a-very-long-descriptive-model-name-for-shahmukhi-qa-".ljust(71, "q")
+assert len(LONG_QA_ID) == 100
 LICENSES = 8
 """The License filter's place among the page's board event's inputs (`leaderboard_tab.build`)."""
 
@@ -32,6 +38,7 @@ LICENSES = 8
 def app(evaluated: EvaluatedData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     root = tmp_path_factory.mktemp("public-api")
     shutil.copytree(evaluated.data_dir, root / "data")
+    build_qa_runs(root, (*QA_PROFILES[:2], QaProfile(LONG_QA_ID, lambda question, golden: golden)))
     with running_app(root / "data", root / "app.log") as server:
         yield server
 
@@ -91,6 +98,23 @@ def test_a_search_and_filters_by_name_narrow_the_board(client: Client, evaluated
     assert len(everything) == len(evaluated.folders)  # ranked and unranked, every run folder
     assert [run["model"] for run in strong] == ["acme/strong-7b"]
     assert all(math.isfinite(run["subset_average"]) for run in strong)
+
+
+def test_any_benchmark_s_ranking_is_asked_by_name(client: Client, app: AppServer) -> None:
+    runs = ResultsStore(app.data_dir / "runs" / INDIC_QA.name).snapshot().runs
+    expected = ranking_frame(runs, INDIC_QA)
+    board = client.predict(benchmark="indic_qa", api_name="/leaderboard")
+    assert [run["model"] for run in board["runs"]] == list(expected["model"]) and LONG_QA_ID in expected["model"].values
+    assert [run["judge"] for run in board["runs"]] == pytest.approx(list(expected["judge"]))
+    assert [run["rank"] for run in board["runs"]] == list(expected["rank"])
+    searched = client.predict(benchmark="indic_qa", search="COLLECTIVE", sort="model", api_name="/leaderboard")
+    assert [run["model"] for run in searched["runs"]] == [LONG_QA_ID]
+    with pytest.raises(Exception, match="languages: not a filter of Indic QA's ranking"):
+        client.predict(benchmark="indic_qa", languages=["Hindi"], api_name="/leaderboard")
+    with pytest.raises(Exception, match="benchmark must be one of"):
+        client.predict(benchmark="no_such_benchmark", api_name="/leaderboard")
+    default = client.predict(api_name="/leaderboard")["runs"]
+    assert "indic_average" in default[0]  # WritingBench's board, as before
 
 
 def test_a_run_s_judgments_from_the_api_are_details_parquet_s(client: Client, evaluated: EvaluatedData) -> None:

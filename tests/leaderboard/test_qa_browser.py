@@ -214,3 +214,22 @@ def test_the_qa_plots_follow_the_search_and_read_right(sized: Page, qa: QaData) 
     if page.viewport_size["width"] < 500:  # a phone: the heatmap keeps its width and scrolls inside the page
         assert heatmap.evaluate("(block) => block.scrollWidth > block.clientWidth")
     shot(page, f"qa-plots-{page.viewport_size['width']}")
+
+
+def test_a_link_ranks_qa_on_a_domain_with_the_subset_s_own_interval(sized: Page, app: AppServer, qa: QaData) -> None:
+    page = sized
+    details = pd.read_parquet(next(iter(qa.folders.values())).details_path)
+    domain = str(details["domain"].value_counts().index[0])
+    page.goto(f"{app.url}?tab=qa&qa_on_domain={domain}")
+    lead = page.locator("#qa-table [role=columnheader]", has_text="Judge accuracy on the chosen groups %")
+    expect(lead).to_have_count(1, timeout=UI_TIMEOUT_MS)
+    assert headers(page, "qa-table")[2:5] == ["Judge accuracy on the chosen groups %", "Rank range (95 %)",
+                                            "95 % interval"]
+    expect(page.locator("#qa-ranking-rule")).to_contain_text(f"on the chosen groups ({domain}) alone")
+    expect(page.locator("#qa-rank-domain").get_by_label(domain, exact=True)).to_be_checked()
+    shown = [float(row[2]) for row in cells(board_rows(page, "qa-table"))]
+    assert shown == sorted(shown, reverse=True) and len(shown) == len(qa.folders)
+    page.locator("#qa-rank-domain").get_by_label(domain, exact=True).uncheck()  # back to the standard ranking
+    expect(lead).to_have_count(0)
+    expect(page.locator("#qa-ranking-rule")).to_have_text("")
+    shot(page, f"qa-subset-{page.viewport_size['width']}")

@@ -55,7 +55,7 @@ def in_window(page: Page, selector: str) -> bool:
 @both_widths
 def test_the_first_screen_shows_ranked_rows_with_rank_range_and_interval(page: Page) -> None:
     lead = headers(page, "leaderboard-table")[:5]
-    assert lead == ["Rank", "Model", "Indic average", "Rank range", "95% CI"]
+    assert lead == ["Rank", "Model", "Indic average (1–10)", "Rank range", "95% CI"]
     for index in range(5):  # each lead header and the first two rows' cells, without scrolling
         assert in_window(page, f'#leaderboard-table [data-heading="{index}"]'), lead[index]
         for row in (0, 1):

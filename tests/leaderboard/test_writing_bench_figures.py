@@ -11,7 +11,15 @@ from leaderboard.display import format_interval, format_rank_range
 from leaderboard.figure_kinds import MAX_RADAR_ROWS, draw, error_figure, radar
 from leaderboard.writing_bench_figures import SCALE, SPECS, figure_values, group_values
 from leaderboard.results import ResultsStore
-from leaderboard.writing_bench_tables import group_members, language_variant_frame, subdomain_frame, top_n
+from leaderboard.writing_bench_tables import (
+    BoardQuery,
+    TableCache,
+    group_members,
+    language_variant_frame,
+    query_rows,
+    subdomain_frame,
+    top_n,
+)
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
 ESCAPED_SCRIPT = "evil-org/&lt;script&gt;alert(1)&lt;/script&gt;"
@@ -48,6 +56,21 @@ def test_headline_bars_are_the_indic_average_with_its_interval_best_on_top(table
     assert bar.error_x.arrayminus[-1] == pytest.approx(best["indic_average"] - best["indic_ci_low"])
     assert f"rank range {format_rank_range(best['rank_best'], best['rank_worst'])}<br>" in bar.customdata[-1]
     assert bar.customdata[-1].endswith("answers cut off in thinking: 0")  # no answer of the best model was cut off in thinking
+
+
+def test_ranked_on_a_subset_the_headline_bars_carry_the_subset_s_interval_and_rank_range(
+    store: ResultsStore, table: pd.DataFrame
+) -> None:
+    snapshot, tables = store.snapshot(), TableCache()
+    query = BoardQuery(languages=("Hindi", "Tamil"))
+    ranked = top_n(query_rows(tables.table(snapshot), query, tables.subset(snapshot, query)), 50)
+    assert ranked["subset_ci_low"].notna().all()
+    bar = overall_figure(ranked).data[0]
+    best = ranked.iloc[0]
+    assert bar.x[-1] == best["subset_average"]
+    assert bar.error_x.array[-1] == pytest.approx(best["subset_ci_high"] - best["subset_average"])
+    assert bar.error_x.arrayminus[-1] == pytest.approx(best["subset_average"] - best["subset_ci_low"])
+    assert f"rank range {format_rank_range(best['rank_best'], best['rank_worst'])}<br>" in bar.customdata[-1]
 
 
 def test_the_heatmap_hover_gives_each_language_s_interval(table: pd.DataFrame, evaluated: EvaluatedData) -> None:

@@ -12,13 +12,11 @@ import pytest
 
 from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from leaderboard.results import ResultsStore
+from leaderboard.scored_rankings import INCOMPLETE, PARTIAL, RANKED, rank_ranges
 from leaderboard.writing_bench_tables import (
     BASE_COLUMNS,
     DEFAULT_GROUPS,
     ENGLISH_COLUMNS,
-    INCOMPLETE,
-    PARTIAL,
-    RANKED,
     BoardQuery,
     TableCache,
     base_columns,
@@ -32,7 +30,6 @@ from leaderboard.writing_bench_tables import (
     model_matches,
     model_type,
     query_rows,
-    rank_ranges,
     ranked_rows,
     standing_frame,
     subdomain_frame,

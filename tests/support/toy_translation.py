@@ -11,6 +11,8 @@ change to shared code. Nothing outside tests imports it.
     scorers    rule `chrf` (character 1–3-gram F-score against the reference, 0–100);
                judge `adequacy` ({"adequate": bool, "reason": str})
     metrics    `adequacy` % (the headline), `chrf` (mean F-score)
+    board      two breakdowns (language, and sentence length: short or long, an item field the engine
+               writes to details.parquet) and three figure kinds (headline, heatmap, bars), declared only
     no answer  the item scores chrF 0 and is judged inadequate, with no call
     judge      toy_judge_reply(): a stand-in judge for `tests.support.chat_server`
 """
@@ -29,6 +31,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from eval_backend.benchmarks.board_view import BY_LANGUAGE, HEADLINE_FIGURE, BoardView, Breakdown, FigureKind, FigureSpec
 from eval_backend.benchmarks.item_statistics import ItemStatistics
 from eval_backend.benchmarks.metric import Metric, per_item_metrics
 from eval_backend.benchmarks.item_validation import ItemValidationError
@@ -67,6 +70,8 @@ class ToyItem:
     id: str
     source: str
     reference: str
+    length: str = ""
+    """"short" (up to SHORT_WORDS words) or "long": the toy's second breakdown."""
 
     @property
     def key(self) -> ItemKey:
@@ -89,7 +94,15 @@ def record_to_item(config: str, row: Mapping[str, Any]) -> ToyItem:
     for field in ROW_FIELDS:
         if not isinstance(row.get(field), str) or not row[field].strip():
             raise ItemValidationError(f"config {config!r}, row {index}: field {field!r} must be non-empty text")
-    return ToyItem(config, index, f"{config}-{index}", row["source"], row["reference"])
+    return ToyItem(config, index, f"{config}-{index}", row["source"], row["reference"], sentence_length(row["source"]))
+
+
+SHORT_WORDS = 4
+
+
+def sentence_length(source: str) -> str:
+    """The source sentence's length group: "short" (up to SHORT_WORDS words) or "long"."""
+    return "short" if len(source.split()) <= SHORT_WORDS else "long"
 
 
 def item_from_meta(meta: Mapping[str, Any]) -> ToyItem:
@@ -175,10 +188,13 @@ def aggregate(scored: Sequence[ScoredItem]) -> dict[str, Any]:
     """The number of counted items, and each metric's mean per language (the pooled means are the engine's)."""
     counted = [entry for entry in scored if entry.counted]
     configs = dict.fromkeys(entry.item.config for entry in counted)
+    lengths = dict.fromkeys(entry.item.length for entry in counted)
     return {
         "metrics": {"n": len(counted)},
         "by_language": {config: {"metrics": _figures([e for e in counted if e.item.config == config])}
                         for config in configs},
+        "by_length": {length: {"metrics": _figures([e for e in counted if e.item.length == length])}
+                      for length in lengths},
     }
 
 
@@ -193,7 +209,14 @@ TOY_STATISTICS = ItemStatistics(
     figures=per_item_metrics(METRICS),
     values=_figure_values,
     columns=("adequacy_adequate", "chrf"),
+    subsets=("length",),
 )
+TOY_BOARD = BoardView(
+    breakdowns=(BY_LANGUAGE, Breakdown("length", "Sentence length", "by_length")),
+    figures=(HEADLINE_FIGURE, FigureSpec("languages", FigureKind.HEATMAP, "Adequacy per language", "language"),
+             FigureSpec("lengths", FigureKind.BARS, "Adequacy per sentence length", "length")),
+)
+"""Two breakdowns and three figure kinds, declared only: the board draws them with no code of the toy's."""
 
 TOY_TRANSLATION = Benchmark(
     name=NAME,
@@ -216,6 +239,7 @@ TOY_TRANSLATION = Benchmark(
     aggregate=aggregate,
     no_answer=NO_ANSWER,
     item_statistics=lambda: TOY_STATISTICS,
+    board=TOY_BOARD,
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+import pandas as pd
 import pytest
 
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
@@ -11,6 +12,7 @@ from eval_backend.settings import Settings
 from leaderboard.context import AppContext
 from leaderboard.results import ResultsStore
 from leaderboard.writing_bench_tables import TableCache
+from leaderboard.scored_tables import chosen_subset
 from leaderboard.tabs.benchmark_tab import render_board
 from tests.support.qa_runs import build_qa_runs
 
@@ -46,3 +48,45 @@ def test_with_no_model_on_the_board_a_render_shows_the_linked_run_else_the_first
     assert model_update(context, "org/gone", urlencode({"tab": "qa", "model": runs[2]}))["value"] == runs[2]
     assert model_update(context, None, urlencode({"tab": "saraiki", "model": runs[2]}))["value"] == runs[0]
     assert model_update(context, None, urlencode({"tab": "qa", "model": "org/not-a-run"}))["value"] == runs[0]
+
+
+def test_the_rankings_rank_on_chosen_groups_of_any_breakdown(context: AppContext) -> None:
+    from leaderboard.scored_tables import subset_breakdowns
+
+    assert [breakdown.item_field for breakdown in subset_breakdowns(INDIC_QA)] == ["config", "domain"]
+    runs = context.stores[INDIC_QA.name].snapshot().runs
+    domain = str(pd.read_parquet(runs[0].folder.details_path)["domain"].value_counts().index[0])  # several items
+    board = render_board(context, INDIC_QA, INDIC_QA.board.breakdowns[0], ranked_on=[(), (domain,)])
+    table = board.table["value"]
+    assert table["headers"][:5] == ["Rank", "Model", "Judge accuracy on the chosen groups %", "Rank range (95 %)",
+                                    "95 % interval"]
+    assert f"on the chosen groups ({domain}) alone" in board.rule["value"]
+    own = {}
+    for run in runs:
+        details = pd.read_parquet(run.folder.details_path)
+        own[run.model] = 100.0 * details.loc[details["domain"] == domain, "judge_correct"].astype(float).mean()
+    shown = [(row[1], row[2]) for row in table["data"]]
+    assert [value for _, value in shown] == sorted((value for _, value in shown), reverse=True)
+    for model_cell, value in shown:
+        model = next(model for model in own if model in str(model_cell) or str(model_cell) in model)
+        assert value == pytest.approx(own[model], abs=0.05)
+    standard = render_board(context, INDIC_QA, INDIC_QA.board.breakdowns[0])
+    assert standard.rule["value"] == "" and "on the chosen groups" not in " ".join(standard.table["value"]["headers"])
+    nowhere = render_board(context, INDIC_QA, INDIC_QA.board.breakdowns[0], ranked_on=[(), ("no such domain",)])
+    assert nowhere.rule["value"].startswith("**Not ranked on the chosen groups**")
+    assert nowhere.table["value"]["headers"] == standard.table["value"]["headers"]
+
+
+def test_the_plots_follow_the_ranking_on_chosen_groups(context: AppContext) -> None:
+    from leaderboard.scored_tables import ranking_of
+    from leaderboard.tabs.benchmark_tab import render_figures
+
+    snapshot = context.stores[INDIC_QA.name].snapshot()
+    domain = str(pd.read_parquet(snapshot.runs[0].folder.details_path)["domain"].value_counts().index[0])
+    standard = render_figures(context, INDIC_QA)[0]
+    on_domain = render_figures(context, INDIC_QA, ranked_on=[(), (domain,)])[0]
+    subset = ranking_of(snapshot, INDIC_QA, "", chosen_subset(INDIC_QA, [(), (domain,)]))
+    drawn = [text for text in on_domain.data[0].hovertext][::-1]  # plotly draws the first row at the bottom
+    assert [text.split("@")[0].strip() for text in drawn][:1] == [subset["model"].iloc[0].replace("<", "&lt;")
+                                                                   .replace(">", "&gt;")]
+    assert len(standard.data[0].y) == len(on_domain.data[0].y)

@@ -79,7 +79,7 @@ def test_ranking_on_chosen_languages_reranks_and_the_csv_follows(evaluated: Eval
     ranked_table = table[table["standing"] == "ranked"]
     expected = ranked_table.sort_values(f"config.{languages[0]}", ascending=False, kind="stable")["model"]
     assert list(ranked["Model"]) == list(expected)
-    assert ranked.columns[2] == "Chosen subset average" and "Rank range" not in ranked.columns
+    assert ranked.columns[2] == "Chosen subset average (1–10)" and "Rank range" not in ranked.columns
     exported = pd.read_csv(board.download["value"])
     assert list(exported["model"])[:3] == list(expected)
     assert exported["subset_average"].tolist()[:3] == pytest.approx(list(ranked_table[f"config.{languages[0]}"]
@@ -125,12 +125,15 @@ def test_ranking_on_chosen_variants_reranks_and_the_csv_follows(evaluated: Evalu
     chosen = BoardQuery(languages=("Hindi",), variants=("romanized",))
     board = render_board(store, tables, tmp_path, ["variants"], chosen)
     ranked = shown_frame(board.table)
-    assert ranked.columns[2] == "Chosen subset average" and "Rank range" not in ranked.columns
+    # The subset's own rank range and interval (joint bootstrap on its items: test_subset_ranks), and a footnote
+    # saying what is ranked
+    assert list(ranked.columns[2:5]) == ["Chosen subset average (1–10)", "Rank range", "Subset 95% CI"]
+    assert "chosen subset (Hindi; romanized)" in board.rule["value"]
     hindi_romanized = {model: evaluated.summary(model)["config_variants"]["Hindi"]["romanized"]
                        for model in evaluated.ranked_models()}
     exported = pd.read_csv(board.download["value"]).head(3)
     assert dict(zip(exported["model"], exported["subset_average"])) == pytest.approx(hindi_romanized)
-    assert list(ranked["Chosen subset average"]) == [f"{value:.2f}" for value in exported["subset_average"]]
+    assert list(ranked["Chosen subset average (1–10)"]) == [f"{value:.2f}" for value in exported["subset_average"]]
 
 
 def test_a_crowd_is_served_one_prerendered_view(evaluated: EvaluatedData, tmp_path: Path) -> None:
