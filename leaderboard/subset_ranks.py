@@ -69,7 +69,7 @@ def subset_ranks(table: pd.DataFrame, runs: Sequence[RunResult], ranked: pd.Seri
     if len(aligned.kept) < 2 or design is None or design.no_spread_reason() is not None:
         return pd.DataFrame(columns=SUBSET_COLUMNS)
     joint = joint_bootstrap(aligned.values[:, mask], design, higher_is_better=aligned.figure.higher_is_better,
-                            endpoint_error=aligned.figure.endpoint_error)
+                            endpoint_error=aligned.figure.interval_error)
     return pd.DataFrame({"run_id": [run_ids[position] for position in aligned.kept],
                          "subset_average": joint.headlines, "subset_ci_low": joint.low, "subset_ci_high": joint.high,
                          "rank_best": joint.rank_best, "rank_worst": joint.rank_worst}, columns=SUBSET_COLUMNS)

@@ -89,7 +89,7 @@ def test_a_board_with_no_runs_is_a_file_of_headers_only(tmp_path: Path) -> None:
 def test_each_rows_figures_are_its_summarys(whole: WholeBoard, tmp_path: Path) -> None:
     table = board_table(context_of(whole.data_dir, tmp_path)).set_index("model", drop=False)
     writing = table[table["benchmark"] == "indic_writing_bench"].loc[whole.long_ids[0]]
-    assert writing["config.Hindi"] == summary(whole, writing)["configs"]["Hindi"]
+    assert writing["language.Hindi"] == summary(whole, writing)["configs"]["Hindi"]
     assert writing["variant.romanized"] == summary(whole, writing)["variants"]["romanized"]
     qa = table[table["benchmark"] == "indic_qa"].loc[whole.long_ids[2]]
     assert qa["language.hindi.judge"] == summary(whole, qa)["by_language"]["hindi"]["metrics"]["judge"]
