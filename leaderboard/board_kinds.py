@@ -12,10 +12,12 @@ import pandas as pd
 
 from eval_backend.benchmarks.plugin import Benchmark
 from leaderboard.context import AppContext
-from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.results import RunResult, Snapshot
 from leaderboard.scored_tables import ranking_frame, ranking_of, tab_id
 from leaderboard.writing_bench_tables import RANKED, standing_frame, table_for_runs
+
+JUDGMENTS_TAB = "judgments"
+"""WritingBench's items tab (its item browser, `item_browser`), until its board is one benchmark tab."""
 
 Row = tuple[str, str, str, Any, Any, str]  # breakdown: items filter field (or ""), value, label, score, interval, unit
 

@@ -22,7 +22,6 @@ import pandas as pd
 from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from leaderboard.context import AppContext
 from leaderboard.endpoint_inputs import InvalidInput, echo, refusing_bad_input, text
-from leaderboard.judgments import judgment_items
 from leaderboard.results import UnknownRunError
 from leaderboard.row_flags import FLAGS
 from leaderboard.tabs.leaderboard_tab import board_query, board_view
@@ -98,10 +97,18 @@ def register(context: AppContext) -> None:
         except UnknownRunError:
             raise InvalidInput(f"No evaluated run {echo(chosen)}: choose one from the list.") from None
         return Judgments(run_id=run.run_id, model=run.model, revision=run.revision,
-                         items=records(judgment_items(details)))
+                         items=records(_judgment_items(details)))
 
     gr.api(leaderboard, api_name="leaderboard", concurrency_limit=API_CONCURRENCY)
     gr.api(judgments, api_name="judgments", concurrency_limit=API_CONCURRENCY)
+
+
+JUDGMENT_COLUMNS = ["config", "index", "status", "item_score", "language", "variant", "domain", "subdomain", "prompt"]
+"""`/judgments`' columns of each item (details.parquet's)."""
+
+
+def _judgment_items(details: pd.DataFrame) -> pd.DataFrame:
+    return details[JUDGMENT_COLUMNS].sort_values(["config", "index"], kind="stable").reset_index(drop=True)
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:

@@ -23,9 +23,8 @@ import pandas as pd
 from eval_backend.benchmarks.board_view import Breakdown
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.dataset_loader import configured_benchmarks
-from leaderboard.endpoint_inputs import choice, optional_text, refusing_bad_input, text, texts
+from leaderboard.endpoint_inputs import choice, refusing_bad_input, text, texts
 from leaderboard.context import AppContext, as_updates
-from leaderboard.page_link import MAX_LINK_CHARS
 from leaderboard.results import Snapshot
 from leaderboard.row_flags import too_few_items
 from leaderboard.score_links import items_address, score_link
@@ -60,7 +59,7 @@ PLOTS_NOTE = ("**Plots** of the ranked runs the search and flags above keep, bes
 
 @dataclass(frozen=True)
 class Board:
-    """One render of the tab's results: rankings, breakdown, the model choices."""
+    """One render of the tab's results: rankings and breakdown."""
 
     table: Any
     unranked: Any
@@ -68,7 +67,6 @@ class Board:
     no_match: Any
     problems: Any
     breakdown: Any
-    model: Any
 
 
 def build(context: AppContext, benchmark: Benchmark) -> None:
@@ -86,19 +84,16 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
                              interactive=False, elem_id=f"{prefix}-breakdown")
     gr.Markdown(PLOTS_NOTE, elem_id=f"{prefix}-plots-note")
     plots = [plot(figure_title(benchmark, spec), spec, f"{prefix}-") for spec in benchmark.board.figures]
-    model = item_browser.build(context, benchmark)
-    board = {**rankings, "breakdown": breakdown, "model": model}
+    item_browser.build(context, benchmark)
+    board = {**rankings, "breakdown": breakdown}
 
     @refusing_bad_input
-    def render(chosen: object, terms: object, hidden: object, current: object = None, query: object = "") -> dict[Any, Any]:
+    def render(chosen: object, terms: object, hidden: object) -> dict[Any, Any]:
         grouping = choice(chosen, "group by", breakdowns)
         return as_updates(render_board(context, benchmark, breakdowns[grouping], text(terms, "search"),
-                                       list(texts(hidden, "hide flags")), optional_text(current, "model"),
-                                       text(query, "page address", MAX_LINK_CHARS)), board)
+                                       list(texts(hidden, "hide flags"))), board)
 
-    # The board's render reads the model shown and the page's address, and sets the model only where the one shown
-    # is not on the board: a render asked for before a link chose its model never puts another back over it.
-    board_inputs = [group_by, *filters.inputs, model, *([context.page_link] if context.page_link is not None else [])]
+    board_inputs = [group_by, *filters.inputs]
     gr.on([context.results_version.change, group_by.change], render, board_inputs, list(board.values()),
           show_progress="hidden", trigger_mode="always_last")
     # The plots draw the ranked rows the rankings' search and flag filter keep, re-drawn when either changes.
@@ -139,10 +134,8 @@ def breakdown_links(benchmark: Benchmark, breakdown: Breakdown) -> CellLink:
 
 
 def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown, search: str = "",
-                 hidden_flags: Sequence[str] = (), current: str | None = None, query: str = "") -> Board:
-    """Every run's rankings (those the search and flag filter keep, and their CSV), the chosen breakdown, the
-    figures, the models (and, where the one `current` shows is not on the board, the one the address `query` links
-    this tab to, else the first ranked)."""
+                 hidden_flags: Sequence[str] = ()) -> Board:
+    """Every run's rankings (those the search and flag filter keep, and their CSV) and the chosen breakdown."""
     snapshot = store_of(context, benchmark).snapshot()
     ranking = _ranking(context, benchmark, snapshot)
     shown = _rankings(context, benchmark, snapshot, ranking, search, hidden_flags)
@@ -155,7 +148,6 @@ def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown
         no_match=shown.no_match,
         problems=shown.problems,
         breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown)),
-        model=item_browser.model_update(context, benchmark, ranking, current, query),
     )
 
 

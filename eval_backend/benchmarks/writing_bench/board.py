@@ -6,7 +6,8 @@ Until the board builds every benchmark's tab from declarations (issue #39's boar
 fields keep `BoardView`'s defaults.
 """
 
-from eval_backend.benchmarks.board_view import BoardView, FigureKind, FigureSpec
+from eval_backend.benchmarks.board_view import BoardView, FigureKind, FigureSpec, ItemField
+from eval_backend.benchmarks.writing_bench import item_board
 from eval_backend.benchmarks.style_features import LOG_LENGTH_RELATIVE, MARKDOWN_DENSITY
 
 FIGURES = (
@@ -22,4 +23,7 @@ language x rendering scores and `subdomain` the summary's (domain, subdomain) sc
 
 WRITING_BENCH_BOARD = BoardView(
     own_tabs=True, style_features=(LOG_LENGTH_RELATIVE, MARKDOWN_DENSITY), figures=FIGURES,
+    # Its items (`item_board`): the five criteria read as parts, filtered by language, variant, domain, subdomain.
+    group=ItemField("config", "Language"), item_fields=item_board.ITEM_FIELDS, item_groups=item_board.ITEM_GROUPS,
+    item_filters=item_board.ITEM_FILTERS, item_view=item_board.item_view, former_tabs=("judgments",),
 )
