@@ -24,10 +24,12 @@ import pandas as pd
 from eval_backend.benchmarks.board_view import ItemView
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.run_comparison import RunsNotComparable
+from eval_backend.run_items import model_label
 from leaderboard.comparison_tables import filtered_summary, wrapping_html
 from leaderboard.context import AppContext
 from leaderboard.endpoint_inputs import InvalidInput, echo, optional_text, refusing_bad_input, text
-from leaderboard.item_links import known_run, parse_item_key
+from leaderboard.item_links import item_key, known_run, parse_item_key
+from leaderboard.items_link_view import WHOLE_BOARD_CLASS
 from leaderboard.page_link import MAX_LINK_CHARS, PageLink, read_link
 from leaderboard.results import QueryUnavailableError, ResultsStore, UnknownRunError
 from leaderboard.run_pair import compare_filtered
@@ -115,7 +117,14 @@ def build(context: AppContext, benchmark: Benchmark, tab: str | None = None) -> 
     prefix = tab or tab_id(benchmark)
     tabs = json.dumps(link_tabs(benchmark, prefix))
     fields = item_groupings(benchmark)
+    with gr.Column(elem_id=f"{prefix}-item-browser"):
+        _build(context, benchmark, prefix, tabs, fields)
+
+
+def _build(context: AppContext, benchmark: Benchmark, prefix: str, tabs: str, fields: Sequence[Any]) -> None:
     gr.Markdown("### Items: each prompt, the answer and how it was scored")
+    # What a score link opened: how many items and their mean, and the way to the whole board.
+    line = gr.HTML(elem_id=f"{prefix}-linked-line")
     with gr.Row():
         # Custom values let API clients name a run id directly (an unknown one is refused by the results store).
         model = gr.Dropdown(label="Model", elem_id=f"{prefix}-model", scale=2, allow_custom_value=True)
@@ -182,6 +191,10 @@ def build(context: AppContext, benchmark: Benchmark, tab: str | None = None) -> 
     context.results_version.change(refresh, [model, compare, *page_link], [model, compare], show_progress="hidden")
     # Keeps the filters a link (or a viewer) chose: a model's items under them, or all where it has none.
     model.change(browse, item_inputs, browser)
+    # A model a viewer chooses lists new rows: the item shown was the old model's, so it goes.
+    model.input(lambda: "", None, opened, trigger_mode="always_last").then(
+        show_item, [model, compare, opened], detail_outputs, trigger_mode="always_last").then(
+        None, address_inputs, None, js=address)
     # One listener for the item filters (README, "One listener per view").
     gr.on([control.input for control in (*groupings, show)], browse, item_inputs, browser,
           trigger_mode="always_last").then(None, address_inputs, None, js=address)
@@ -204,6 +217,9 @@ def build(context: AppContext, benchmark: Benchmark, tab: str | None = None) -> 
         # The filters with the models, then the items under them, then the item.
         linked.change(open_link, [linked, model, compare], [*groupings, show, model, compare, opened],
                       show_progress="hidden").then(browse, item_inputs, browser).then(
+            refusing_bad_input(lambda run_id, chosen_show, *chosen: linked_line(
+                context, benchmark, prefix, optional_text(run_id, "model"), text(chosen_show, "show"),
+                tuple(text(value, "item filter") for value in chosen))), item_inputs, line).then(
             show_item, [model, compare, opened], detail_outputs)
 
 
@@ -228,8 +244,9 @@ def model_choices(ranking: pd.DataFrame) -> list[tuple[str, str]]:
 
 
 def choice_label(model: str, revision: object) -> str:
-    """A run as the model choosers and the item's panels name it: `model @ revision` (its first 12 characters)."""
-    return f"{model} @ {str(revision)[:12]}"
+    """A run as the model choosers and the item's panels name it (`run_items.model_label`: the revision shown when
+    it is not the default branch, its first 12 characters)."""
+    return model_label(model, str(revision)[:12])
 
 
 def model_updates(context: AppContext, benchmark: Benchmark, tab: str, current: str | None, other: str | None,
@@ -350,6 +367,28 @@ def selected_item(row: object) -> str:
     if not isinstance(row, (list, tuple)) or parse_item_key(row[0]) is None:
         raise InvalidInput(f"the selected row must begin with an item (<config>:<index>), not {echo(row)}")
     return str(row[0])
+
+
+def linked_line(context: AppContext, benchmark: Benchmark, tab: str, run_id: str | None, show: str,
+                chosen: Sequence[str]) -> str:
+    """The line above the items a link opened: "6 items · mean 6.90 (the cell you clicked)" (the benchmark's first
+    figure with a value on these items), and a link to the whole board."""
+    if not run_id:
+        return ""
+    details = _details(store_of(context, benchmark), benchmark, run_id)
+    listed = _listed(details, benchmark, show, chosen)
+    parts = [f"{len(listed)} item{'' if len(listed) == 1 else 's'}"]
+    if benchmark.item_statistics and len(listed):
+        statistics = benchmark.item_statistics()
+        keys = set(listed["item"])
+        rows = [item_key(config, int(index)) in keys for config, index in zip(details["config"], details["index"])]
+        values = statistics.values(details)[rows]
+        figure = next((figure for figure in statistics.figures if values[figure.name].notna().any()), None)
+        if figure is not None:
+            percent = " %" if figure.unit.startswith("percent") else ""
+            parts.append(f"mean {values[figure.name].mean():.2f}{percent} (the cell you clicked)")
+    whole = f'<a class="{WHOLE_BOARD_CLASS}" href="?tab={html.escape(tab)}">the whole board</a>'
+    return wrapping_html(f"{html.escape(' · '.join(parts))} · {whole}")
 
 
 def render_item(context: AppContext, benchmark: Benchmark, run_id: str | None, other: str | None,

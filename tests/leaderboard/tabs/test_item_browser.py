@@ -18,6 +18,7 @@ from leaderboard.tabs import item_browser
 from leaderboard.tabs.item_browser import (
     ITEMS_LABEL,
     ItemLink,
+    linked_line,
     model_updates,
     paired_comparison,
     read_item_link,
@@ -142,3 +143,14 @@ def test_a_score_band_lists_only_items_scored_in_it(context: AppContext) -> None
     update = render_items(context, WRITING_BENCH, STRONG, "item score 7–10", (ALL, ALL, ALL, ALL)).items
     scores = update["value"]["Item score"].tolist()
     assert scores and all(7 <= value <= 10 for value in scores)
+
+
+def test_the_line_above_linked_items_counts_them_and_gives_the_mean_of_the_cell_clicked(
+    context: AppContext, store: ResultsStore
+) -> None:
+    details = store.details(STRONG)
+    hindi = details[details["config"] == "Hindi"]
+    line = linked_line(context, WRITING_BENCH, "leaderboard", STRONG, ALL, ("Hindi", ALL, ALL, ALL))
+    assert f"{len(hindi)} items · mean {hindi['item_score'].mean():.2f} (the cell you clicked)" in line
+    assert '<a class="whole-board" href="?tab=leaderboard">the whole board</a>' in line
+    assert linked_line(context, WRITING_BENCH, "leaderboard", None, ALL, (ALL,) * 4) == ""
