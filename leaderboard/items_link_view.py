@@ -24,15 +24,16 @@ def items_link_head(former_tabs: Mapping[str, str]) -> str:
 (() => {
   const params = new URLSearchParams(location.search);
   const asked = params.get("tab") || "";
-  const tab = (%(former)s)[asked] || asked;
-  if (!tab || !(params.get("model") || params.get(asked + "_model"))) return;
-  const browser = `#${CSS.escape(tab)}-item-browser`;
+  if (!asked || !(params.get("model") || params.get(asked + "_model"))) return;
+  // The tab's own browser, or that of the tab a former id names now (whichever the page has).
+  const tabs = [asked, (%(former)s)[asked]].filter(Boolean);
+  const browser = tabs.map((tab) => `#${CSS.escape(tab)}-item-browser`).join(", ");
   const style = document.createElement("style");
   // Every element beside the path from the page's root to the item browser is left out.
   // Until the item browser is in the page, nothing of it is drawn; then every element beside the path from the
   // page's root to it is left out.
   style.textContent = `body:not(:has(${browser})) .gradio-container { visibility: hidden; }
-    body *:has(${browser}) > *:not(:has(${browser})):not(${browser}) { display: none !important; }`;
+    body *:has(${browser}) > *:not(:has(${browser})):not(:is(${browser})) { display: none !important; }`;
   document.head.appendChild(style);
 })();
 </script>""" % {"former": json.dumps(dict(former_tabs))}

@@ -144,7 +144,7 @@ def _build(context: AppContext, benchmark: Benchmark, prefix: str, tabs: str, fi
     with gr.Accordion("Few-shot examples of this item's prompt", open=False, visible=False,
                       elem_id=f"{prefix}-shots-panel") as shots_panel:
         shots = gr.Textbox(label="Few-shot examples", lines=8, max_lines=30, elem_id=f"{prefix}-shots")
-    question = gr.Textbox(label="The item's prompt", lines=4, max_lines=30, interactive=False,
+    question = gr.Textbox(label="The item's prompt", lines=4, max_lines=30, interactive=False, visible=False,
                           elem_id=f"{prefix}-question")
     with gr.Row(equal_height=False):
         panels = (build_panel(prefix), build_panel(f"{prefix}-second", visible=False))
@@ -164,10 +164,11 @@ def _build(context: AppContext, benchmark: Benchmark, prefix: str, tabs: str, fi
                             text(key, "item"))
         if shown is None:
             hidden = gr.update(visible=False)
-            return {title: hidden, shots_panel: hidden, shots: "", question: "",
+            return {title: hidden, shots_panel: hidden, shots: "", question: gr.update(value="", visible=False),
                     **hidden_panel(panels[0]), **hidden_panel(panels[1])}
         updates = {title: gr.update(value=shown.header, visible=True), shots_panel: gr.update(visible=bool(shown.shots)),
-                   shots: shown.shots, question: shown.question, **hidden_panel(panels[1])}
+                   shots: shown.shots, question: gr.update(value=shown.question, visible=True),
+                   **hidden_panel(panels[1])}
         for panel, (label, view) in zip(panels, shown.views):
             updates.update(panel_values(panel, label, view))
         return updates

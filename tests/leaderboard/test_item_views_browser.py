@@ -21,7 +21,7 @@ from tests.support.saraiki_runs import SARAIKI_MODELS, build_saraiki_runs
 
 SARAIKI_ID = ("bharat-collective-for-indic-language-technology/saraiki-instruct-sft-dpo-merged-long-context-"
               "v2-0007")
-QA_ID = "bharat-collective-for-indic-language-technology/indic-qa-instruct-sft-dpo-merged-long-context-v2-07"
+QA_ID = "bharat-collective-for-indic-language-technology/indic-qa-instruct-sft-dpo-merged-long-context-v2-007"
 OTHER_VIEWS = "#leaderboard-table, #intro, #qa-table, #saraiki-table, #overview-table, [role=tablist]"
 """What a score link must never draw: another tab, the page's header and tab bar, the tab's own rankings."""
 NEVER_DRAWN_JS = """selector => {
