@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -89,7 +90,8 @@ def click_first_score(board: Page) -> tuple[float, Page]:
     link = board.locator('#qa-table [data-row="0"] a[href*="model="]').first
     link.wait_for()
     link.hover()  # a row's later links are made whole when pointed at (`cell_links`)
-    model = board.locator('#qa-table [data-row="0"] [role=gridcell]').nth(1).inner_text().strip()
+    run_id = parse_qs(urlparse(str(link.get_attribute("href"))).query)["model"][0]
+    model = run_id.rsplit("/", 1)[0].replace("__", "/", 1)  # `<org>__<name>/<revision>`: the model chooser's id
     with board.context.expect_page() as opened:
         started = time.monotonic()
         link.click()
