@@ -112,7 +112,8 @@ def test_a_saraiki_score_link_draws_only_its_items_and_they_read_right(page: Pag
     assert page.locator("#saraiki-item-browser").evaluate("el => el.scrollWidth <= el.clientWidth + 1")
 
     page.locator("#saraiki-linked-line a.whole-board").click()  # the whole board, drawn as usual
-    expect(board_rows(page, "saraiki-table").first).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/\?tab=saraiki$"))
+    expect(page.locator("[role=tablist]").first).to_be_visible()
 
 
 @both_widths
