@@ -132,6 +132,7 @@ def test_a_qa_score_link_draws_only_its_items_filtered_by_language_and_domain(pa
     expect(page.locator("#qa-response .answer")).to_contain_text("It is ")
     expect(page.locator("#qa-verdict textarea")).to_have_value(re.compile(r"^Golden answer: "))
     choose(page, "qa-compare", "acme/reasoner-3b")
-    expect(page.locator("#qa-second-reasoning-panel")).to_be_visible()  # its reasoning, folded away
-    expect(page.locator("#qa-second-reasoning textarea")).to_be_hidden()
+    expect(page.locator("#qa-second-panel-title textarea")).to_have_value("acme/reasoner-3b")
+    expect(page.locator("#qa-second-response .answer")).not_to_be_empty()  # beside the first, as scored
+    expect(page.locator("#qa-paired")).to_contain_text("A − B")
     page.wait_for_function("() => new URLSearchParams(location.search).get('qa_compare') === 'acme__reasoner-3b/main'")
