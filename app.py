@@ -14,10 +14,11 @@ from eval_backend.redaction import install_log_redaction, secrets_of
 from eval_backend.run_layout import migrate_legacy_runs
 from eval_backend.settings import Settings
 from eval_backend.submissions.scheduler import start_scheduler
-from leaderboard.app_factory import build_app
+from leaderboard.app_factory import build_app, former_tabs
 from leaderboard.cell_links import CELL_LINKS_HEAD
 from leaderboard.focus_order import FOCUS_ORDER_HEAD
 from leaderboard.fonts import font_css, serve_fonts
+from leaderboard.items_link_view import items_link_head
 from leaderboard.section_links import SECTION_LINK_HEAD
 from leaderboard.styles import APP_CSS
 from leaderboard.tab_menu import TAB_MENU_HEAD
@@ -35,7 +36,8 @@ def main() -> None:
     start_scheduler(settings)
     app.demo.queue(default_concurrency_limit=8).launch(
         server_name=settings.app.server_name, server_port=settings.app.server_port, footer_links=["api"],
-        css=APP_CSS + font_css(), head=FOCUS_ORDER_HEAD + CELL_LINKS_HEAD + TAB_MENU_HEAD + SECTION_LINK_HEAD,
+        css=APP_CSS + font_css(),
+        head=FOCUS_ORDER_HEAD + CELL_LINKS_HEAD + TAB_MENU_HEAD + SECTION_LINK_HEAD + items_link_head(former_tabs()),
         **app.launch_options(settings.app.refresh_s),
     )
 

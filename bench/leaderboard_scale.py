@@ -33,7 +33,7 @@ from eval_backend.records import ResponseRecord, Usage, to_json_dict  # noqa: E4
 from eval_backend.run_folder import RunFolder  # noqa: E402
 from eval_backend.scorer_runs import details_frame  # noqa: E402
 from leaderboard.display import display_table  # noqa: E402
-from leaderboard.judgments import ItemFilter, filter_items, judgment_items  # noqa: E402
+from leaderboard.scored_tables import items_frame  # noqa: E402
 from leaderboard.results import ResultsStore  # noqa: E402
 from leaderboard.figure_kinds import draw  # noqa: E402
 from leaderboard.writing_bench_figures import SCALE, SPECS, figure_values  # noqa: E402
@@ -68,8 +68,7 @@ def measure(runs_dir: Path, repeats: int) -> dict[str, str]:
     details_store = ResultsStore(runs_dir)
     run_id = next(run.run_id for run in runs if run.model == DETAILED_MODEL)
     details = store.details(run_id)
-    items = judgment_items(details)
-    chosen = ItemFilter(language="Hindi", variant="romanized", score_min=5.0, include_unscored=False)
+    chosen = {"config": "Hindi", "variant": "romanized"}
     return {
         "models": f"{len(runs)}",
         "main table, cold (read 500 summaries + build)": f"{cold_ms:.0f} ms",
@@ -78,8 +77,8 @@ def measure(runs_dir: Path, repeats: int) -> dict[str, str]:
         "language heatmap (top 50)": f"{median_ms(lambda: drawn('heatmap', shown), repeats):.0f} ms",
         "variant bars (top 50)": f"{median_ms(lambda: drawn('variants', shown), repeats):.0f} ms",
         "domain radar (5 models)": f"{median_ms(lambda: drawn('radar', table[table['label'].isin(labels)]), repeats):.0f} ms",
-        "one model's judgments, cold load (19,625 judgments)": f"{timed(lambda: judgment_items(details_store.details(run_id))):.0f} ms",
-        "filter on them (target < 200 ms)": f"{median_ms(lambda: filter_items(items, chosen), repeats):.1f} ms",
+        "one model's judgments, cold load (19,625 judgments)": f"{timed(lambda: details_store.details(run_id)):.0f} ms",
+        "filter on them (target < 200 ms)": f"{median_ms(lambda: items_frame(details, BENCHMARK, where=chosen), repeats):.1f} ms",
     }
 
 

@@ -14,11 +14,10 @@ from starlette.middleware import Middleware
 from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.settings import Settings
 from leaderboard import board_readiness, public_api
-from leaderboard.board_kinds import board_kind
+from leaderboard.board_kinds import JUDGMENTS_TAB, board_kind
 from leaderboard.compare_links import COMPARE_TAB
 from leaderboard.context import AppContext
 from leaderboard.first_view import FirstView
-from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.page_cache import PageCache
 from leaderboard.request_limits import BodyLimit
 from leaderboard.results import ResultsStore
@@ -29,7 +28,7 @@ from leaderboard.tabs import (
     about_tab,
     benchmark_tab,
     compare_tab,
-    judgments_tab,
+    item_browser,
     leaderboard_tab,
     model_tab,
     overview_tab,
@@ -103,7 +102,7 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
             with gr.Tab("Plots", id="plots"):
                 plots_tab.build(context, board_controls)
             with gr.Tab("Judgments", id=JUDGMENTS_TAB):
-                judgments_tab.build(context)
+                item_browser.build(context, BENCHMARKS[DEFAULT_BENCHMARK], JUDGMENTS_TAB)
             for benchmark in [benchmark for benchmark in BENCHMARKS.values() if board_kind(benchmark).own_tab]:
                 with gr.Tab(benchmark.title, id=tab_id(benchmark)):
                     benchmark_tab.build(context, benchmark)
@@ -115,7 +114,7 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
                 submit_tab.build(context)
             with gr.Tab("About", id="about"):
                 about_tab.build(context)
-        link_tabs(page_link, tabs)  # `?tab=<id>` opens a tab; choosing one writes it in the address
+        link_tabs(page_link, tabs, former_tabs())  # `?tab=<id>` opens a tab; choosing one writes it in the address
         demo.load(None, None, page_link, js=PAGE_LINK_SCRIPT)
         # Open pages learn of new results from the first view's last render: no disk scan per visitor.
         gr.Timer(settings.app.refresh_s).tick(lambda: first_view.rendered_version, outputs=version,
@@ -123,6 +122,13 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
         public_api.register(context)
         document_only(demo, DOCUMENTED_ENDPOINTS)
     return LeaderboardApp(demo, first_view)
+
+
+def former_tabs() -> dict[str, str]:
+    """Each former tab id a benchmark's board declares, and the tab it names now (a benchmark whose tabs are still
+    its own keeps them: WritingBench's Judgments tab is its item browser until its board is one tab)."""
+    return {old: tab_id(benchmark) for benchmark in BENCHMARKS.values() if board_kind(benchmark).own_tab
+            for old in benchmark.board.former_tabs}
 
 
 def document_only(demo: gr.Blocks, names: Collection[str]) -> None:

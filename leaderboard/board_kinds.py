@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from eval_backend.benchmarks.plugin import Benchmark
-from leaderboard.judgment_links import JUDGMENTS_TAB
 from leaderboard.scored_tables import tab_id
+
+JUDGMENTS_TAB = "judgments"
+"""WritingBench's items tab (its item browser, `item_browser`), until its board is one benchmark tab."""
 
 Row = tuple[str, str, str, Any, Any, str]  # breakdown: items filter field (or ""), value, label, score, interval, unit
 

@@ -30,7 +30,6 @@ from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from leaderboard.context import AppContext
 from leaderboard.endpoint_inputs import InvalidInput, choice, echo, refusing_bad_input, text
-from leaderboard.judgments import judgment_items
 from leaderboard.rankings_api import styled_rankings
 from leaderboard.results import UnknownRunError
 from leaderboard.row_flags import FLAGS
@@ -129,7 +128,7 @@ def register(context: AppContext) -> None:
         except UnknownRunError:
             raise InvalidInput(f"No evaluated run {echo(chosen)}: choose one from the list.") from None
         return Judgments(run_id=run.run_id, model=run.model, revision=run.revision,
-                         items=records(judgment_items(details)))
+                         items=records(_judgment_items(details)))
 
     @refusing_bad_input
     def benchmark_rankings(benchmark: str = "indic_qa", search: str = "", hide_flags: list[Flag] | None = None,
@@ -172,6 +171,14 @@ def benchmark_board(context: AppContext, benchmark: Benchmark, query: BoardQuery
         rows = rows[rows["standing"] == RANKED]
     view = sort_rows(rows.reset_index(drop=True), query.sort_by)
     return Board(runs=records(view), problems=list(snapshot.problems), updated=last_written(view))
+
+
+JUDGMENT_COLUMNS = ["config", "index", "status", "item_score", "language", "variant", "domain", "subdomain", "prompt"]
+"""`/judgments`' columns of each item (details.parquet's)."""
+
+
+def _judgment_items(details: pd.DataFrame) -> pd.DataFrame:
+    return details[JUDGMENT_COLUMNS].sort_values(["config", "index"], kind="stable").reset_index(drop=True)
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:

@@ -21,7 +21,6 @@ from eval_backend.run_comparison import FigureComparison, RunsNotComparable, com
 from eval_backend.run_folder import RunFolderError
 from eval_backend.run_items import RunItems
 from eval_backend.statistics import DEFAULT_SEED
-from leaderboard.judgments import ItemFilter, filter_items, judgment_items
 from leaderboard.results import LruCache, ResultsStore, UnknownRunError
 from leaderboard.serial_cache import SerialCache
 
@@ -83,18 +82,14 @@ def compare_pair(stores: Mapping[str, ResultsStore], run_a: str, run_b: str) -> 
     return PairComparison(tuple(compared), tuple(skipped))
 
 
-def compare_filtered(store: ResultsStore, run_a: str, run_b: str, chosen: ItemFilter) -> list[FigureComparison]:
-    """Run A against run B on the items of A that pass the Judgments tab's filter, every config pooled."""
+def compare_filtered(store: ResultsStore, run_a: str, run_b: str,
+                     keys: Sequence[tuple[str, int]]) -> list[FigureComparison]:
+    """Run A against run B on the items `keys` (those the item browser lists), every config pooled."""
+    listed = tuple(keys)
     key = ("filtered", store.runs_dir, run_a, store.details_version(run_a), run_b, store.details_version(run_b),
-           chosen)
-
-    def compute() -> list[FigureComparison]:
-        items = filter_items(judgment_items(store.details(run_a)), chosen)
-        keys = list(zip(items["config"], items["index"].astype(int)))
-        a, b = _pair_items(store, run_a, run_b)
-        return compare_runs(a, b, seed=DEFAULT_SEED, per_config=False, items=keys)
-
-    return _PAIRS.get_or_compute(key, compute)
+           listed)
+    return _PAIRS.get_or_compute(key, lambda: compare_runs(*_pair_items(store, run_a, run_b), seed=DEFAULT_SEED,
+                                                           per_config=False, items=list(listed)))
 
 
 def _cached(store: ResultsStore, name: str, run_a: str, run_b: str) -> BenchmarkComparison:

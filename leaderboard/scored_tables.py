@@ -21,7 +21,7 @@ from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.answer_lengths import LENGTH_COLUMNS, LENGTH_LABELS, BoardLengths, board_lengths, length_columns
 from leaderboard.display import PERCENT_DECIMALS, format_rank_range
-from leaderboard.judgment_links import item_key
+from leaderboard.item_links import item_key
 from leaderboard.results import LruCache, RunResult, Snapshot
 from leaderboard.row_flags import FEW_ITEMS_INTERVAL, board_flags, dataset_pin, outdated, run_facts, too_few_items
 from leaderboard.scored_rankings import SUBSET_COLUMN, on_subset, ranked_table
@@ -215,11 +215,12 @@ def item_filters(benchmark: Benchmark) -> list[str]:
 
 def item_groupings(benchmark: Benchmark) -> tuple[ItemField, ...]:
     """The fields the item table filters by: the board's group, then each breakdown's field that is not it (QA's
-    domain), each with its label; a score link names these (`?config=hindi`, `?domain=History`)."""
+    domain) and each declared item group (WritingBench's variant), each with its label; a score link names these (`?config=hindi`, `?domain=History`)."""
     group = benchmark.board.group
     others = {breakdown.item_field: ItemField(breakdown.item_field, breakdown.label)
               for breakdown in benchmark.board.breakdowns if breakdown.item_field != group.name}
-    return (group, *others.values())
+    declared = {field.name: field for field in benchmark.board.item_groups if field.name != group.name}
+    return (group, *{**others, **declared}.values())
 
 
 def items_frame(details: pd.DataFrame, benchmark: Benchmark, group: str = ALL, show: str = ALL,

@@ -74,6 +74,9 @@ def reading_direction_css() -> str:
     """
     return ("textarea { unicode-bidi: plaintext; text-align: start; }\n"
             ".table-wrap [role=gridcell] .cell-wrap > span { unicode-bidi: plaintext; }\n"
+            # An item table's text (a Shahmukhi question) is a block of its own direction: it starts at its start
+            # (the cell's right edge for right-to-left text), never cut there.
+            ".item-table [role=gridcell] .cell-wrap > span { display: block; text-align: start; }\n"
             # An answer and the criteria: rendered blocks that fit the panel's width, the rubric folded.
             ".answer, .criterion { overflow-wrap: anywhere; }\n"
             ".criterion { border-top: 1px solid var(--border-color-primary); padding: 6px 0; }\n"

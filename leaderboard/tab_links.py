@@ -6,7 +6,7 @@ the view on screen. Only known tab ids are honoured; anything else opens the fir
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import gradio as gr
 
@@ -21,12 +21,13 @@ WRITE_TAB_SCRIPT = f"""(tab) => {{
 }}"""
 
 
-def link_tabs(page_link: gr.Textbox, tabs: gr.Tabs) -> None:
-    """Open the tab a link names when the page opens with one; keep the address in step with the tab chosen."""
+def link_tabs(page_link: gr.Textbox, tabs: gr.Tabs, former: Mapping[str, str] | None = None) -> None:
+    """Open the tab a link names when the page opens with one (a tab's former id, a key of `former`: the tab it
+    names now); keep the address in step with the tab chosen."""
     known = tab_ids(tabs)
 
     def open_linked(query: str) -> Any:
-        tab = linked_tab(read_link(query), known)
+        tab = linked_tab(read_link(query), known, former or {})
         return gr.skip() if tab is None else gr.Tabs(selected=tab)
 
     def chosen(evt: gr.SelectData) -> str:
@@ -47,9 +48,11 @@ MODEL_PAGE_TAB = "model"
 """The tab a link naming a `model` and no tab opens (`?model=org/name`: that model's page)."""
 
 
-def linked_tab(link: PageLink, tab_ids: Sequence[str]) -> str | None:
-    """The tab id a link names, when it is one of `tab_ids`; a link with a `model` and no tab opens the model
-    page (None: leave the tab open as it is)."""
+def linked_tab(link: PageLink, tab_ids: Sequence[str], former: Mapping[str, str] | None = None) -> str | None:
+    """The tab id a link names, when it is one of `tab_ids` or a former id of one (`former`: old id -> id); a link
+    with a `model` and no tab opens the model page (None: leave the tab open as it is)."""
     if not link.has(TAB_PARAM) and link.has("model") and MODEL_PAGE_TAB in tab_ids:
         return MODEL_PAGE_TAB
-    return link.choice(TAB_PARAM, tab_ids)
+    named = link.choice(TAB_PARAM, tab_ids)
+    renamed = (former or {}).get(link.text(TAB_PARAM))
+    return named or (renamed if renamed in tab_ids else None)

@@ -72,13 +72,32 @@ class ItemFilter:
 
 
 @dataclass(frozen=True)
+class ItemPart:
+    """One scored part of an item in full (a WritingBench criterion): a heading with its score ("Clarity: 7/10"),
+    labelled lines (what it asks, the judge's reason) and labelled lines folded beneath (its rubric)."""
+
+    heading: str
+    lines: tuple[tuple[str, str], ...] = ()
+    folded: tuple[tuple[str, str], ...] = ()
+    folded_label: str = "Rubric"
+
+
+@dataclass(frozen=True)
 class ItemView:
-    """One item in full, as plain text (a model's output is never rendered as HTML)."""
+    """One item in full, as text (a model's output is never rendered as live HTML).
+
+    `question` empty: the item's query is read from the run's dataset (WritingBench keeps it out of its details).
+    `header` names the item above it (empty: its config and index); `reasoning` is folded away; `parts` read
+    one after another under the verdict.
+    """
 
     question: str
     response: str
     verdict: str
     shots: str = ""
+    header: str = ""
+    reasoning: str = ""
+    parts: tuple[ItemPart, ...] = ()
 
 
 def verdict_text(value: Any) -> str:
@@ -156,6 +175,10 @@ class BoardView:
     item_fields: tuple[ItemField, ...] = ()
     item_filters: tuple[ItemFilter, ...] = ()
     item_view: Callable[[Row], ItemView] | None = None
+    item_groups: tuple[ItemField, ...] = ()
+    """Details columns the item table is filtered by besides `group` and the breakdowns' (WritingBench's variant)."""
+    former_tabs: tuple[str, ...] = ()
+    """Earlier ids of its tab whose addresses still open it (WritingBench's items were the Judgments tab)."""
     metric_groups: Mapping[str, str] = dataclasses.field(default_factory=dict)
     own_tabs: bool = False
     """Its tabs are its own, built by name in the app (WritingBench's Leaderboard, Plots and Judgments),

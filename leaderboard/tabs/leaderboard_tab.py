@@ -26,7 +26,7 @@ from leaderboard.display import DisplayTable, column_label, display_table
 from leaderboard.endpoint_inputs import choice, flag, number, refusing_bad_input, text, texts
 from leaderboard.exports import export_view_csv
 from leaderboard.filter_summary import active_filters_line
-from leaderboard.judgment_links import JUDGMENTS_TAB
+from leaderboard.board_kinds import JUDGMENTS_TAB
 from leaderboard.results import LruCache, ResultsStore
 from leaderboard.page_link import PageLink, read_link
 from leaderboard.row_flags import FLAGS

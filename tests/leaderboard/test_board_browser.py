@@ -206,9 +206,9 @@ def test_a_shared_link_restores_the_view_and_the_address_follows_changes(page: P
 def test_criteria_read_without_scrolling_sideways(page: Page) -> None:
     open_tab(page, "judgments")
     expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")
-    items = page.locator("#judgment-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    items = page.locator("#judgments-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
     items.first.locator("[role=gridcell]").nth(2).click()
-    criteria = page.locator("#first-criteria")
+    criteria = page.locator("#judgments-parts")
     expect(criteria.locator("section.criterion h4").first).to_have_text(re.compile(r"^1\. .+: \d+/10$"))
     assert criteria.evaluate("el => el.scrollWidth <= el.clientWidth")
     expect(criteria.locator("details li", has_text="9-10:")).to_have_count(5)

@@ -8,7 +8,7 @@ from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH
 from leaderboard.board_kinds import board_kind
-from leaderboard.judgment_links import JUDGMENTS_TAB
+from leaderboard.board_kinds import JUDGMENTS_TAB
 from leaderboard.scored_tables import tab_id
 
 

@@ -187,20 +187,20 @@ def test_an_item_s_judgment_opens_with_query_rubric_and_comparison(ui: BrowserPa
     page = ui.page
     page.get_by_role("tab", name="Judgments").click()
     expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")
-    choose(page, "filter-language", "Hindi")
-    items = page.locator("#judgment-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    choose(page, "judgments-group", "Hindi")
+    items = page.locator("#judgments-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
     expect(items).to_have_count(6)
     items.first.locator("[role=gridcell]").nth(2).click()
-    expect(page.locator("#first-response .answer")).to_contain_text("acme/strong-7b writes about Hindi-0000")
+    expect(page.locator("#judgments-response .answer")).to_contain_text("acme/strong-7b writes about Hindi-0000")
     query = read_rows(evaluated.dataset_dir, "Hindi")[0]["query"]
-    expect(page.locator("#item-query textarea")).to_have_value(query)
-    criteria = page.locator("#first-criteria")
+    expect(page.locator("#judgments-question textarea")).to_have_value(query)
+    criteria = page.locator("#judgments-parts")
     expect(criteria.locator("section.criterion h4").first).to_have_text(re.compile(r"^1\. Task Fulfilment: \d+/10$"))
     expect(criteria.locator("details li", has_text="9-10:")).to_have_count(5)
     choose(page, "judgments-compare", "acme/reasoner-3b")
-    expect(page.locator("#second-response .answer")).to_contain_text("acme/reasoner-3b writes about Hindi-0000")
-    page.get_by_text("Reasoning (removed before judging)").nth(1).click()
-    expect(page.locator("#second-reasoning textarea")).to_have_value(re.compile(r"<think>"))
+    expect(page.locator("#judgments-second-response .answer")).to_contain_text("acme/reasoner-3b writes about Hindi-0000")
+    page.get_by_text("Reasoning (removed before scoring)").nth(1).click()
+    expect(page.locator("#judgments-second-reasoning textarea")).to_have_value(re.compile(r"<think>"))
     shot(page, "judgment")
 
 
@@ -208,14 +208,14 @@ def test_the_same_row_after_switching_model_shows_the_new_model_s_judgment(ui: B
     page = ui.page
     page.get_by_role("tab", name="Judgments").click()
     expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")
-    items = page.locator("#judgment-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    items = page.locator("#judgments-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
     items.first.locator("[role=gridcell]").nth(2).click()
-    expect(page.locator("#first-response .answer")).to_have_text(re.compile(r"^\[quality=\d+\] acme/strong-7b "))
+    expect(page.locator("#judgments-response .answer")).to_have_text(re.compile(r"^\[quality=\d+\] acme/strong-7b "))
     choose(page, "judgments-model", "acme/reasoner-3b")
-    expect(page.locator("#first-response")).to_be_hidden()  # the old model's item is not left up
+    expect(page.locator("#judgments-response")).to_be_hidden()  # the old model's item is not left up
     items.first.locator("[role=gridcell]").nth(2).click()
-    expect(page.locator("#first-response .answer")).to_contain_text("acme/reasoner-3b writes about")
-    expect(page.locator("#first-title textarea")).to_have_value(re.compile(r"^acme/reasoner-3b"))
+    expect(page.locator("#judgments-response .answer")).to_contain_text("acme/reasoner-3b writes about")
+    expect(page.locator("#judgments-panel-title textarea")).to_have_value(re.compile(r"^acme/reasoner-3b"))
     shot(page, "judgment-after-model-switch")
 
 
@@ -223,8 +223,8 @@ def test_the_same_row_after_switching_model_shows_the_new_model_s_judgment(ui: B
 def test_the_judgments_api_refuses_a_run_id_outside_the_runs_folder(app: AppServer, run_id: str) -> None:
     with httpx.Client(base_url=app.url, timeout=30) as client:
         with pytest.raises(ValueError, match="answered an error"):
-            call_endpoint(client, "judgments_view", [run_id])
-        assert len(call_endpoint(client, "judgments_view", ["acme__strong-7b/main"])[0]["value"]["data"]) > 0
+            call_endpoint(client, "judgments", [run_id])
+        assert len(call_endpoint(client, "judgments", ["acme__strong-7b/main"])[0]["items"]) > 0
 
 
 def test_judgment_downloads_match_the_run_folder(ui: BrowserPage, evaluated: EvaluatedData, tmp_path: Path) -> None:
@@ -233,7 +233,7 @@ def test_judgment_downloads_match_the_run_folder(ui: BrowserPage, evaluated: Eva
     choose(page, "judgments-model", "flaky/judge-fails-2b")
     expected = read_details(evaluated.folders["flaky/judge-fails-2b"].details_path)
     for fmt in ("jsonl", "csv", "parquet"):
-        path = download(page, f"download-{fmt}", tmp_path / f"judgments.{fmt}", "flaky__judge-fails-2b")
+        path = download(page, f"judgments-download-{fmt}", tmp_path / f"judgments.{fmt}", "flaky__judge-fails-2b")
         if fmt == "jsonl":
             got = pd.DataFrame([json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()])
         else:
@@ -247,11 +247,11 @@ def test_a_script_in_a_model_id_and_response_stays_text(ui: BrowserPage) -> None
     page = ui.page
     page.get_by_role("tab", name="Judgments").click()
     choose(page, "judgments-model", SCRIPT_MODEL_ID)
-    items = page.locator("#judgment-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    items = page.locator("#judgments-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
     items.first.locator("[role=gridcell]").nth(2).click()
-    expect(page.locator("#first-response .answer")).to_contain_text("<script>alert(1)</script>")
-    assert page.locator("#first-response script").count() == 0
-    expect(page.locator("#first-title textarea")).to_have_value(re.compile(re.escape(SCRIPT_MODEL_ID)))
+    expect(page.locator("#judgments-response .answer")).to_contain_text("<script>alert(1)</script>")
+    assert page.locator("#judgments-response script").count() == 0
+    expect(page.locator("#judgments-panel-title textarea")).to_have_value(re.compile(re.escape(SCRIPT_MODEL_ID)))
     shot(page, "judgment-script")
 
 

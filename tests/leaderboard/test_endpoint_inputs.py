@@ -19,8 +19,7 @@ from eval_backend.settings import Settings
 from leaderboard import endpoint_inputs as inputs
 from leaderboard.app_factory import LeaderboardApp, build_app
 from leaderboard.endpoint_inputs import ECHO_CHARS, InvalidInput
-from leaderboard.judgment_links import ANY
-from leaderboard.tabs.judgments_tab import selected_item
+from leaderboard.tabs.item_browser import selected_item
 from tests.support.run_folders import EvaluatedData
 
 RUN_ID = "acme__strong-7b/main"
@@ -68,16 +67,16 @@ def test_a_refused_value_is_quoted_at_most_echo_chars() -> None:
     assert len(str(refused.value)) < 2 * ECHO_CHARS
 
 
-@pytest.mark.parametrize("row", [["Hindi", "1e309"], "nan", ["Hindi"], {"row": 1}, ["Hindi", math.nan],
-                                 ["Hindi", 2.5], ["Hindi", -1], [["Hindi"], 3], ["Hindi", 10**12]])
+@pytest.mark.parametrize("row", [["Hindi:1e309"], "nan", ["Hindi"], {"row": 1}, [math.nan, "Hindi"],
+                                 ["Hindi:2.5"], ["Hindi:-1"], [["Hindi:3"]], ["Hindi:" + "9" * 20]])
 def test_a_clicked_row_that_is_not_an_item_is_refused(row: Any) -> None:
     with pytest.raises(InvalidInput, match="selected row"):
         selected_item(row)
 
 
 def test_a_clicked_row_names_its_item() -> None:
-    assert selected_item(["تھل", 3.0, "scored"]) == "تھل:3"
-    assert selected_item(["Hindi", "12"]) == "Hindi:12"
+    assert selected_item(["تھل:3", "تھل", "scored"]) == "تھل:3"
+    assert selected_item(["Hindi:12", "Hindi"]) == "Hindi:12"
     assert selected_item([]) == ""
 
 
@@ -111,7 +110,7 @@ def test_showing_an_item_of_a_run_removed_while_its_page_is_open_says_so(app: Le
         call(app, show, [RUN_ID, None, "Hindi:0"])
 
 
-@pytest.mark.parametrize("row", [["Hindi", "1e309"], "nan", ["Hindi"], {"row": 1}])
+@pytest.mark.parametrize("row", [["Hindi:1e309"], "nan", ["Hindi"], {"row": 1}])
 def test_selecting_a_row_that_is_not_one_is_refused_with_a_message(app: LeaderboardApp, row: Any) -> None:
     select = event(app, "select_item")
     data = gr.EventData(None, {"index": [0, 0], "value": "x", "row_value": row, "col_value": None, "selected": True})
@@ -119,14 +118,13 @@ def test_selecting_a_row_that_is_not_one_is_refused_with_a_message(app: Leaderbo
         call(app, select, [], gr.SelectData(None, data._data))
 
 
-@pytest.mark.parametrize("low, high", [(math.nan, 10), (0, math.inf), (math.nan, math.nan)])
-def test_listing_items_with_a_score_bound_that_is_not_a_number_is_refused(app: LeaderboardApp, low: Any,
-                                                                          high: Any) -> None:
-    list_items = event(app, "list_items")
-    values = [RUN_ID, ANY, ANY, ANY, ANY, low, high, True]
-    # The slider's own check (Gradio's) refuses what is out of its range; NaN and texts reach ours.
-    with pytest.raises(gr.Error, match="item score at (least|most) must be a|greater than maximum value 10"):
-        call(app, list_items, values)
+@pytest.mark.parametrize("show, language", [(["all"], "all"), ("all", {"language": "Hindi"}), (math.nan, "all")])
+def test_listing_items_with_a_filter_that_is_not_a_text_is_refused(app: LeaderboardApp, show: Any,
+                                                                  language: Any) -> None:
+    browse = event(app, "browse")
+    # Gradio's own check of a dropdown refuses a value that is none of its choices; what passes it reaches ours.
+    with pytest.raises(gr.Error, match="(show|item filter) must be a text|is not in the list of choices"):
+        call(app, browse, [RUN_ID, show, language, "all", "all", "all"])
 
 
 @pytest.mark.parametrize("top", [math.nan, math.inf, 10**9])

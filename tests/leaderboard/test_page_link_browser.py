@@ -158,5 +158,5 @@ def test_a_judgments_link_s_good_parts_apply_when_its_item_is_malformed(app: App
     page.set_default_timeout(UI_TIMEOUT_MS)
     page.goto(f"{app.url}?{urlencode(LINKS['judgments-item-of-5000-digits'])}")
     expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b", timeout=UI_TIMEOUT_MS)
-    expect(page.locator("#filter-language input")).to_have_value("Tamil", timeout=UI_TIMEOUT_MS)
+    expect(page.locator("#judgments-group input")).to_have_value("Tamil", timeout=UI_TIMEOUT_MS)
     context.close()

@@ -78,7 +78,7 @@ def test_every_score_links_to_its_items_and_the_address_says_so(page: Page) -> N
     items.wait_for_load_state()
     assert parse_qs(urlparse(items.url).query) == asked
     expect(items.locator("#judgments-model input")).to_have_value(LONG_IDS[0], timeout=LINK_TIMEOUT_MS)
-    expect(items.locator("#judgment-items [role=gridcell]").first).to_be_visible(timeout=LINK_TIMEOUT_MS)
+    expect(items.locator("#judgments-items [role=gridcell]").first).to_be_visible(timeout=LINK_TIMEOUT_MS)
     shot(items, "score-link-judgments")
 
 

@@ -15,7 +15,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.leaderboard.test_board_browser import TEXT_BOX_JS, open_filters, open_tab, shot
 from tests.leaderboard.test_browser import board_rows, choose
-from leaderboard.tabs.judgments_tab import ITEM_HEADERS
+from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH
+from leaderboard.scored_tables import item_labels
 from tests.support.app_server import AppServer, running_app
 from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, width_of
 from tests.support.readable_runs import LONG_IDS, SHAHMUKHI_ANSWER
@@ -111,10 +112,10 @@ def drawn_with(page: Page, selector: str) -> list[dict]:
 
 def test_every_script_is_drawn_with_the_noto_face_the_app_serves(page: Page, app: AppServer) -> None:
     open_tab(page, "Judgments")
-    items = page.locator("#judgment-items [role=gridcell]")
+    items = page.locator("#judgments-items [role=gridcell]")
     expect(items.first).to_be_visible()
     for script, letter in SCRIPT_SAMPLES.items():
-        cell = page.locator("#judgment-items [role=gridcell] span.text", has_text=letter).first
+        cell = page.locator("#judgments-items [role=gridcell] span.text", has_text=letter).first
         expect(cell).to_be_visible()
         marker = f"script-{script}"
         cell.evaluate("(el, marker) => el.setAttribute('data-probe', marker)", marker)
@@ -133,29 +134,29 @@ def test_every_script_is_drawn_with_the_noto_face_the_app_serves(page: Page, app
 def test_answers_read_as_markdown_in_their_own_direction_and_markup_stays_text(page: Page) -> None:
     open_tab(page, "Judgments")
     expect(page.locator("#judgments-model input")).to_have_value(LONG_IDS[0])
-    page.locator("#judgment-items [role=gridcell]").nth(2).click()
-    answer = page.locator("#first-response .answer p").first
+    page.locator("#judgments-items [role=gridcell]").nth(2).click()
+    answer = page.locator("#judgments-response .answer p").first
     expect(answer).to_contain_text(SHAHMUKHI_ANSWER.strip())
     assert answer.evaluate("el => getComputedStyle(el).direction") == "rtl"  # Shahmukhi reads right to left
-    box, text = page.locator("#first-response .answer").bounding_box(), answer.evaluate(TEXT_BOX_JS)
+    box, text = page.locator("#judgments-response .answer").bounding_box(), answer.evaluate(TEXT_BOX_JS)
     assert box and box["x"] + box["width"] - text["right"] < 20  # and sits against the right edge
-    query = page.locator("#item-query textarea")
+    query = page.locator("#judgments-question textarea")
     expect(query).not_to_have_value("")
     assert query.evaluate("el => getComputedStyle(el).unicodeBidi") == "plaintext"
     choose(page, "judgments-compare", LONG_IDS[1])
-    markup = page.locator("#second-response .answer")
+    markup = page.locator("#judgments-second-response .answer")
     expect(markup).to_contain_text("<img src=x onerror=alert(1)> <script>alert(2)</script>")
     expect(markup.locator("strong")).to_have_text("Bold claim")  # markdown renders
     assert markup.locator("img, script").count() == 0
     assert markup.locator("p").first.evaluate("el => getComputedStyle(el).direction") == "ltr"
-    criteria = page.locator("#first-criteria section.criterion")
+    criteria = page.locator("#judgments-parts section.criterion")
     expect(criteria).to_have_count(5)
     expect(criteria.first.locator("h4")).to_have_text(re.compile(r"^1\. .+: \d+/10$"))
     expect(criteria.first.locator("details li").first).to_be_hidden()  # the rubric is folded
     criteria.first.locator("summary").click()
     expect(criteria.first.locator("details li")).to_have_count(5)
     expect(criteria.first.locator("details li").first).to_be_visible()
-    assert page.locator("#first-criteria").evaluate("el => el.scrollWidth <= el.clientWidth")
+    assert page.locator("#judgments-parts").evaluate("el => el.scrollWidth <= el.clientWidth")
     shot(page, "judgment-answers", full_page=True)
 
 
@@ -271,9 +272,9 @@ def test_every_empty_grid_shows_its_real_headers_and_a_benchmark_without_data_sa
     placeholders = {grid: heads for grid, heads in seen.items()
                     if not heads or all(re.fullmatch(r"\d+", head) for head in heads)}
     assert placeholders == {}, f"grids with Gradio's placeholder headers: {placeholders}"
-    assert seen["judgment-items"] == ITEM_HEADERS
+    assert seen["judgments-items"] == list(item_labels(INDIC_WRITING_BENCH).values())
     assert seen["overview-table"][:2] == ["Model", "Revision"]
-    assert {"overview-table", "judgment-items", "qa-table", "qa-items", "queue-pending"} <= set(seen), sorted(seen)
+    assert {"overview-table", "judgments-items", "qa-table", "qa-items", "queue-pending"} <= set(seen), sorted(seen)
     shot(opened, "empty-grids")
     open_tab(opened, "Indic QA")  # no QA_DATASET: the tab says what to set, Submit does not offer it
     expect(opened.locator("#qa-intro")).to_contain_text("set QA_DATASET")

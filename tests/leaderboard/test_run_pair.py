@@ -22,7 +22,6 @@ from leaderboard.comparison_tables import (
     format_interval,
     format_p,
 )
-from leaderboard.judgments import ItemFilter, filter_items, judgment_items
 from leaderboard.results import ResultsStore
 from leaderboard.run_pair import compare_filtered, compare_pair
 from leaderboard.tabs.compare_tab import comparison_downloads
@@ -86,16 +85,17 @@ def test_a_benchmark_only_one_model_ran_is_named_and_the_others_still_compared(s
     assert compare_pair(stores, "nobody__nothing/main", "acme__nobody/main").compared == ()
 
 
-def test_the_judgments_filter_compares_only_the_items_listed(stores) -> None:
+def test_the_item_browser_s_comparison_compares_only_the_items_listed(stores) -> None:
     store = stores[DEFAULT_BENCHMARK]
-    chosen = ItemFilter(variant="native", score_min=5.0)
-    results = compare_filtered(store, STRONG, REASONER, chosen)
-    listed = filter_items(judgment_items(store.details(STRONG)), chosen)
+    details = store.details(STRONG)
+    listed = details[(details["variant"] == "native") & (details["item_score"] >= 5.0)]
+    keys = list(zip(listed["config"], listed["index"].astype(int)))
+    results = compare_filtered(store, STRONG, REASONER, keys)
     a, b = (read_run_items(folder(stores, DEFAULT_BENCHMARK, run_id)) for run_id in (STRONG, REASONER))
-    expected = compare_runs(a, b, per_config=False, items=list(zip(listed["config"], listed["index"])))
+    expected = compare_runs(a, b, per_config=False, items=keys)
     assert [result.comparison for result in results] == [result.comparison for result in expected]
     overall = next(result.comparison for result in results if result.figure.name == "overall")
-    assert 0 < overall.n_items == listed["item_score"].notna().sum() < len(judgment_items(store.details(STRONG)))
+    assert 0 < overall.n_items == len(listed) < len(details)
 
 
 def test_the_same_runs_are_compared_once_and_again_when_one_is_rewritten(stores) -> None:

@@ -25,8 +25,9 @@ VIEWS = {
                           "hide-flags", "min-params", "max-params"],
     "plot-overall": ["results-version", "top-n", "radar-models", "variant-model", "model-search", "rank-languages",
                      "model-type", "min-params"],
-    "judgment-items": ["filter-language", "filter-variant", "filter-domain", "filter-subdomain"],
-    "judgments-paired": ["judgments-model", "filter-language", "filter-domain"],
+    "judgments-items": ["judgments-group", "judgments-group-variant", "judgments-group-domain",
+                        "judgments-group-subdomain", "judgments-show"],
+    "judgments-paired": ["judgments-model", "judgments-compare", "judgments-group", "judgments-group-domain"],
     "qa-table": ["qa-search", "qa-hide-flags"],
     "qa-breakdown": ["results-version", "qa-breakdown-group"],
     "qa-items": ["qa-group", "qa-group-domain", "qa-show"],
@@ -71,7 +72,7 @@ def test_a_view_s_controls_share_one_ordered_listener(page_config: dict[str, Any
     assert next(iter(shared.values()))["trigger_mode"] == "always_last"
 
 
-CHOICES = [("judgments-model", "input"), ("judgment-items", "select"), ("qa-items", "select"),
+CHOICES = [("judgments-model", "input"), ("judgments-items", "select"), ("qa-items", "select"),
            ("saraiki-items", "select")]
 """A person's choice (a model, an item's row) and the event it fires."""
 

@@ -7,6 +7,7 @@ every benchmark's tab from declarations (issue #39's board part); the declaratio
 """
 
 from eval_backend.benchmarks.board_view import BoardView, Breakdown, FigureKind, FigureSpec, ItemField
+from eval_backend.benchmarks.writing_bench import item_board
 from eval_backend.benchmarks.style_features import LOG_LENGTH_RELATIVE, MARKDOWN_DENSITY
 
 INTRO = (
@@ -37,6 +38,9 @@ FIGURES = (
 language x rendering scores and `subdomain` the summary's (domain, subdomain) scores."""
 
 WRITING_BENCH_BOARD = BoardView(
-    tab="leaderboard", intro=INTRO, breakdowns=BREAKDOWNS, group=ItemField("config", "Language"),
+    tab="leaderboard", intro=INTRO, breakdowns=BREAKDOWNS,
     own_tabs=True, style_features=(LOG_LENGTH_RELATIVE, MARKDOWN_DENSITY), figures=FIGURES,
+    # Its items (`item_board`): the five criteria read as parts, filtered by language, variant, domain, subdomain.
+    group=ItemField("config", "Language"), item_fields=item_board.ITEM_FIELDS, item_groups=item_board.ITEM_GROUPS,
+    item_filters=item_board.ITEM_FILTERS, item_view=item_board.item_view, former_tabs=("judgments",),
 )

@@ -1,8 +1,6 @@
-"""A benchmark tab's board render: the Model dropdown it sends back, whatever a link chose meanwhile."""
+"""A benchmark tab's board render: its rankings and plots on the groups chosen (its item browser: test_item_browser)."""
 
 from __future__ import annotations
-
-from urllib.parse import urlencode
 
 import pandas as pd
 import pytest
@@ -22,32 +20,6 @@ def context(tmp_path_factory: pytest.TempPathFactory) -> AppContext:
     store = ResultsStore(build_qa_runs(tmp_path_factory.mktemp("qa")).runs_dir)
     downloads = tmp_path_factory.mktemp("downloads")
     return AppContext(Settings(), store, downloads, None, None, TableCache(), {INDIC_QA.name: store})
-
-
-def model_update(context: AppContext, current: str | None, query: str = "") -> dict:
-    return render_board(context, INDIC_QA, INDIC_QA.board.breakdowns[0], current=current, query=query).model
-
-
-def runs_on_board(context: AppContext) -> list[str]:
-    return [run_id for _, run_id in model_update(context, None)["choices"]]
-
-
-def test_a_render_leaves_a_model_on_the_board_as_it_is_and_only_refreshes_the_choices(context: AppContext) -> None:
-    # The render was asked for with the model shown then; a link may have chosen another since: sending a value
-    # back would put the older one over it.
-    runs = runs_on_board(context)
-    update = model_update(context, runs[-1], urlencode({"tab": "qa", "model": runs[0]}))
-    assert "value" not in update
-    assert [run_id for _, run_id in update["choices"]] == runs
-
-
-def test_with_no_model_on_the_board_a_render_shows_the_linked_run_else_the_first_ranked(context: AppContext) -> None:
-    runs = runs_on_board(context)
-    assert len(runs) > 2
-    assert model_update(context, None)["value"] == runs[0]
-    assert model_update(context, "org/gone", urlencode({"tab": "qa", "model": runs[2]}))["value"] == runs[2]
-    assert model_update(context, None, urlencode({"tab": "saraiki", "model": runs[2]}))["value"] == runs[0]
-    assert model_update(context, None, urlencode({"tab": "qa", "model": "org/not-a-run"}))["value"] == runs[0]
 
 
 def test_the_rankings_rank_on_chosen_groups_of_any_breakdown(context: AppContext) -> None:
