@@ -185,7 +185,10 @@ def endpoint_inputs(config: dict, api_name: str) -> list:
 
 
 def _table_rows(output: dict) -> int:
-    """Rows of a Dataframe output, sent as a value or as an update carrying one."""
+    """Rows of a Dataframe output, sent as a value or as an update carrying one; or the items of the documented
+    `/judgments` answer (plain records), which apps without the Judgments tab's own event are read through."""
+    if "items" in output:
+        return len(output["items"])
     return len(output.get("value", output)["data"])
 
 
