@@ -22,6 +22,7 @@ import gradio as gr
 import pandas as pd
 
 from eval_backend.benchmarks.board_view import ItemView
+from eval_backend.benchmarks.metric import PERCENT
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.run_comparison import RunsNotComparable
 from eval_backend.run_items import model_label
@@ -386,7 +387,7 @@ def linked_line(context: AppContext, benchmark: Benchmark, tab: str, run_id: str
         values = statistics.values(details)[rows]
         figure = next((figure for figure in statistics.figures if values[figure.name].notna().any()), None)
         if figure is not None:
-            percent = " %" if figure.unit.startswith("percent") else ""
+            percent = " %" if figure.unit == PERCENT else ""
             parts.append(f"mean {values[figure.name].mean():.2f}{percent} (the cell you clicked)")
     whole = f'<a class="{WHOLE_BOARD_CLASS}" href="?tab={html.escape(tab)}">the whole board</a>'
     return wrapping_html(f"{html.escape(' · '.join(parts))} · {whole}")

@@ -199,7 +199,7 @@ def test_an_item_s_judgment_opens_with_query_rubric_and_comparison(ui: BrowserPa
     expect(criteria.locator("details li", has_text="9-10:")).to_have_count(5)
     choose(page, "judgments-compare", "acme/reasoner-3b")
     expect(page.locator("#judgments-second-response .answer")).to_contain_text("acme/reasoner-3b writes about Hindi-0000")
-    page.get_by_text("Reasoning (removed before scoring)").nth(1).click()
+    page.locator("#judgments-second-reasoning-panel").get_by_text("Reasoning (removed before scoring)").click()
     expect(page.locator("#judgments-second-reasoning textarea")).to_have_value(re.compile(r"<think>"))
     shot(page, "judgment")
 

@@ -20,7 +20,7 @@ from tests.support.app_server import AppServer
 from tests.support.browser_pages import LAPTOP, UI_TIMEOUT_MS, new_page
 
 STRONG = "acme__strong-7b/main"
-ROWS = "#judgment-items [role=row][aria-rowindex]:not([aria-rowindex='1'])"
+ROWS = "#judgments-items [role=row][aria-rowindex]:not([aria-rowindex='1'])"
 SELECT_LISTENER_JS = """elemId => {
   const config = window.gradio_config;
   const table = config.components.find(c => c.props.elem_id === elemId).id;
@@ -37,7 +37,7 @@ def page(browser: Browser) -> Iterator[Page]:
 
 
 def first_cells(page: Page) -> list[list[str]]:
-    """The language and index cells of each item row."""
+    """The first two cells of each item row (its key, then its language)."""
     script = ("rows => rows.map(r => Array.from(r.querySelectorAll('[role=gridcell]'))"
               ".slice(0, 2).map(c => c.innerText))")
     return [[cell.strip() for cell in row] for row in page.locator(ROWS).evaluate_all(script)]
@@ -51,7 +51,7 @@ def test_the_second_of_two_quick_row_clicks_is_sent_and_shown(page: Page, board_
     page.goto(f"{board_app.url}?{urlencode({'tab': 'judgments', 'model': STRONG, 'language': 'Tamil'})}")
     expect(page.locator(ROWS)).to_have_count(6, timeout=2 * UI_TIMEOUT_MS)  # a link's first view: the longest load
     rows = first_cells(page)
-    select_listener = page.evaluate(SELECT_LISTENER_JS, "judgment-items")
+    select_listener = page.evaluate(SELECT_LISTENER_JS, "judgments-items")
     held: list[Route] = []
 
     def hold_row_clicks(route: Route) -> None:
@@ -74,6 +74,7 @@ def test_the_second_of_two_quick_row_clicks_is_sent_and_shown(page: Page, board_
     for route in held:  # in the order the clicks were made, each answered before the next goes
         with page.expect_response(lambda response: response.request == route.request):
             route.continue_()
-    last = rows[4]
-    expect(page.locator("#item-header textarea")).to_have_value(re.compile(rf"^{last[0]} #{last[1]} · "))
-    page.wait_for_function(f"() => new URLSearchParams(location.search).get('item') === {last[0] + ':' + last[1]!r}")
+    key = rows[4][0]  # an item row begins with its key, <config>:<index>
+    config, index = key.split(":")
+    expect(page.locator("#judgments-item-title textarea")).to_have_value(re.compile(rf"^{config} #{index} · "))
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('judgments_item') === {key!r}")
