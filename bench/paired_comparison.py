@@ -157,7 +157,9 @@ def _same_figures(engine: list[dict[str, Any]], reference: list[dict[str, Any]])
     pairs = [(mine, theirs_by_key[_key(mine)]) for mine in engine]
     tested = [(mine, theirs) for mine, theirs in pairs if theirs["p_value"] == theirs["p_value"]]
     gaps = [abs(mine["p_value"] - theirs["p_value"]) for mine, theirs in tested if mine["p_value"] is not None]
-    exact = ("ci_low", "ci_high", "p_value")
+    # The interval and p-value agree within Monte-Carlo error; a difference's unit is now said from its metric's
+    # one declaration (issue 39: "points (1–10)", the scale's own dash, where the reference wrote "points (1-10)").
+    exact = ("ci_low", "ci_high", "p_value", "unit")
     fields_agree = all(mine[key] == theirs[key] for mine, theirs in pairs for key in theirs if key not in exact)
     intervals = all(intervals_agree((mine["ci_low"], mine["ci_high"]), (theirs["ci_low"], theirs["ci_high"]))
                     for mine, theirs in tested if mine["ci_low"] is not None)

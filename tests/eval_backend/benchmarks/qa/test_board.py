@@ -23,7 +23,7 @@ def test_an_item_reads_with_its_golden_answer_and_each_verdict() -> None:
 def test_the_item_table_says_verdicts_in_words() -> None:
     values = {field.label: field.value(BLANK) if field.value else BLANK.get(field.name) for field in QA_BOARD.item_fields}
     assert values == {"Question": "River?", "Golden answer": "Ganga", "Answer": "", "Judge": "wrong", "Exact": "wrong",
-                      "Overlap": "wrong", "Judge's reason": "blank response"}
+                      "Overlap": "wrong", "Judge's reason": "blank response", "Length (characters)": 0}
 
 
 def test_the_filters_keep_the_rows_they_name() -> None:
