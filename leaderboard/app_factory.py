@@ -14,7 +14,6 @@ from starlette.middleware import Middleware
 from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.settings import Settings
 from leaderboard import board_readiness, public_api
-from leaderboard.board_kinds import JUDGMENTS_TAB, board_kind
 from leaderboard.compare_links import COMPARE_TAB
 from leaderboard.context import AppContext
 from leaderboard.first_view import FirstView
@@ -23,16 +22,12 @@ from leaderboard.request_limits import BodyLimit
 from leaderboard.results import ResultsStore
 from leaderboard.scored_tables import tab_id
 from leaderboard.tab_links import MODEL_PAGE_TAB, link_tabs
-from leaderboard.writing_bench_tables import TableCache
 from leaderboard.tabs import (
     about_tab,
     benchmark_tab,
     compare_tab,
-    item_browser,
-    leaderboard_tab,
     model_tab,
     overview_tab,
-    plots_tab,
     submit_tab,
 )
 
@@ -90,20 +85,17 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
         page_link = gr.Textbox("", visible=False, elem_id="page-link")
         first_view = FirstView(demo, version, lambda: results_version(*stores.values()))
         board_readiness.build(first_view)
-        context = AppContext(settings, store, downloads_dir, demo, version, TableCache(settings.judge.model), stores,
-                             page_link, first_view)
+        context = AppContext(settings, store, downloads_dir, demo, version, stores, page_link, first_view)
         with gr.Tabs() as tabs:
-            # The ranking first; the overview one click away; Indic WritingBench's tabs (Leaderboard, Plots,
-            # Judgments); every other benchmark has one tab.
-            with gr.Tab("Leaderboard", id="leaderboard"):
-                board_controls = leaderboard_tab.build(context)
+            # The ranking first (the default benchmark's tab), the overview one click away, then every other
+            # benchmark's tab, each built from its declarations alone.
+            first, *others = [BENCHMARKS[DEFAULT_BENCHMARK], *(benchmark for name, benchmark in BENCHMARKS.items()
+                                                               if name != DEFAULT_BENCHMARK)]
+            with gr.Tab(first.title, id=tab_id(first)):
+                benchmark_tab.build(context, first)
             with gr.Tab("All benchmarks", id="overview"):
                 overview_tab.build(context)
-            with gr.Tab("Plots", id="plots"):
-                plots_tab.build(context, board_controls)
-            with gr.Tab("Judgments", id=JUDGMENTS_TAB):
-                item_browser.build(context, BENCHMARKS[DEFAULT_BENCHMARK], JUDGMENTS_TAB)
-            for benchmark in [benchmark for benchmark in BENCHMARKS.values() if board_kind(benchmark).own_tab]:
+            for benchmark in others:
                 with gr.Tab(benchmark.title, id=tab_id(benchmark)):
                     benchmark_tab.build(context, benchmark)
             with gr.Tab("Compare", id=COMPARE_TAB) as compare:
@@ -125,10 +117,9 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
 
 
 def former_tabs() -> dict[str, str]:
-    """Each former tab id a benchmark's board declares, and the tab it names now (a benchmark whose tabs are still
-    its own keeps them: WritingBench's Judgments tab is its item browser until its board is one tab)."""
-    return {old: tab_id(benchmark) for benchmark in BENCHMARKS.values() if board_kind(benchmark).own_tab
-            for old in benchmark.board.former_tabs}
+    """Each former tab id a benchmark's board declares, and the tab it names now (WritingBench's Plots and
+    Judgments tabs are its one tab's plots and item browser)."""
+    return {old: tab_id(benchmark) for benchmark in BENCHMARKS.values() for old in benchmark.board.former_tabs}
 
 
 def document_only(demo: gr.Blocks, names: Collection[str]) -> None:

@@ -11,7 +11,6 @@ import gradio as gr
 from eval_backend.settings import Settings
 from leaderboard.first_view import FirstView
 from leaderboard.results import ResultsStore
-from leaderboard.writing_bench_tables import TableCache
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,6 @@ class AppContext:
     downloads_dir: Path
     demo: gr.Blocks
     results_version: gr.Textbox
-    tables: TableCache
     stores: Mapping[str, ResultsStore] = field(default_factory=dict)
     page_link: gr.Textbox | None = None
     first_view: FirstView | None = None

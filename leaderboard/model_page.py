@@ -16,7 +16,6 @@ import pandas as pd
 
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.registry import BENCHMARKS
-from leaderboard.board_kinds import board_kind
 from leaderboard.display import (
     DECIMALS,
     PERCENT_DECIMALS,
@@ -30,6 +29,8 @@ from leaderboard.model_links import model_address
 from leaderboard.results import RunResult
 from leaderboard.row_flags import FEW_ITEMS_INTERVAL, badges_markdown, too_few_items
 from leaderboard.score_links import items_address
+from leaderboard.scored_tables import group_figures, tab_id
+from leaderboard.subset_ranks import CONFIG_FIELD
 
 NOT_FOUND = ("### No such model on the board\nNo benchmark has a run of {model}{at}. Open a model from the "
              "**All benchmarks** tab (its name links here), or check the address.")
@@ -105,7 +106,7 @@ def _benchmark_section(board: BenchmarkStanding, run: RunResult) -> str:
     row = board.ranks[board.ranks["run_id"] == run.run_id]
     facts = row.iloc[0].to_dict() if not row.empty else {}
     ranked = len(board.ranks[board.ranks["rank"].notna()])
-    items_tab = board_kind(benchmark).items_tab(benchmark)
+    items_tab = tab_id(benchmark)
     items = items_address(items_tab, run.run_id)
     lines = [
         f"### {literal_markdown(benchmark.title)}",
@@ -179,7 +180,7 @@ def _generation(settings: object) -> str:
 
 def _breakdown(benchmark: Benchmark, run: RunResult, items_tab: str) -> str:
     """A table of the run's breakdowns, each score linking to its items where a filter selects them."""
-    rows = board_kind(benchmark).breakdown(benchmark, run.summary)
+    rows = breakdown_rows(benchmark, run.summary)
     if not rows:
         return ""
     lines = ["| Breakdown | Score | 95 % interval |", "|---|---|---|"]
@@ -189,6 +190,22 @@ def _breakdown(benchmark: Benchmark, run: RunResult, items_tab: str) -> str:
         span = f"{_value(interval[0], unit)} – {_value(interval[1], unit)}" if _pair(interval) else ""
         lines.append(f"| {literal_markdown(str(label))} | {cell or '–'} | {span} |")
     return "\n".join(lines)
+
+
+def breakdown_rows(benchmark: Benchmark, summary: Mapping[str, Any]) -> list[tuple[str, str, str, Any, Any, str]]:
+    """A run's figures beside its headline, as (items filter field or "", group, label, value, interval, unit):
+    every other metric, then the headline in each group of each breakdown that scores its groups by it."""
+    metrics, intervals = summary.get("metrics") or {}, summary.get("intervals") or {}
+    rows = [("", metric.name, metric.label, metrics.get(metric.name), intervals.get(metric.name), metric.unit)
+            for metric in benchmark.metrics if metric.name != benchmark.headline and metric.name in metrics]
+    unit, per_group = benchmark.headline_metric().unit, summary.get("config_intervals") or {}
+    for breakdown in benchmark.board.breakdowns:
+        for name, entry in (summary.get(breakdown.summary_key) or {}).items():
+            value = group_figures(entry, benchmark).get(benchmark.headline)
+            if value is not None:
+                interval = (per_group.get(name) or {}).get(benchmark.headline) if breakdown.item_field == CONFIG_FIELD else None
+                rows.append((breakdown.item_field, str(name), f"{breakdown.label}: {name}", value, interval, unit))
+    return rows
 
 
 def _pair(value: object) -> bool:

@@ -39,7 +39,7 @@ from leaderboard.results import ResultsStore, RunResult
 from leaderboard.serial_cache import SerialCache
 from leaderboard.short_labels import short_labels
 from leaderboard.scored_rankings import RANKED, coverage_standing
-from leaderboard.writing_bench_tables import run_label
+from eval_backend.run_items import model_label
 
 DEFAULT_MODELS, MAX_MODELS = 15, 30
 BETTER_COLOUR, WORSE_COLOUR = "#cdebd3", "#f6d0d4"
@@ -54,7 +54,7 @@ class MatrixUnavailable(RuntimeError):
 class MatrixView:
     """The top runs (best first) on one figure, their pairwise comparisons, and what was left out why.
 
-    `labels` are the runs' whole ids (`run_label`), `short` their short labels for the axes."""
+    `labels` are the runs' whole ids (`run_items.model_label`), `short` their short labels for the axes."""
 
     benchmark: str
     figure: Metric
@@ -133,7 +133,7 @@ def _compute(benchmark: str, figure: str, n: int, runs: list[RunResult], revisio
     sign = 1.0 if aligned.figure.higher_is_better else -1.0
     order = np.argsort(-sign * headline(aligned.values, aligned.design), kind="stable")[:n]
     matrix = pairwise_comparisons(aligned.values[order], aligned.design, endpoint_error=aligned.figure.interval_error)
-    labels = tuple(run_label(runs[i].model, runs[i].revision) for i in order)
+    labels = tuple(model_label(runs[i].model, runs[i].revision) for i in order)
     short = tuple(short_labels([runs[i].model for i in order], [runs[i].revision for i in order]))
     return MatrixView(benchmark, aligned.figure, labels, matrix, revision, short)
 

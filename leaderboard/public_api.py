@@ -8,9 +8,8 @@ items), named parameters in, plain JSON records out, as `gradio_client`'s `view_
     qa = Client("http://127.0.0.1:7860/").predict(benchmark="indic_qa", search="sarvam", api_name="/leaderboard")
 
 `benchmark` names any benchmark of the registry (default: Indic WritingBench); its answer is the ranking its tab
-shows (`scored_tables.ranking_of`), with the search, flags, ranked-only filter and sort every tab has. The
-filters of WritingBench's own board (languages, variants, sizes, model type, licenses, open weights) are refused
-by name for another benchmark rather than ignored.
+shows (`scored_tables.ranking_of`), with the search and filters every tab has. Ranking on chosen languages or
+variants is refused by name for a benchmark whose ranking cannot be restricted to them, rather than ignored.
 
 The parameters are the board's controls, named after them (the address's `q` is `search`, `langs` is
 `languages`); each is checked by `leaderboard.endpoint_inputs` before any work, with the page's own bounds.
@@ -20,31 +19,26 @@ The page's own events stay callable, undocumented: their answers are component u
 # No `from __future__ import annotations`: Gradio reads the endpoints' return types from their signatures as
 # objects, and a string annotation would be described as `Any`.
 import json
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, Mapping, TypedDict
 
 import gradio as gr
 import pandas as pd
 
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
-from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from leaderboard.context import AppContext
 from leaderboard.endpoint_inputs import InvalidInput, choice, echo, refusing_bad_input, text
 from leaderboard.rankings_api import styled_rankings
 from leaderboard.results import UnknownRunError
+from leaderboard.ranking_query import MODEL_TYPES, kept_rows, sorted_rows
 from leaderboard.row_flags import FLAGS
-from leaderboard.scored_rankings import RANKED
-from leaderboard.scored_tables import ranking_of
+from leaderboard.scored_tables import chosen_subset, ranking_of, subset_breakdowns
 from leaderboard.style_view import CONTROLLED, SEED
-from leaderboard.tabs.leaderboard_tab import board_query, board_view
-from leaderboard.tabs.scored_tab_parts import kept_rows
-from leaderboard.writing_bench_tables import COLUMN_GROUPS, MODEL_TYPES, BoardQuery, sort_rows
+from leaderboard.tabs.ranking_controls import query_of
 
 API_CONCURRENCY = 4
 """Calls of one documented endpoint computed at once; more wait in Gradio's queue (each may build a whole view)."""
 
-Language = Literal[tuple(INDIC_CONFIGS)]  # type: ignore[valid-type]  # the names view_api() lists as allowed
-Variant = Literal[tuple(VARIANTS)]  # type: ignore[valid-type]
 ModelType = Literal[tuple(MODEL_TYPES)]  # type: ignore[valid-type]
 Flag = Literal[tuple(FLAGS)]  # type: ignore[valid-type]
 Style = Literal[SEED, CONTROLLED]  # type: ignore[valid-type]
@@ -83,17 +77,17 @@ def register(context: AppContext) -> None:
     """Add the documented endpoints to the Blocks being built (call inside it)."""
 
     @refusing_bad_input
-    def leaderboard(search: str = "", languages: list[Language] | None = None, variants: list[Variant] | None = None,
+    def leaderboard(search: str = "", languages: list[str] | None = None, variants: list[str] | None = None,
                     sort: str = "rank", min_params_b: float | None = None, max_params_b: float | None = None,
                     model_type: ModelType = "all", ranked_only: bool = False, licenses: list[str] | None = None,
                     open_weights_only: bool = False, hide_flags: list[Flag] | None = None,
                     benchmark: BenchmarkName = DEFAULT_BENCHMARK) -> Board:
-        """The board's rankings for a search and filters, as records with every column the board has.
+        """A benchmark's rankings for a search and filters, as records with every column its tab has.
 
         Args:
             search: model ids containing any of these terms (separated by ;), case-insensitive
-            languages: rank on the mean of these languages only (none: all 11, the standard ranking)
-            variants: rank on these prompt renderings only (none: every rendering)
+            languages: rank on these languages (configs) only (none: every item, the standard ranking)
+            variants: rank on these prompt renderings only, for a benchmark that has them (none: every rendering)
             sort: the column to sort by, best first (rank: the ranking)
             min_params_b: smallest model size, in billions of parameters (none: no bound)
             max_params_b: largest model size, in billions of parameters (none: no bound)
@@ -104,14 +98,14 @@ def register(context: AppContext) -> None:
             hide_flags: leave out runs flagged with any of these codes
             benchmark: the benchmark whose ranking is asked (its name in the registry)
         """
-        chosen = choice(benchmark, "benchmark", BENCHMARKS, DEFAULT_BENCHMARK)
-        query = board_query(search, languages, sort, min_params_b, max_params_b, model_type, ranked_only, licenses,
-                            open_weights_only, variants, hide_flags)
-        if chosen != DEFAULT_BENCHMARK:
-            return benchmark_board(context, BENCHMARKS[chosen], query)
-        snapshot = context.store.snapshot()
-        view = board_view(context.tables.table(snapshot), COLUMN_GROUPS, query, context.tables.subset(snapshot, query)
-                          ) if snapshot.runs else pd.DataFrame()
+        chosen = BENCHMARKS[choice(benchmark, "benchmark", BENCHMARKS, DEFAULT_BENCHMARK)]
+        ranked_on = subset_choice(chosen, {"config": ("languages", languages), "variant": ("variants", variants)})
+        query = query_of([search, hide_flags, *ranked_on, None, sort, min_params_b, max_params_b, model_type,
+                          ranked_only, licenses, open_weights_only], len(ranked_on))
+        snapshot = context.stores[chosen.name].snapshot()
+        ranking = ranking_of(snapshot, chosen, context.settings.judge.model, chosen_subset(chosen, query.ranked_on))
+        rows = ranking[kept_rows(ranking, query)] if len(ranking) else ranking
+        view = sorted_rows(rows.reset_index(drop=True), query.sort_by)
         return Board(runs=records(view), problems=list(snapshot.problems), updated=last_written(view))
 
     @refusing_bad_input
@@ -150,27 +144,16 @@ def register(context: AppContext) -> None:
     gr.api(judgments, api_name="judgments", concurrency_limit=API_CONCURRENCY)
 
 
-WRITING_BENCH_FILTERS = ("languages", "variants", "min_params_b", "max_params_b", "model_type", "licenses",
-                         "open_weights_only")
-"""The filters of WritingBench's own board, not (yet) on every benchmark's tab."""
-
-
-def benchmark_board(context: AppContext, benchmark: Benchmark, query: BoardQuery) -> Board:
-    """A benchmark's ranking as its tab shows it, narrowed by the query's search, flags hidden and ranked-only
-    filter and sorted by its column; InvalidInput naming a filter of WritingBench's board that is set."""
-    unused = dict(zip(WRITING_BENCH_FILTERS, (query.languages, query.variants, query.min_params_b, query.max_params_b,
-                                              query.model_type != "all", query.licenses, query.open_weights_only)))
-    named = [name for name, value in unused.items() if value]
-    if named:
-        raise InvalidInput(f"{', '.join(named)}: not a filter of {benchmark.title}'s ranking (only of "
-                           f"{BENCHMARKS[DEFAULT_BENCHMARK].title}'s); leave {'them' if len(named) > 1 else 'it'} out")
-    snapshot = context.stores[benchmark.name].snapshot()
-    ranking = ranking_of(snapshot, benchmark, context.settings.judge.model)
-    rows = ranking[kept_rows(ranking, query.search, query.hide_flags)] if len(ranking) else ranking
-    if query.hide_unranked and len(rows):
-        rows = rows[rows["standing"] == RANKED]
-    view = sort_rows(rows.reset_index(drop=True), query.sort_by)
-    return Board(runs=records(view), problems=list(snapshot.problems), updated=last_written(view))
+def subset_choice(benchmark: Benchmark, asked: Mapping[str, tuple[str, Any]]) -> list[Any]:
+    """The groups to rank on, one value per breakdown the benchmark's ranking may be restricted to
+    (`subset_breakdowns`), from the endpoint's parameters by item field (`asked`: field -> (parameter, value));
+    InvalidInput naming a parameter set for a field the benchmark cannot rank on."""
+    fields = [breakdown.item_field for breakdown in subset_breakdowns(benchmark)]
+    unknown = [name for field, (name, value) in asked.items() if value and field not in fields]
+    if unknown:
+        raise InvalidInput(f"{', '.join(unknown)}: {benchmark.title}'s ranking cannot be restricted to those groups; "
+                           f"leave {'them' if len(unknown) > 1 else 'it'} out")
+    return [asked.get(field, ("", None))[1] for field in fields]
 
 
 JUDGMENT_COLUMNS = ["config", "index", "status", "item_score", "language", "variant", "domain", "subdomain", "prompt"]

@@ -15,10 +15,10 @@ import pandas as pd
 from eval_backend.benchmarks.registry import BENCHMARKS
 from leaderboard.context import AppContext
 from leaderboard.endpoint_inputs import choice, text, texts
+from leaderboard.ranking_query import RankingQuery, kept_rows
 from leaderboard.row_flags import FLAGS
 from leaderboard.scored_tables import ranking_of
 from leaderboard.style_view import CONTROLLED, SEED, in_reading, style_view
-from leaderboard.tabs.scored_tab_parts import kept_rows
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,8 @@ class StyledRankings:
 
 
 def declared_benchmarks(context: AppContext) -> list[str]:
-    """The benchmarks whose tab is built from their declarations (the endpoint's choices)."""
-    return [name for name in context.stores if not BENCHMARKS[name].board.own_tabs]
+    """The benchmarks on the board (the endpoint's choices): every tab is built from its benchmark's declarations."""
+    return list(context.stores)
 
 
 def styled_rankings(context: AppContext, benchmark: Any, search: Any, hide_flags: Any, style: Any) -> StyledRankings:
@@ -45,4 +45,4 @@ def styled_rankings(context: AppContext, benchmark: Any, search: Any, hide_flags
     seed = ranking_of(snapshot, chosen, context.settings.judge.model)
     ranking = in_reading(snapshot, chosen, seed, reading)
     reason = (style_view(snapshot, chosen, seed).reason or "") if reading == CONTROLLED else ""
-    return StyledRankings(name, reading, ranking[kept_rows(ranking, terms, hidden)], reason)
+    return StyledRankings(name, reading, ranking[kept_rows(ranking, RankingQuery(search=terms, hide_flags=hidden))], reason)

@@ -219,6 +219,7 @@ class ResultsStore:
         request = folder.read_request() if folder.request_path.exists() else {}
         summary = folder.read_summary()
         check_run_files(folder, request, summary)
+        summary = {**BENCHMARKS[summary["benchmark"]].current_keys(summary), **summary}  # an older run's figures
         run = RunResult(run_id, folder, request, summary)
         _check_item_values(run)
         return run

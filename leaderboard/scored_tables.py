@@ -22,7 +22,8 @@ from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.answer_lengths import LENGTH_COLUMNS, LENGTH_LABELS, BoardLengths, board_lengths, length_columns
 from leaderboard.display import PERCENT_DECIMALS, format_rank_range
 from leaderboard.item_links import item_key
-from leaderboard.results import LruCache, RunResult, Snapshot
+from leaderboard.ranking_query import DETAIL_COLUMNS, DETAILS, METADATA, METADATA_COLUMNS, model_type
+from leaderboard.results import LruCache, RunResult, Snapshot, runs_frame
 from leaderboard.row_flags import FEW_ITEMS_INTERVAL, board_flags, dataset_pin, outdated, run_facts, too_few_items
 from leaderboard.scored_rankings import SUBSET_COLUMN, on_subset, ranked_table
 from leaderboard.subset_ranks import CONFIG_FIELD, Subset
@@ -35,6 +36,8 @@ LABELS = {
     "revision": "Revision", "items": "Items", "missing_responses": "No answer", "failed_judgments": "Judge failures",
     "judge_model": "Judge", "created_at": "Scored at", "dataset_revision": "Dataset revision",
     "standing_note": "Why not ranked", "item": "Item", "flags": "Flags", "decoding_mode": "Mode", **LENGTH_LABELS,
+    "params_b": "Parameters (B)", "precision": "Precision", "model_type": "Model type", "license": "License",
+    "open_weights": "Open weights",
 }
 
 
@@ -60,6 +63,13 @@ def labels(benchmark: Benchmark) -> dict[str, str]:
             **{breakdown.name: breakdown.label for breakdown in board.breakdowns}, SUBSET_COLUMN: on_groups}
 
 
+def ranking_labels(ranking: pd.DataFrame, benchmark: Benchmark) -> dict[str, str]:
+    """`labels`, and each breakdown column of `ranking` headed by its group's name (`language.Hindi`: Hindi)."""
+    prefixes = tuple(f"{breakdown.name}." for breakdown in benchmark.board.breakdowns)
+    return {**labels(benchmark), **{column: column.split(".", 1)[1] for column in ranking.columns
+                                   if column.startswith(prefixes)}}
+
+
 def item_labels(benchmark: Benchmark) -> dict[str, str]:
     """The headers of the item table's columns."""
     group = benchmark.board.group
@@ -80,10 +90,13 @@ def ranking_frame(runs: Sequence[RunResult], benchmark: Benchmark, configured_ju
     to `configured_judge`."""
     columns = ["run_id", "model", "revision", *(column.name for column in benchmark.board.run_columns),
                "decoding_mode", *metric_names(benchmark), *COUNT_COLUMNS, "judge_model", "created_at",
-               "dataset_revision", "flags"]
+               "dataset_revision", "model_type", "flags"]
     flags = run_flags(runs, configured_judge)
     frame = pd.DataFrame([{**_ranking_row(run, benchmark), "flags": codes} for run, codes in zip(runs, flags)],
                          columns=columns).merge(length_columns(runs, benchmark), on="run_id", how="left")
+    facts = runs_frame(runs)[["run_id", *CARD_COLUMNS]]
+    frame = frame.merge(facts, on="run_id", how="left").merge(breakdown_columns(runs, benchmark), on="run_id",
+                                                                how="left")
     headline = benchmark.headline_metric()
     frame = frame.sort_values([headline.name, "model"], ascending=[not headline.higher_is_better, True],
                               na_position="last", kind="stable")
@@ -104,7 +117,48 @@ def _ranking_row(run: RunResult, benchmark: Benchmark) -> dict[str, Any]:
         "judge_model": run.provenance.get("judge_model"),
         "created_at": run.provenance.get("created_at"),
         "dataset_revision": run.dataset.revision if run.dataset else None,
+        "model_type": model_type(run.request),
     }
+
+
+CARD_COLUMNS = ("params_b", "precision", "license", "open_weights")
+"""What the request recorded of the model (`results.runs_frame`): its size (billions), precision, and its Hub
+card's license and whether its weights are open (the ranking's filters read them)."""
+
+
+def breakdown_columns(runs: Sequence[RunResult], benchmark: Benchmark) -> pd.DataFrame:
+    """Per run, the headline in each group of each breakdown that scores its groups by the headline, as columns
+    `<breakdown>.<group>` (`language.Hindi`): the ranking's column groups (`column_groups`)."""
+    rows = []
+    for run in runs:
+        row: dict[str, Any] = {"run_id": run.run_id}
+        for breakdown in benchmark.board.breakdowns:
+            for name, entry in (_mapping(run.summary.get(breakdown.summary_key))).items():
+                value = group_figures(entry, benchmark).get(benchmark.headline)
+                if _number(value) is not None:
+                    row[f"{breakdown.name}.{name}"] = value
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["run_id", *dict.fromkeys(key for row in rows for key in row if key != "run_id")])
+
+
+def column_groups(ranking: pd.DataFrame, benchmark: Benchmark) -> dict[str, list[str]]:
+    """The ranking's column groups a viewer shows or hides, by name: each breakdown with a column in `ranking`
+    (`breakdown_columns`), its groups in the summaries' order, then the run's details and its model card's."""
+    groups = {breakdown.name: [column for column in ranking.columns if column.startswith(f"{breakdown.name}.")]
+              for breakdown in benchmark.board.breakdowns}
+    return {**{name: columns for name, columns in groups.items() if columns},
+            DETAILS: [column for column in DETAIL_COLUMNS if column in ranking],
+            METADATA: [column for column in METADATA_COLUMNS if column in ranking]}
+
+
+def group_labels(benchmark: Benchmark) -> dict[str, str]:
+    """Each column group's name as the "Column groups" boxes show it."""
+    return {**{breakdown.name: breakdown.label for breakdown in benchmark.board.breakdowns},
+            DETAILS: "Details", METADATA: "Model card"}
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
 
 
 def run_flags(runs: Sequence[RunResult], configured_judge: str = "") -> list[str]:
@@ -117,10 +171,11 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def shown_ranking(ranking: pd.DataFrame, benchmark: Benchmark) -> pd.DataFrame:
+def shown_ranking(ranking: pd.DataFrame, benchmark: Benchmark, groups: Sequence[str] | None = None) -> pd.DataFrame:
     """The ranking as read on screen: rank, model, the headline, its rank range, interval and flags first (a
-    phone's first screen), then the run columns, the Mode, the other metrics and facts, and `run_id` last (for
-    the score links; never shown); the CSV keeps every column. A run flagged with too few items reads
+    phone's first screen), then the run columns, the Mode, the other metrics, lengths and revision, the column
+    groups `groups` names (`column_groups`; None: the board's default), the standing and `run_id` last (for the
+    score links; never shown); the CSV keeps every column. A run flagged with too few items reads
     FEW_ITEMS_INTERVAL for its interval, never a number."""
     frame = ranking.copy()
     frame["rank_range"] = [format_rank_range(best, worst) for best, worst in zip(frame["rank_best"], frame["rank_worst"])]
@@ -130,9 +185,11 @@ def shown_ranking(ranking: pd.DataFrame, benchmark: Benchmark) -> pd.DataFrame:
     lead = ["rank", "model", names[0], "rank_range", "interval", "flags"]
     if SUBSET_COLUMN in frame:  # the rank range and interval are the subset's
         lead = ["rank", "model", SUBSET_COLUMN, "rank_range", "interval", names[0], "flags"]
+    chosen = benchmark.board.column_groups if groups is None else groups
+    grouped = [column for name, columns in column_groups(frame, benchmark).items() if name in chosen
+               for column in columns]
     rest = [*(column.name for column in benchmark.board.run_columns), "decoding_mode", *names[1:], *LENGTH_COLUMNS,
-            "revision",
-            *COUNT_COLUMNS, "judge_model", "created_at", "standing", "standing_note", "run_id"]
+            "revision", *grouped, "standing", "standing_note", "run_id"]
     return frame[[*lead, *rest]]
 
 
@@ -321,7 +378,11 @@ def subset_breakdowns(benchmark: Benchmark) -> tuple[Breakdown, ...]:
     if benchmark.item_statistics is None:
         return ()
     fields = {CONFIG_FIELD, *benchmark.item_statistics().subsets}
-    return tuple(breakdown for breakdown in benchmark.board.breakdowns if breakdown.item_field in fields)
+    first = {}  # one per field: WritingBench's language and language x rendering both name an item's config
+    for breakdown in benchmark.board.breakdowns:
+        if breakdown.item_field in fields:
+            first.setdefault(breakdown.item_field, breakdown)
+    return tuple(first.values())
 
 
 def subset_line(benchmark: Benchmark, subset: Subset | None, ranking: pd.DataFrame) -> str:

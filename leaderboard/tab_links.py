@@ -1,6 +1,6 @@
 """The open tab in the page's address: `?tab=<id>` opens that tab, and choosing a tab writes it there.
 
-With the board's own parameters (`leaderboard_tab.URL_SCRIPT`) this makes the address a link to
+With each tab's own parameters (`tabs.ranking_controls`) this makes the address a link to
 the view on screen. Only known tab ids are honoured; anything else opens the first tab.
 """
 

@@ -180,9 +180,16 @@ class BoardView:
     former_tabs: tuple[str, ...] = ()
     """Earlier ids of its tab whose addresses still open it (WritingBench's items were the Judgments tab)."""
     metric_groups: Mapping[str, str] = dataclasses.field(default_factory=dict)
-    own_tabs: bool = False
-    """Its tabs are its own, built by name in the app (WritingBench's Leaderboard, Plots and Judgments),
-    not one benchmark tab from these declarations."""
+    column_groups: tuple[str, ...] = ("details",)
+    """The ranking's column groups shown until a viewer changes them: breakdown names (`language`: the headline per
+    language, a column each), `details` (counts, judge, dates, size, precision, type), `metadata` (license, open
+    weights)."""
+    former_params: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Address parameters of an earlier board that still set this tab's controls: old name -> the tab's own
+    parameter without its `<tab>_` prefix (WritingBench's `langs` -> `on_config`)."""
+    empty_state: str = ""
+    """What the tab says before any run is on it (how to put the first row there); empty: a sentence for any
+    benchmark."""
     figures: tuple[FigureSpec, ...] = (
         HEADLINE_FIGURE, FigureSpec("languages", FigureKind.HEATMAP, "The headline per language", "language"),
         LENGTH_FIGURE)

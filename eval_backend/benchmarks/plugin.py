@@ -221,6 +221,10 @@ class Benchmark:
     older_keys: Callable[[Mapping[str, Any]], Mapping[str, Any]] = _no_keys
     """summary.json's keys that its readers have always had, from the summary the engine wrote
     (WritingBench's `overall_ci`, `config_ci` and `config_group_ci`, from its `intervals`)."""
+    current_keys: Callable[[Mapping[str, Any]], Mapping[str, Any]] = _no_keys
+    """The engine's keys (`metrics`, `intervals`, `config_intervals`) of a summary written before the engine wrote
+    them, from the keys it had then; {} for a summary that has them. Readers of run folders add them
+    (`leaderboard.results`), so older runs stay on the board."""
 
     def judge(self, name: str) -> JudgeScorer:
         return next(judge for judge in self.judges if judge.name == name)

@@ -19,7 +19,6 @@ from leaderboard.precision import PRECISION_COLUMNS, board_precision
 from leaderboard.pairwise_matrix import MAX_MODELS
 from leaderboard.row_flags import about_markdown
 from leaderboard.section_links import contents
-from leaderboard.writing_bench_tables import RANKING_RULE
 from leaderboard.tabs import consistency_section, style_about
 
 _SAMPLING = INDIC_WRITING_BENCH.sampling
@@ -62,7 +61,8 @@ and **romanized** (transliterated to Roman script). Every item has its own
   its context, or its answer is empty) gets the lowest score, 1, on every criterion, marked
   `no_response`, without a judge call. An item the system failed on (a crash, out of memory, an
   endpoint down) is not scored: it is pending, and generated again.
-- **Ranking:** {RANKING_RULE} A run is complete when every item of the dataset in its languages
+- **Ranking:** ranked by the Indic average (the mean of the 11 Indic language scores), complete runs only; each
+  ranked run has a rank range, the middle 95 % of the ranks it holds across the bootstrap below. A run is complete when every item of the dataset in its languages
   has a score; runs that cover only some languages (partial) or miss scores (incomplete) are
   listed apart, under the ranked table, saying why. The runs on the board's shared dataset revision
   answered the same items, so their rank range comes from one joint bootstrap: the requests are

@@ -23,9 +23,10 @@ import pandas as pd
 from eval_backend.benchmarks.board_view import Breakdown
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.dataset_loader import configured_benchmarks
-from leaderboard.endpoint_inputs import choice, refusing_bad_input, text, texts
+from leaderboard.endpoint_inputs import choice, refusing_bad_input
 from leaderboard.context import AppContext, as_updates
-from leaderboard.results import Snapshot
+from leaderboard.ranking_query import RankingQuery, kept_rows
+from leaderboard.results import LruCache, Snapshot
 from leaderboard.row_flags import too_few_items
 from leaderboard.score_links import items_address, score_link
 from leaderboard.scored_tables import (
@@ -35,6 +36,7 @@ from leaderboard.scored_tables import (
     breakdown_groups,
     chosen_subset,
     ranking_frame,
+    group_labels,
     ranking_of,
     shown_ranking,
     subset_breakdowns,
@@ -47,19 +49,14 @@ from leaderboard.style_view import SEED, VIEW_CHOICES, footnote, in_reading, sty
 from leaderboard.tabs.style_choice import style_choice
 from leaderboard.scored_rankings import split_standing
 from leaderboard.tabs.plots_tab import plot
-from leaderboard.tabs.scored_tab_parts import (
-    CellLink,
-    RankingsLayout,
-    RankingsView,
-    empty_table,
-    kept_rows,
-    linked_table,
-    rankings_section,
-    rankings_view,
-)
-from leaderboard.tabs import item_browser
+from leaderboard.tabs import item_browser, rankings_section
 from leaderboard.tabs.item_browser import store_of
+from leaderboard.tabs.rankings_section import RankingsView, rankings_view
+from leaderboard.tabs.ranking_controls import query_of
+from leaderboard.tabs.scored_tab_parts import CellLink, empty_table, linked_table
 
+RENDERS_KEPT = 64
+"""Rankings renders kept per tab (one per state of the results, query and reading a viewer asked for)."""
 PLOTS_NOTE = ("**Plots** of the ranked runs the search and flags above keep, in the ranking's order (on the chosen "
               "groups, when ticked; at most 60); models are labelled `org/name@revision` (7 characters), the whole id "
               "on hover.")
@@ -67,14 +64,9 @@ PLOTS_NOTE = ("**Plots** of the ranked runs the search and flags above keep, in 
 
 @dataclass(frozen=True)
 class Board:
-    """One render of the tab's results: rankings, what they rank, breakdown, the style note."""
+    """One render of the tab's results: the rankings (`RankingsView`), the chosen breakdown, the style note."""
 
-    table: Any
-    unranked: Any
-    download: Any
-    no_match: Any
-    problems: Any
-    rule: Any
+    rankings: RankingsView
     breakdown: Any
     style_note: Any
 
@@ -85,14 +77,14 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     gr.Markdown(_intro(context, benchmark), elem_id=f"{prefix}-intro")
     on_groups = subset_breakdowns(benchmark)
     reading = style_choice(context, benchmark)
-    filters, rankings = rankings_section(
-        prefix, context.page_link, context.results_version, f"{prefix}_q",
-        lambda terms, hidden, *rest: rankings_of(context, benchmark, terms, hidden, _ticked(rest[:len(on_groups)]),
-                                                 rest[len(on_groups)]),
-        empty_table(_ranking_headers(benchmark), names),
-        [(breakdown.item_field, breakdown.label) for breakdown in on_groups],
+    renders: LruCache[RankingsView] = LruCache(RENDERS_KEPT)
+    section = rankings_section.build(
+        prefix, benchmark, context.page_link, context.results_version,
+        lambda query, style=SEED: rankings_of(context, benchmark, query, style, renders),
+        empty_table(_ranking_headers(benchmark), names), on_groups,
         lambda: [breakdown_groups(store_of(context, benchmark).snapshot().runs, breakdown) for breakdown in on_groups],
         [reading])
+    controls = section.controls
     style_note = gr.Markdown(visible=False, elem_id=f"{prefix}-style-note")
     breakdowns = {breakdown.label: breakdown for breakdown in benchmark.board.breakdowns}
     group_by = gr.Radio(list(breakdowns), value=next(iter(breakdowns)), label="Break down by",
@@ -103,23 +95,29 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     gr.Markdown(PLOTS_NOTE, elem_id=f"{prefix}-plots-note")
     plots = [plot(figure_title(benchmark, spec), spec, f"{prefix}-") for spec in benchmark.board.figures]
     item_browser.build(context, benchmark)
-    board = {**rankings, "breakdown": breakdown, "style_note": style_note}
+    board = {**section.outputs, "breakdown": breakdown, "style_note": style_note}
+    groups = list(group_labels(benchmark))
 
     @refusing_bad_input
-    def render(chosen: object, terms: object, hidden: object, *rest: object) -> dict[Any, Any]:
+    def render(chosen: object, *values: object) -> dict[Any, Any]:
         grouping = choice(chosen, "group by", breakdowns)
-        ticked, style = rest[:len(on_groups)], (*rest[len(on_groups):], SEED)[0]
-        return as_updates(render_board(context, benchmark, breakdowns[grouping], text(terms, "search"),
-                                       list(texts(hidden, "hide flags")), _ticked(ticked), _reading(style)), board)
+        query = query_of(values[:len(controls.inputs)], len(on_groups), groups)
+        style = (*values[len(controls.inputs):], SEED)[0]
+        rendered = render_board(context, benchmark, breakdowns[grouping], query, _reading(style), renders)
+        return {**as_updates(rendered.rankings, section.outputs), breakdown: rendered.breakdown,
+                style_note: rendered.style_note}
 
-    board_inputs = [group_by, *filters.inputs, reading]
-    gr.on([context.results_version.change, group_by.change, reading.change], render, board_inputs, list(board.values()),
-          show_progress="hidden", trigger_mode="always_last")
-    # The plots draw the ranked rows the rankings' search and flag filter keep, re-drawn when either changes.
-    gr.on([context.results_version.change, *(control.change for control in filters.inputs)],
-          lambda terms, hidden, *ticked: render_figures(context, benchmark, terms, hidden, _ticked(ticked)),
-          filters.inputs, plots,
-          show_progress="hidden", trigger_mode="always_last")
+    gr.on([context.results_version.change, group_by.change, reading.change], render,
+          [group_by, *controls.inputs, reading], list(board.values()), show_progress="hidden",
+          trigger_mode="always_last")
+
+    @refusing_bad_input
+    def figures(*values: object) -> list[Any]:
+        return render_figures(context, benchmark, query_of(values, len(on_groups), groups))
+
+    # The plots draw the ranked rows the rankings' search and filters keep, re-drawn when any changes.
+    gr.on([context.results_version.change, *(control.change for control in controls.inputs)], figures,
+          controls.inputs, plots, show_progress="hidden", trigger_mode="always_last")
 
 
 def _reading(style: object) -> str:
@@ -142,11 +140,20 @@ def _ranking_headers(benchmark: Benchmark) -> list[str]:
 
 
 def ranking_links(benchmark: Benchmark) -> CellLink:
-    """A ranking cell's link: each metric opens the run's items in this tab (a per-task metric: that task's)."""
+    """A ranking cell's link: each metric opens the run's items in this tab (a per-task metric: that task's), a
+    breakdown column (`language.Hindi`) the items of its group."""
     group = benchmark.board.group.name
     link = score_link(tab_id(benchmark), {}, metric_names(benchmark),
                       {metric: {group: name} for metric, name in benchmark.board.metric_groups.items()})
-    return lambda row, column: link(str(row["run_id"]), column)
+    fields = {breakdown.name: breakdown.item_field for breakdown in benchmark.board.breakdowns}
+
+    def cell_link(row: Mapping[str, Any], column: str) -> str | None:
+        name, _, member = column.partition(".")
+        if member and name in fields:
+            return items_address(tab_id(benchmark), str(row["run_id"]), {fields[name]: member})
+        return link(str(row["run_id"]), column)
+
+    return cell_link
 
 
 def breakdown_links(benchmark: Benchmark, breakdown: Breakdown) -> CellLink:
@@ -157,69 +164,59 @@ def breakdown_links(benchmark: Benchmark, breakdown: Breakdown) -> CellLink:
     return link
 
 
-def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown, search: str = "",
-                 hidden_flags: Sequence[str] = (), ranked_on: Sequence[Sequence[str]] = (),
-                 style: str = SEED) -> Board:
-    """Every run's rankings (those the search and flag filter keep, and their CSV; ranked on the groups `ranked_on`
-    ticks, one list per `subset_breakdowns`, in the reading `style`: the seed's, or controlled for style with its
-    footnote) and the chosen breakdown."""
+def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown,
+                 query: RankingQuery = RankingQuery(), style: str = SEED,
+                 renders: LruCache[RankingsView] | None = None) -> Board:
+    """Every run's rankings (those the query keeps, ranked on its groups, in the reading `style`: the seed's, or
+    controlled for style with its footnote) and the chosen breakdown."""
     snapshot = store_of(context, benchmark).snapshot()
     ranking = _ranking(context, benchmark, snapshot)
-    shown = _rankings(context, benchmark, snapshot, search, hidden_flags, ranked_on, style)
     few = {run_id for run_id, codes in zip(ranking["run_id"], ranking["flags"]) if too_few_items(codes)}
     long = breakdown_frame(snapshot.runs, benchmark, breakdown, few, lengths_of(snapshot, benchmark))
     controlled = style != SEED and bool(benchmark.board.style_features)
     return Board(
-        table=shown.table,
-        unranked=shown.unranked,
-        download=shown.download,
-        no_match=shown.no_match,
-        problems=shown.problems,
-        rule=shown.rule,
+        rankings=_rankings(context, benchmark, snapshot, query, style, renders),
         breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown)),
         style_note=gr.update(value=footnote(style_view(snapshot, benchmark, ranking), benchmark) if controlled else "",
                              visible=controlled),
     )
 
 
-def render_figures(context: AppContext, benchmark: Benchmark, search: str = "",
-                   hidden_flags: Sequence[str] = (), ranked_on: Sequence[Sequence[str]] = ()) -> list[Any]:
-    """The benchmark's declared figures of the ranked runs the search and flag filter keep, in the order of the
-    ranking shown (on the groups `ranked_on` ticks, when any)."""
+def render_figures(context: AppContext, benchmark: Benchmark, query: RankingQuery = RankingQuery()) -> list[Any]:
+    """The benchmark's declared figures of the ranked runs the query keeps, in the order of the ranking shown (on
+    the groups it ranks on, when any)."""
     snapshot = store_of(context, benchmark).snapshot()
-    ranking = ranking_of(snapshot, benchmark, context.settings.judge.model, chosen_subset(benchmark, ranked_on))
-    ranked = split_standing(ranking[kept_rows(ranking, search or "", hidden_flags)])[0]
+    ranking = ranking_of(snapshot, benchmark, context.settings.judge.model, chosen_subset(benchmark, query.ranked_on))
+    ranked = split_standing(ranking[kept_rows(ranking, query)])[0]
     runs = {run.run_id: run for run in snapshot.runs}
     return benchmark_figures([runs[run_id] for run_id in ranked["run_id"]], benchmark)
 
 
-def rankings_of(context: AppContext, benchmark: Benchmark, search: str, hidden_flags: Sequence[str] = (),
-                ranked_on: Sequence[Sequence[str]] = (), style: object = SEED) -> RankingsView:
-    """The rankings' rows whose model matches `search` (`;` between several) and that have none of the flags
-    hidden, ranked on the groups `ranked_on` ticks (one list per `subset_breakdowns`), in the reading `style`, and
-    their CSV."""
+def rankings_of(context: AppContext, benchmark: Benchmark, query: RankingQuery = RankingQuery(),
+                style: object = SEED, renders: LruCache[RankingsView] | None = None) -> RankingsView:
+    """The rankings the query keeps, in the reading `style`, and their CSV."""
     snapshot = store_of(context, benchmark).snapshot()
-    return _rankings(context, benchmark, snapshot, search, hidden_flags, ranked_on, _reading(style))
+    return _rankings(context, benchmark, snapshot, query, _reading(style), renders)
 
 
 def _ranking(context: AppContext, benchmark: Benchmark, snapshot: Snapshot) -> pd.DataFrame:
     return ranking_of(snapshot, benchmark, context.settings.judge.model)
 
 
-def _ticked(values: Sequence[object]) -> list[tuple[str, ...]]:
-    """The groups ticked in each "rank on" box, checked as text."""
-    return [texts(value, "rank on groups") for value in values]
-
-
-def _rankings(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, search: str,
-              hidden_flags: Sequence[str], ranked_on: Sequence[Sequence[str]] = (), style: str = SEED) -> RankingsView:
+def _rankings(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, query: RankingQuery,
+              style: str = SEED, renders: LruCache[RankingsView] | None = None) -> RankingsView:
+    key = (snapshot.signature, query, style)
+    cached = renders.get(key) if renders is not None else None
+    if cached is not None:
+        return cached
     # The controlled reading adjusts the whole headline; a subset is ranked in the seed's reading only.
-    subset = chosen_subset(benchmark, ranked_on) if style == SEED else None
+    subset = chosen_subset(benchmark, query.ranked_on) if style == SEED else None
     ranking = in_reading(snapshot, benchmark, ranking_of(snapshot, benchmark, context.settings.judge.model, subset),
                          style)
-    layout = RankingsLayout(lambda frame: shown_ranking(frame, benchmark), labels(benchmark), ranking_links(benchmark))
     named = "" if style == SEED else f"-{style}"  # each reading its own CSV
-    return rankings_view(snapshot, ranking, layout, search, hidden_flags, context.downloads_dir,
-                         f"{tab_id(benchmark)}{named}", f"{benchmark.name}-leaderboard{named}.csv",
-                         subset_line(benchmark, subset, ranking))
-
+    view = rankings_view(snapshot, ranking, benchmark, query, context.downloads_dir, f"{tab_id(benchmark)}{named}",
+                         f"{benchmark.name}-leaderboard{named}.csv", subset_line(benchmark, subset, ranking),
+                         ranking_links(benchmark))
+    if renders is not None:
+        renders.put(key, view)
+    return view

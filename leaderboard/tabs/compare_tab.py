@@ -35,7 +35,7 @@ from leaderboard.pairwise_matrix import (
     matrix_view,
 )
 from leaderboard.run_pair import BenchmarkComparison, compare_pair
-from leaderboard.writing_bench_tables import run_label
+from eval_backend.run_items import model_label
 from leaderboard.figure_kinds import failsafe
 
 logger = logging.getLogger(__name__)
@@ -149,7 +149,7 @@ def _section(name: str) -> tuple[Any, ...]:
 def model_choices(context: AppContext) -> list[tuple[str, str]]:
     """Every run id any benchmark holds, as (label, run id), by label."""
     runs = {run.run_id: run for store in context.stores.values() for run in store.snapshot().runs}
-    return sorted(((run_label(run.model, run.revision), run_id) for run_id, run in runs.items()),
+    return sorted(((model_label(run.model, run.revision), run_id) for run_id, run in runs.items()),
                   key=lambda choice: choice[0].lower())
 
 

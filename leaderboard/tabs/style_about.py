@@ -68,9 +68,7 @@ def coefficients_frame(stores: Mapping[str, ResultsStore], judge: str = "") -> p
     for name, store in stores.items():
         benchmark = BENCHMARKS[name]
         snapshot = store.snapshot()
-        # A benchmark with its own tabs (WritingBench, until it moves to the declared tab) has no ranking_of to
-        # share: its fit here would be a second joint bootstrap in every first view.
-        if benchmark.board.own_tabs or not benchmark.board.style_features or not snapshot.runs:
+        if not benchmark.board.style_features or not snapshot.runs:
             continue
         ranking = ranking_of(snapshot, benchmark, judge)
         rows.extend(coefficient_rows(style_view(snapshot, benchmark, ranking), benchmark))

@@ -2,8 +2,8 @@
 subdomain, language x variant, as its summary writes them), its figures, drawn by the board's figure kinds, and its
 style-controlled view, which adjusts for answer length and markdown (its judge reads long answers whole).
 
-Its tabs are still its own (Leaderboard, Plots, Judgments, built in the app: `own_tabs`) until the board builds
-every benchmark's tab from declarations (issue #39's board part); the declarations here are what that tab reads.
+The board builds its tab from these, as every benchmark's; its addresses from before (`?tab=judgments`,
+`?tab=plots`, `q=`, `langs=`, `variants=`, `sort=`, …) still open the same views (`former_tabs`, `former_params`).
 """
 
 from eval_backend.benchmarks.board_view import BoardView, Breakdown, FigureKind, FigureSpec, ItemField
@@ -37,10 +37,31 @@ FIGURES = (
 """The Plots tab's figures: the breakdowns are its table's groups (`config.Hindi`, ...), `config_variant` one run's
 language x rendering scores and `subdomain` the summary's (domain, subdomain) scores."""
 
+EMPTY_STATE = """### No results yet
+Nothing has been evaluated in this data folder. Submit a model in the **Submit** tab, or judge a file of a
+model's answers from the command line; the row appears here without a restart. Offline it needs two things on
+this machine, and nothing then reaches the Hub or a hosted judge: the dataset as a folder in the Hub layout
+(`--dataset`: a README.md with `configs:` and a parquet file per config), and a judge model served at a local
+OpenAI-compatible address (`OPENAI_BASE_URL`: vLLM, llama.cpp or Ollama, for example). Each line of the answers
+file is `{"config": "Hindi", "index": 0, "response": "…"}`.
+
+```
+OPENAI_BASE_URL=http://127.0.0.1:<port>/v1 OPENAI_API_KEY=local JUDGE_MODEL=<judge-model> \\
+  python -m eval_backend judge --dataset <dataset-folder> --responses <responses.jsonl> \\
+  --model <org>/<model> --out-dir data/runs/indic_writing_bench/<org>__<model>/main
+```
+"""
+"""What the tab says with no run: how to put the first row on it, from this machine alone (the command is run
+as written by `tests/leaderboard/test_empty_state_command.py`)."""
+FORMER_PARAMS = {"q": "q", "langs": "on_config", "variants": "on_variant", "sort": "sort", "min_b": "min_b",
+                 "max_b": "max_b", "type": "type", "ranked_only": "ranked_only", "license": "license", "open": "open",
+                 "hide_flags": "hide_flags", "groups": "groups"}
+"""The parameters of its former Leaderboard tab's links, which set the same controls of this tab."""
+
 WRITING_BENCH_BOARD = BoardView(
-    tab="leaderboard", intro=INTRO, breakdowns=BREAKDOWNS,
-    own_tabs=True, style_features=(LOG_LENGTH_RELATIVE, MARKDOWN_DENSITY), figures=FIGURES,
+    tab="leaderboard", intro=INTRO, breakdowns=BREAKDOWNS, column_groups=("language", "variant", "details"),
+    former_params=FORMER_PARAMS, empty_state=EMPTY_STATE, style_features=(LOG_LENGTH_RELATIVE, MARKDOWN_DENSITY), figures=FIGURES,
     # Its items (`item_board`): the five criteria read as parts, filtered by language, variant, domain, subdomain.
     group=ItemField("config", "Language"), item_fields=item_board.ITEM_FIELDS, item_groups=item_board.ITEM_GROUPS,
-    item_filters=item_board.ITEM_FILTERS, item_view=item_board.item_view, former_tabs=("judgments",),
+    item_filters=item_board.ITEM_FILTERS, item_view=item_board.item_view, former_tabs=("judgments", "plots"),
 )

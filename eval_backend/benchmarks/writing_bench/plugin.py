@@ -17,7 +17,7 @@ from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, KNOWN_CON
 from eval_backend.benchmarks.writing_bench.judge import RUBRIC_JUDGE, RUBRIC_SCORER, judged_text
 from eval_backend.benchmarks.writing_bench.judgment_lines import JUDGMENT_LINES
 from eval_backend.benchmarks.writing_bench.records import Item, item_meta_from_dict
-from eval_backend.benchmarks.writing_bench.scoring import aggregate, older_keys
+from eval_backend.benchmarks.writing_bench.scoring import aggregate, current_keys, older_keys
 from eval_backend.statistics.design import Weighting
 
 if TYPE_CHECKING:
@@ -88,4 +88,5 @@ INDIC_WRITING_BENCH = Benchmark(
     judged_from_folder=False,
     details_row=details_row,
     older_keys=older_keys,
+    current_keys=current_keys,
 )

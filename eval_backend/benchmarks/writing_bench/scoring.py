@@ -15,6 +15,8 @@ too, of its per-item metrics (`indic`, `overall`).
 
 from __future__ import annotations
 
+import math
+
 from collections import defaultdict
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -75,6 +77,35 @@ def older_keys(summary: Mapping[str, Any]) -> dict[str, Any]:
         "config_ci": {config: (per_config.get(config) or {}).get("overall") for config in summary.get("configs") or {}},
         "config_group_ci": {name: intervals.get(name) for name in groups},
     }
+
+
+def current_keys(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """`metrics`, `intervals` and `config_intervals` of a summary written before the engine wrote them, from the
+    names it had then (`older_keys`' inverse); {} for a summary that has them. A malformed interval is left out."""
+    if "metrics" in summary:
+        return {}
+    groups, group_ci = _mapping(summary.get("config_groups")), _mapping(summary.get("config_group_ci"))
+    per_config = {config: _pair(interval) for config, interval in _mapping(summary.get("config_ci")).items()}
+    intervals = {HEADLINE_GROUP: _pair(group_ci.get(HEADLINE_GROUP)), "overall": _pair(summary.get("overall_ci"))}
+    return {
+        "metrics": {HEADLINE_GROUP: groups.get(HEADLINE_GROUP), "overall": summary.get("overall")},
+        "intervals": {name: interval for name, interval in intervals.items() if interval},
+        # A config's items are the whole of its figure: its interval is the headline's and the overall's there.
+        "config_intervals": {config: {HEADLINE_GROUP: interval, "overall": interval}
+                             for config, interval in per_config.items() if interval},
+    }
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _pair(value: Any) -> list[float] | None:
+    """An interval as [low, high] of two finite numbers, else None."""
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(
+            isinstance(end, (int, float)) and not isinstance(end, bool) and math.isfinite(end) for end in value):
+        return [float(value[0]), float(value[1])]
+    return None
 
 
 def _group_means(scored: Iterable[Scored], key: Callable[[Any], str]) -> dict[str, float]:
