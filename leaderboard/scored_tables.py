@@ -20,7 +20,7 @@ from eval_backend.benchmarks.board_view import ANSWER_LENGTH, Breakdown, ItemFie
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.answer_lengths import LENGTH_COLUMNS, LENGTH_LABELS, BoardLengths, board_lengths, length_columns
-from leaderboard.display import PERCENT_DECIMALS, format_rank_range
+from leaderboard.display import PERCENT_DECIMALS, decimals_of, format_rank_range
 from leaderboard.item_links import item_key
 from leaderboard.ranking_query import DETAIL_COLUMNS, DETAILS, METADATA, METADATA_COLUMNS, model_type
 from leaderboard.results import LruCache, RunResult, Snapshot, runs_frame
@@ -179,7 +179,8 @@ def shown_ranking(ranking: pd.DataFrame, benchmark: Benchmark, groups: Sequence[
     FEW_ITEMS_INTERVAL for its interval, never a number."""
     frame = ranking.copy()
     frame["rank_range"] = [format_rank_range(best, worst) for best, worst in zip(frame["rank_best"], frame["rank_worst"])]
-    frame["interval"] = [FEW_ITEMS_INTERVAL if too_few_items(codes) else _interval(low, high)
+    places = decimals_of(benchmark.headline_metric().unit)
+    frame["interval"] = [FEW_ITEMS_INTERVAL if too_few_items(codes) else _interval(low, high, places)
                          for low, high, codes in zip(frame["ci_low"], frame["ci_high"], frame["flags"])]
     names = metric_names(benchmark)
     lead = ["rank", "model", names[0], "rank_range", "interval", "flags"]
@@ -193,10 +194,19 @@ def shown_ranking(ranking: pd.DataFrame, benchmark: Benchmark, groups: Sequence[
     return frame[[*lead, *rest]]
 
 
-def _interval(low: Any, high: Any) -> str:
+def _interval(low: Any, high: Any, places: int = PERCENT_DECIMALS) -> str:
     if low is None or high is None or pd.isna(low) or pd.isna(high):
         return ""
-    return f"{low:.{PERCENT_DECIMALS}f} – {high:.{PERCENT_DECIMALS}f}"
+    return f"{low:.{places}f} – {high:.{places}f}"
+
+
+def column_decimals(frame: pd.DataFrame, benchmark: Benchmark) -> dict[str, int]:
+    """The decimals each figure of a ranking or breakdown frame reads with, by its unit (`display.decimals_of`):
+    each metric's, and the headline's for a breakdown column (`language.Hindi`) and the subset's figure."""
+    headline = decimals_of(benchmark.headline_metric().unit)
+    prefixes = tuple(f"{breakdown.name}." for breakdown in benchmark.board.breakdowns)
+    return {**{metric.name: decimals_of(metric.unit) for metric in benchmark.metrics}, SUBSET_COLUMN: headline,
+            **{column: headline for column in frame.columns if str(column).startswith(prefixes)}}
 
 
 def breakdown_frame(runs: Sequence[RunResult], benchmark: Benchmark, breakdown: Breakdown,
@@ -209,13 +219,14 @@ def breakdown_frame(runs: Sequence[RunResult], benchmark: Benchmark, breakdown: 
     """
     rows = []
     lengths = lengths or board_lengths(runs, benchmark)
+    places = decimals_of(benchmark.headline_metric().unit)
     for run in runs:
         intervals = run.summary.get("config_intervals") or {}
         for name, entry in (run.summary.get(breakdown.summary_key) or {}).items():
             figures = group_figures(entry, benchmark)
             group_intervals = intervals.get(name) if isinstance(intervals.get(name), Mapping) else {}
             interval = group_intervals.get(name) or group_intervals.get(benchmark.headline) or (None, None)
-            shown = FEW_ITEMS_INTERVAL if run.run_id in few_items else _interval(*interval)
+            shown = FEW_ITEMS_INTERVAL if run.run_id in few_items else _interval(*interval, places)
             rows.append({"model": run.model, "revision": run.revision, breakdown.name: name, **figures,
                          "interval": shown,
                          "median_length": lengths.group_median(run.run_id, breakdown.name, str(name)),

@@ -31,6 +31,7 @@ from leaderboard.row_flags import too_few_items
 from leaderboard.score_links import items_address, score_link
 from leaderboard.scored_tables import (
     breakdown_frame,
+    column_decimals,
     labels,
     metric_names,
     breakdown_groups,
@@ -176,7 +177,8 @@ def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown
     controlled = style != SEED and bool(benchmark.board.style_features)
     return Board(
         rankings=_rankings(context, benchmark, snapshot, query, style, renders),
-        breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown)),
+        breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown),
+                               column_decimals(long, benchmark)),
         style_note=gr.update(value=footnote(style_view(snapshot, benchmark, ranking), benchmark) if controlled else "",
                              visible=controlled),
     )

@@ -28,7 +28,7 @@ from leaderboard.filter_summary import active_filters_line
 from leaderboard.ranking_query import RankingQuery, kept_rows, last_updated, license_choices, sorted_rows
 from leaderboard.results import Snapshot
 from leaderboard.scored_rankings import split_standing
-from leaderboard.scored_tables import column_groups, group_labels, metric_names, ranking_labels, shown_ranking
+from leaderboard.scored_tables import column_decimals, column_groups, group_labels, metric_names, ranking_labels, shown_ranking
 from leaderboard.tabs import ranking_controls
 from leaderboard.tabs.ranking_controls import RankingControls
 from leaderboard.tabs.scored_tab_parts import CellLink, linked_table
@@ -160,11 +160,11 @@ def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, benchmark: Benchmar
         return RankingsView(table=gr.update(visible=not snapshot.runs), unranked=hidden,
                             download=gr.update(value=None, visible=False),
                             no_match=gr.update(visible=bool(snapshot.runs)), **common)
-    labels = ranking_labels(ranking, benchmark)
+    labels, places = ranking_labels(ranking, benchmark), column_decimals(ranking, benchmark)
     ranked, unranked = split_standing(shown_ranking(shown, benchmark, query.groups))
     return RankingsView(
-        table=linked_table(ranked, labels, link, visible=True),
-        unranked=linked_table(unranked, labels, link, visible=not unranked.empty),
+        table=linked_table(ranked, labels, link, places, visible=True),
+        unranked=linked_table(unranked, labels, link, places, visible=not unranked.empty),
         download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, (query, rule)),
         no_match=gr.update(visible=False), **common)
 

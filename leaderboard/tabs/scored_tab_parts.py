@@ -49,16 +49,21 @@ def rounded_table(frame: pd.DataFrame, labels: Mapping[str, str], **props: Any) 
                                             for c in shown.columns], **props)
 
 
-def linked_table(frame: pd.DataFrame, labels: Mapping[str, str], link: CellLink | None = None, **props: Any) -> Any:
+def linked_table(frame: pd.DataFrame, labels: Mapping[str, str], link: CellLink | None = None,
+                 decimals: Mapping[str, int] | None = None, **props: Any) -> Any:
     """`rounded_table` with every number cell `link` gives an address a link to the items behind it (the cell
     stays a number, so the grid sorts it as one), the `flags` cell its badges, and `run_id` (which `link` reads)
-    left out of what is shown."""
+    left out of what is shown. A column `decimals` names reads with that many decimals (a score 2, a percentage 1);
+    any other number as the grid writes it."""
     rows = frame.to_dict("records")
-    shown = frame.drop(columns=["run_id"], errors="ignore").round(PERCENT_DECIMALS)
+    decimals = decimals or {}
+    shown = frame.drop(columns=["run_id"], errors="ignore")
+    shown = shown.round({column: decimals.get(column, PERCENT_DECIMALS) for column in shown.columns})
     numeric = [pd.api.types.is_numeric_dtype(shown[column]) and not pd.api.types.is_bool_dtype(shown[column])
                for column in shown.columns]
     data = [[_plain(cell) for cell in row] for row in shown.itertuples(index=False)]
-    texts = [_row_texts(list(shown.columns), values, numeric, row, link) for values, row in zip(data, rows)]
+    places = [decimals.get(column) for column in shown.columns]
+    texts = [_row_texts(list(shown.columns), values, numeric, places, row, link) for values, row in zip(data, rows)]
     markdown = {position for position, column in enumerate(shown.columns)
                 if column == "flags" or (numeric[position] and any(text.startswith("[") for text in
                                                                    (line[position] for line in texts)))}
@@ -76,23 +81,27 @@ def _plain(cell: Any) -> Any:
     return cell.item() if isinstance(cell, np.generic) else cell
 
 
-def _row_texts(columns: list[str], values: list[Any], numeric: list[bool], row: Mapping[str, Any],
-               link: CellLink | None) -> list[str]:
-    """How one row's cells read: the flags as badges, a number as the grid writes it (linked where `link` says,
-    the row's address carried once: `cell_links.row_links`), text as it is."""
-    texts = [_cell_text(column, cell, number) for column, cell, number in zip(columns, values, numeric)]
+def _row_texts(columns: list[str], values: list[Any], numeric: list[bool], places: list[int | None],
+               row: Mapping[str, Any], link: CellLink | None) -> list[str]:
+    """How one row's cells read: the flags as badges, a number with its column's decimals (linked where `link`
+    says, the row's address carried once: `cell_links.row_links`), text as it is."""
+    texts = [_cell_text(column, cell, number, place)
+             for column, cell, number, place in zip(columns, values, numeric, places)]
     if link is None:
         return texts
     addresses = [link(row, column) if number and text else None for column, text, number in zip(columns, texts, numeric)]
     return [linked_markdown(text, address) if address else text for text, address in zip(texts, row_links(addresses))]
 
 
-def _cell_text(column: str, cell: Any, number: bool) -> str:
-    """How one cell reads, unlinked: the flags as badges, a number as the grid writes it, text as it is."""
+def _cell_text(column: str, cell: Any, number: bool, places: int | None = None) -> str:
+    """How one cell reads, unlinked: the flags as badges, a number with `places` decimals (None: as the grid
+    writes it, 50 or 57.1), text as it is."""
     if column == "flags":
         return badges_markdown(cell)
     if cell is None:
         return ""
     if not number:
         return str(cell)
-    return str(int(cell)) if float(cell).is_integer() else repr(float(cell))  # as the grid writes it: 50, 57.1
+    if places is not None:
+        return f"{float(cell):.{places}f}"
+    return str(int(cell)) if float(cell).is_integer() else repr(float(cell))

@@ -24,7 +24,6 @@ from leaderboard.benchmark_ranks import RANK_FRAME_COLUMNS, board_ranks
 from leaderboard.board_file import BoardFile
 from leaderboard.board_table import LEAD_COLUMNS, board_table
 from leaderboard.context import AppContext
-from leaderboard.writing_bench_tables import TableCache
 from tests.support.app_server import assert_no_traceback, running_app
 from tests.support.built_once import built_once
 from tests.support.hub_repo_server import StandInHubRepos, point_clients_at
@@ -52,7 +51,7 @@ def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StandInHubRepos]:
 def context_of(data_dir: Path, downloads: Path, hub: HubSettings | None = None) -> AppContext:
     settings = Settings(data=DataSettings(data_dir=data_dir), hub=hub or HubSettings())
     stores = benchmark_stores(settings)
-    return AppContext(settings, stores["indic_writing_bench"], downloads, None, None, TableCache(settings.judge.model),
+    return AppContext(settings, stores["indic_writing_bench"], downloads, None, None,
                       stores)
 
 

@@ -18,7 +18,6 @@ from leaderboard.results import ResultsStore
 from leaderboard.scored_tables import ranking_frame
 from leaderboard.short_labels import MAX_LABEL_CHARS
 from leaderboard.tabs.benchmark_tab import render_figures
-from leaderboard.writing_bench_tables import TableCache
 from tests.support.qa_runs import QA_PROFILES, QaProfile, build_qa_runs
 from tests.support.saraiki_runs import SARAIKI_MODELS, build_saraiki_runs
 
@@ -78,7 +77,7 @@ def test_saraiki_draws_accuracies_per_task_and_each_safety_rate_apart(saraiki: R
 
 
 def test_the_tab_s_plots_follow_its_search_and_flag_filter(qa: ResultsStore, tmp_path) -> None:
-    context = AppContext(Settings(), qa, tmp_path, None, None, TableCache(), {INDIC_QA.name: qa})
+    context = AppContext(Settings(), qa, tmp_path, None, None, {INDIC_QA.name: qa})
     everyone = render_figures(context, INDIC_QA)
     assert len(everyone[0].data[0].y) == 5
     searched = render_figures(context, INDIC_QA, "WEAK; bharat-collective")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from eval_backend.settings import DataSettings
 from leaderboard.results import ResultsStore
-from leaderboard.tabs.leaderboard_tab import EMPTY_STATE
+from eval_backend.benchmarks.writing_bench.board import EMPTY_STATE
 from tests.support.chat_server import StandInChatServer, judge_reply
 from tests.support.hub_dataset import DatasetShape, write_writing_bench_dataset
 from tests.support.network_guard import described, guarded_environment, outbound_attempts

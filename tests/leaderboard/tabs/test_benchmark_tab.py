@@ -9,7 +9,6 @@ from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.settings import Settings
 from leaderboard.context import AppContext
 from leaderboard.results import ResultsStore
-from leaderboard.writing_bench_tables import TableCache
 from leaderboard.scored_tables import chosen_subset
 from leaderboard.tabs.benchmark_tab import render_board
 from tests.support.qa_runs import build_qa_runs
@@ -19,7 +18,7 @@ from tests.support.qa_runs import build_qa_runs
 def context(tmp_path_factory: pytest.TempPathFactory) -> AppContext:
     store = ResultsStore(build_qa_runs(tmp_path_factory.mktemp("qa")).runs_dir)
     downloads = tmp_path_factory.mktemp("downloads")
-    return AppContext(Settings(), store, downloads, None, None, TableCache(), {INDIC_QA.name: store})
+    return AppContext(Settings(), store, downloads, None, None, {INDIC_QA.name: store})
 
 
 def test_the_rankings_rank_on_chosen_groups_of_any_breakdown(context: AppContext) -> None:

@@ -25,7 +25,6 @@ from leaderboard.tabs.item_browser import (
     render_item,
     render_items,
 )
-from leaderboard.writing_bench_tables import TableCache
 from tests.support.qa_runs import build_qa_runs
 from tests.support.run_folders import EvaluatedData
 
@@ -37,7 +36,7 @@ STRONG, REASONER = "acme__strong-7b/main", "acme__reasoner-3b/main"
 def context(tmp_path_factory: pytest.TempPathFactory, store: ResultsStore) -> AppContext:
     qa = ResultsStore(build_qa_runs(tmp_path_factory.mktemp("qa")).runs_dir)
     downloads = tmp_path_factory.mktemp("downloads")
-    return AppContext(Settings(), qa, downloads, None, None, TableCache(),
+    return AppContext(Settings(), qa, downloads, None, None,
                       {INDIC_QA.name: qa, WRITING_BENCH.name: store})
 
 
