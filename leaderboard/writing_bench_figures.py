@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from eval_backend.benchmarks.board_view import FigureKind, FigureSpec
-from eval_backend.benchmarks.writing_bench.board import FIGURES
+from eval_backend.benchmarks.writing_bench.board import BREAKDOWNS, FIGURES
 from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, VARIANTS
 from leaderboard.display import format_rank_range
 from leaderboard.figure_kinds import VALUE_COLUMNS, scale_of
@@ -22,6 +22,8 @@ from leaderboard.writing_bench_tables import group_members
 
 SCALE = scale_of("score 1–10")
 SPECS = {spec.name: spec for spec in FIGURES}
+TABLE_GROUPS = {breakdown.name: breakdown.item_field for breakdown in BREAKDOWNS}
+"""A figure's breakdown as the table's column group: the items' field (`language` is `config.Hindi`, ...)."""
 
 
 def figure_values(spec: FigureSpec, table: pd.DataFrame, scores: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -33,7 +35,7 @@ def figure_values(spec: FigureSpec, table: pd.DataFrame, scores: pd.DataFrame | 
         return subdomain_values(scores if scores is not None else pd.DataFrame(), table)
     if spec.breakdown == "config_variant":
         return language_variant_values(scores if scores is not None else pd.DataFrame())
-    return group_values(table, str(spec.breakdown))
+    return group_values(table, TABLE_GROUPS[str(spec.breakdown)])
 
 
 def headline_values(table: pd.DataFrame) -> pd.DataFrame:

@@ -10,20 +10,15 @@ from typing import Any, Sequence
 
 import gradio as gr
 
-from eval_backend.benchmarks.board_view import FigureKind, FigureSpec
 from leaderboard.context import AppContext, as_updates
 from leaderboard.endpoint_inputs import number, optional_text, refusing_bad_input, texts
 from leaderboard.figure_kinds import MAX_RADAR_ROWS, draw
 from leaderboard.writing_bench_figures import SCALE, SPECS, figure_values
 from leaderboard.writing_bench_tables import BoardQuery, language_variant_frame, query_rows, ranked_rows, subdomain_frame, top_n
+from leaderboard.tabs.benchmark_plots import DEFAULT_TOP_N, MAX_TOP_N, plot
 from leaderboard.tabs.leaderboard_tab import board_query
 
-DEFAULT_TOP_N = 20
-MAX_TOP_N = 100
-"""The most models the top-N slider (and a client) may ask for."""
 DEFAULT_RADAR = 3
-WIDE_PLOT = "wide-plot"
-"""The class of a plot that keeps its width on a phone and scrolls sideways inside the page (`styles`)."""
 
 
 @dataclass(frozen=True)
@@ -82,15 +77,6 @@ def build(context: AppContext, board_controls: Sequence[gr.components.Component]
     triggers = [context.results_version.change, top.change, radar_models.input, variant_model.input,
                 *(control.change for control in board_controls)]  # the board's rows are the plots' rows
     gr.on(triggers, render, inputs, outputs, trigger_mode="always_last", show_progress="hidden")
-
-
-def plot(label: str, spec: FigureSpec, prefix: str = "") -> gr.Plot:
-    """The plot of a declared figure: `<prefix>plot-<name>`; a heatmap or radar keeps a readable width and scrolls
-    sideways where the page is narrower (a phone)."""
-    wide = spec.kind in (FigureKind.HEATMAP, FigureKind.RADAR)
-    # The figure carries its title: a label shown over it would cover the title's start.
-    return gr.Plot(label=label, show_label=False, elem_id=f"{prefix}plot-{spec.name}",
-                   elem_classes=[WIDE_PLOT] if wide else [])
 
 
 def render_plots(
