@@ -186,9 +186,9 @@ def test_one_chosen_run_s_language_by_rendering_is_a_two_way_heatmap(writing: Re
     assert list(figure.layout.yaxis.ticktext) == list(scores)  # every language named
     for row, language in enumerate(cells.y):
         assert list(cells.z[row]) == pytest.approx([scores[language][variant] for variant in cells.x])
-    hindi = list(cells.y).index("Hindi")
-    assert cells.z[hindi][list(cells.x).index("romanized")] < cells.z[hindi][list(cells.x).index("native")]
-    assert cells.z[list(cells.y).index("Tamil")][list(cells.x).index("native")] < cells.z[hindi][list(cells.x).index("native")]
+    hindi, tamil, native = list(cells.y).index("Hindi"), list(cells.y).index("Tamil"), list(cells.x).index("native")
+    assert cells.z[hindi][list(cells.x).index("romanized")] < cells.z[hindi][native]
+    assert cells.z[tamil][native] < cells.z[hindi][native]
     label = short_label(best.model, best.revision)
     assert html.unescape(figure.layout.title.text).startswith(f"{label}: Score by language and rendering")
     assert len(best.model) == 100 and best.model not in html.unescape(figure.layout.title.text)

@@ -9,12 +9,14 @@ from pathlib import Path
 from tests.support.readable_runs import LONG_IDS
 from tests.support.run_folders import EvaluatedData, ModelProfile, build_evaluated_data
 
-__all__ = ["PLOT_PROFILES", "build_plot_runs"]
+__all__ = ["COMMIT", "PLOT_PROFILES", "build_plot_runs"]
+
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
 
 PLOT_PROFILES = (
     ModelProfile(LONG_IDS[0], 10, variant_penalty={"romanized": 3}, config_penalty={"Tamil": 1}),
     ModelProfile("acme/steady-7b", 7),
-    ModelProfile(LONG_IDS[1], 6, variant_penalty={"code_mixed": 2}, revision="0123456789abcdef0123456789abcdef01234567"),
+    ModelProfile(LONG_IDS[1], 6, variant_penalty={"code_mixed": 2}, revision=COMMIT),
     ModelProfile("acme/small-1b", 3, config_penalty={"Bengali": 1}),
 )
 """Best first: the best run's romanized prompts and Tamil score lowest; the third is pinned to a commit."""

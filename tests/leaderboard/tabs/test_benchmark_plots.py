@@ -140,7 +140,8 @@ def test_two_runs_of_one_model_and_revision_are_told_apart_by_their_run_ids(qa: 
     ranking, _ = ranked(qa, INDIC_QA)
     twice = pd.concat([ranking.head(1), ranking.head(1).assign(run_id="acme__strong-7b/main-again")])
     labels = run_labels(twice)
-    assert len(set(labels.values())) == 2 and labels["acme__strong-7b/main-again"].endswith("· acme__strong-7b/main-again")
+    again = "acme__strong-7b/main-again"
+    assert len(set(labels.values())) == 2 and labels[again].endswith(f"· {again}")
 
 
 def test_the_section_lays_out_a_chooser_per_chosen_figure_and_a_plot_per_figure() -> None:
