@@ -106,10 +106,10 @@ def render_plots(ranking: pd.DataFrame, runs: Mapping[str, RunResult], benchmark
     specs = [spec for spec in benchmark.board.figures if spec.chosen]
     if len(chosen) != len(specs):
         raise InvalidInput(f"the plots take {len(specs)} chooser values, not {len(chosen)}")
+    wanted = [_chosen_labels(spec, benchmark, value) for spec, value in zip(specs, chosen)]  # all checked first
     labels = run_labels(ranking)
     by_label = {label: run_id for run_id, label in labels.items()}
-    picked = {spec.name: [by_label[label] for label in _chosen_labels(spec, benchmark, value) if label in by_label]
-              for spec, value in zip(specs, chosen)}
+    picked = {spec.name: [by_label[label] for label in names if label in by_label] for spec, names in zip(specs, wanted)}
     figures = ranked_figures(ranking, runs, benchmark, count, picked)
     updates = []
     for spec in specs:
