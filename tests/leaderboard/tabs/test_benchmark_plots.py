@@ -98,6 +98,9 @@ def test_a_chosen_run_no_longer_ranked_falls_back_to_the_default(writing: Result
     kept = render_plots(searched, runs, WB, 20, [[labels[0], labels[3]], labels[0]])[len(FIGURES):]
     assert kept[0]["value"] == [labels[3]] and kept[1]["value"] == labels[1]
     assert kept[0]["choices"] == labels[1:]
+    nothing = render_plots(ranking.iloc[0:0], runs, WB, 20, [[labels[0]], labels[0]])  # the search keeps no run
+    assert [update["value"] for update in nothing[len(FIGURES):]] == [[], None]
+    assert all(figure.layout.annotations and not figure.data for figure in nothing[:len(FIGURES)])  # messages
 
 
 @pytest.mark.parametrize("top_n", [0, 101, "20", float("nan"), True, [5]])
