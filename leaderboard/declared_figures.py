@@ -35,12 +35,6 @@ from leaderboard.short_labels import full_label, short_labels
 ON_CHOSEN_GROUPS = "on the chosen groups"
 
 
-def benchmark_figures(runs: Sequence[RunResult], benchmark: Benchmark) -> list[go.Figure]:
-    """Every figure the benchmark declares, of `runs` in their order, the headline read from their summaries (no
-    rank ranges): `ranked_figures` of runs ranked elsewhere."""
-    return ranked_figures(_summary_ranking(runs, benchmark), {run.run_id: run for run in runs}, benchmark)
-
-
 def ranked_figures(ranking: pd.DataFrame, runs: Mapping[str, RunResult], benchmark: Benchmark, top_n: int = MAX_ROWS,
                    chosen: Mapping[str, Sequence[str]] | None = None) -> list[go.Figure]:
     """Every figure the benchmark declares, of the ranked rows `ranking` holds (`run_id`, `model`, `revision`, the
@@ -119,17 +113,6 @@ def _is_two_way(run: RunResult, breakdown: Breakdown) -> bool:
     """Whether the run's groups of `breakdown` hold several figures each, none of them the benchmark's metrics."""
     groups = (run.summary.get(breakdown.summary_key) or {}).values()
     return any(isinstance(figures, Mapping) and "metrics" not in figures for figures in groups)
-
-
-def _summary_ranking(runs: Sequence[RunResult], benchmark: Benchmark) -> pd.DataFrame:
-    """`runs` as the rows `ranked_figures` reads, in their order: the headline and its interval from each summary."""
-    metric = benchmark.headline_metric()
-    rows = []
-    for run in runs:
-        cell = _metric_cells(run.summary, [metric])[0]
-        rows.append({"run_id": run.run_id, "model": run.model, "revision": run.revision, metric.name: cell["value"],
-                     "ci_low": cell["low"], "ci_high": cell["high"]})
-    return pd.DataFrame(rows, columns=["run_id", "model", "revision", metric.name, "ci_low", "ci_high"])
 
 
 def figure_title(benchmark: Benchmark, spec: FigureSpec) -> str:

@@ -17,6 +17,7 @@ from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH as 
 from eval_backend.settings import Settings
 from leaderboard.context import AppContext
 from leaderboard.declared_figures import figure_metrics, ranked_figure, ranked_figures
+from leaderboard.ranking_query import RankingQuery
 from leaderboard.results import ResultsStore
 from leaderboard.scored_rankings import SUBSET_COLUMN, split_standing
 from leaderboard.scored_tables import chosen_subset, ranking_frame, ranking_of
@@ -90,13 +91,13 @@ def test_the_tab_s_plots_follow_its_search_and_flag_filter(qa: ResultsStore, tmp
     context = AppContext(Settings(), qa, tmp_path, None, None, {INDIC_QA.name: qa})
     everyone = render_figures(context, INDIC_QA)
     assert len(everyone[0].data[0].y) == 5
-    searched = render_figures(context, INDIC_QA, "WEAK; bharat-collective")
+    searched = render_figures(context, INDIC_QA, RankingQuery(search="WEAK; bharat-collective"))
     assert sorted(searched[0].data[0].hovertext) == sorted(["acme/weak-1b", LONG_ID])
     assert len(searched[1].data[0].y) == 2  # the heatmap too
     assert ranking_frame(qa.snapshot().runs, INDIC_QA)["flags"].str.contains("few_items").all()  # 3 items a language
-    assert render_figures(context, INDIC_QA, "", ["few_items"])[0].layout.annotations  # every run hidden: a message
-    assert len(render_figures(context, INDIC_QA, "", ["old_dataset"])[0].data[0].y) == 5
-    assert render_figures(context, INDIC_QA, "no-such-model")[0].layout.annotations  # a message, not an error
+    assert render_figures(context, INDIC_QA, RankingQuery(hide_flags=("few_items",)))[0].layout.annotations  # every run hidden: a message
+    assert len(render_figures(context, INDIC_QA, RankingQuery(hide_flags=("old_dataset",)))[0].data[0].y) == 5
+    assert render_figures(context, INDIC_QA, RankingQuery(search="no-such-model"))[0].layout.annotations  # a message, not an error
 
 
 def test_the_length_figure_puts_each_model_at_its_median_answer_length_and_headline(qa: ResultsStore) -> None:
