@@ -129,14 +129,14 @@ def test_listing_items_with_a_filter_that_is_not_a_text_is_refused(app: Leaderbo
 
 @pytest.mark.parametrize("top", [math.nan, math.inf, 10**9])
 def test_plots_refuse_a_top_n_that_is_not_a_number_of_models(app: LeaderboardApp, top: Any) -> None:
-    render = event(app, "render", "plot-overall")
+    render = event(app, "render", "leaderboard-plot-overall")
     # The slider's own check (Gradio's) refuses what is past its maximum; NaN reaches ours.
     with pytest.raises(gr.Error, match="top N must be a finite number from 1 to 100|greater than maximum value 100"):
         call(app, render, [top, [], None, *PAGE_BOARD])
 
 
 def test_plots_render_for_a_page_s_own_values(app: LeaderboardApp) -> None:
-    render = event(app, "render", "plot-overall")
+    render = event(app, "render", "leaderboard-plot-overall")
     assert len(call(app, render, [20, [], None, *PAGE_BOARD])["data"]) == len(render.outputs)
 
 
