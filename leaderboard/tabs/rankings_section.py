@@ -151,8 +151,7 @@ def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, benchmark: Benchmar
               "updated": gr.update(value=last_updated(ranking)),
               "sort_by": gr.update(choices=sort_choices(ranking, benchmark)),  # never its value: a render keeps a choice
               "licenses": gr.update(choices=license_choices(ranking)),
-              "groups": gr.update(choices=[(group_labels(benchmark).get(name, name), name)
-                                           for name in column_groups(ranking, benchmark)]),
+              "groups": gr.update(choices=group_choices(ranking, benchmark)),
               "filters_active": gr.update(value=active, visible=bool(active)), "reset": gr.update(visible=bool(active))}
     higher = {metric.name: metric.higher_is_better for metric in benchmark.metrics}
     shown = sorted_rows(ranking[kept_rows(ranking, query)], query.sort_by, higher) if len(ranking) else ranking
@@ -168,6 +167,14 @@ def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, benchmark: Benchmar
         unranked=linked_table(unranked, labels, link, places, visible=not unranked.empty),
         download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, (query, rule)),
         no_match=gr.update(visible=False), **common)
+
+
+def group_choices(ranking: pd.DataFrame, benchmark: Benchmark) -> list[tuple[str, str]]:
+    """The column groups a viewer may show: those with columns on this board, and the board's default ones (a value
+    the page holds stays a choice, before any run too)."""
+    present = column_groups(ranking, benchmark)
+    return [(label, name) for name, label in group_labels(benchmark).items()
+            if name in present or name in benchmark.board.column_groups]
 
 
 def sort_choices(ranking: pd.DataFrame, benchmark: Benchmark) -> list[tuple[str, str]]:
