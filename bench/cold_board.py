@@ -13,6 +13,12 @@ working tree reads the compact per-item values file (`eval_backend.item_values`)
 at scoring, or, for runs scored before it, on the first start (timed apart: "first start after the
 upgrade"). Turns alternate reference and current; medians are reported.
 
+Each tree is timed with its own board code: a tree with WritingBench's own tables
+(`leaderboard/writing_bench_tables.py`, before issue #39) builds them (`REFERENCE_CHILD`: `TableCache`,
+`leaderboard_view`, `display_table`); a later one builds WritingBench's ranking as every benchmark's
+(`CHILD`: `scored_tables.ranking_of`, and its tab's render, `rankings_section.rankings_view`, whose page
+also writes the view's CSV once per state).
+
     python bench/cold_board.py --record
 """
 
@@ -45,7 +51,10 @@ from eval_backend.scorer_runs import details_frame  # noqa: E402
 REFERENCE = "939a856"
 """Main before the compact per-item values: every start reads each run's details.parquet."""
 REVISION = "sha256:bench-revision"
-CHILD = """
+DATASET = "bench-org/indic-writing-bench"
+"""The dataset every request records, as the engine writes it (every benchmark's ranking reads the revision of a
+run that names its dataset)."""
+REFERENCE_CHILD = """
 import json, os, sys, time
 from pathlib import Path
 runs = Path(sys.argv[1])
@@ -77,6 +86,46 @@ new_state = time.perf_counter() - started
 print(json.dumps({"first": first, "page": sorted(pages)[2], "new_state": new_state, "runs": len(table),
                   "problems": len(store.snapshot().problems), "rules": sorted(set(ranked["rank_rule"]))}))
 """
+"""The board's start in a tree with WritingBench's own tables (`--reference`'s default, 939a856)."""
+CHILD = """
+import json, os, sys, time
+from pathlib import Path
+runs = Path(sys.argv[1])
+from eval_backend.benchmarks.registry import BENCHMARKS
+from eval_backend.details import read_details, write_details
+from leaderboard.ranking_query import RankingQuery
+from leaderboard.results import ResultsStore
+from leaderboard.scored_tables import ranking_of
+from leaderboard.tabs.benchmark_tab import ranking_links
+from leaderboard.tabs.rankings_section import rankings_view
+benchmark = BENCHMARKS["indic_writing_bench"]
+downloads = runs.parent / f"downloads-{os.getpid()}"  # this turn's own: each turn's page writes its CSV
+started = time.perf_counter()
+store = ResultsStore(runs)
+table = ranking_of(store.snapshot(), benchmark)
+first = time.perf_counter() - started
+ranked = table[table["standing"] == "ranked"]
+pages = []
+for _ in range(5):
+    started = time.perf_counter()
+    snapshot = store.snapshot()
+    rankings_view(snapshot, ranking_of(snapshot, benchmark), benchmark, RankingQuery(), downloads, "leaderboard",
+                  "leaderboard.csv", "", ranking_links(benchmark))
+    pages.append(time.perf_counter() - started)
+changed = runs / sys.argv[2]
+details = read_details(changed / "details.parquet")
+write_details(details.assign(item_score=details["item_score"].where(details.index != 0, 1.0)),
+              changed / "details.parquet")
+summary = json.loads((changed / "summary.json").read_text())
+(changed / "summary.json").write_text(json.dumps({**summary, "overall": summary["overall"] - 0.001}))
+time.sleep(store.reuse_s)
+started = time.perf_counter()
+ranking_of(store.snapshot(), benchmark)
+new_state = time.perf_counter() - started
+print(json.dumps({"first": first, "page": sorted(pages)[2], "new_state": new_state, "runs": len(table),
+                  "problems": len(store.snapshot().problems), "rules": sorted(set(ranked["rank_rule"]))}))
+"""
+"""The board's start in a tree whose WritingBench tab is every benchmark's (issue #39)."""
 
 
 def main() -> int:
@@ -94,7 +143,9 @@ def main() -> int:
         for _ in range(args.repeats):
             for name, tree in trees.items():
                 turns[name].append(run_in_child(tree, runs, changed))
+        codes = " / ".join(board_code(tree) for tree in trees.values())
     rows = summarize(turns, upgrade, args)
+    rows["board code: reference / current"] = codes
     rows["load average (1 min) before / after"] = f"{load_before:.2f} / {os.getloadavg()[0]:.2f}"
     publish("Cold board over full-size runs, main -> working tree", rows, args.record)
     return 0
@@ -140,7 +191,7 @@ def write_runs(runs: Path, models: int) -> Path:
         model = f"org-{number % 40}/model-{number}"
         write_summary_folder(runs, model, rng)
         folder = RunFolder.for_model(runs, model, "main")
-        folder.write_request({**folder.read_request(), "dataset_revision": REVISION,
+        folder.write_request({**folder.read_request(), "dataset": DATASET, "dataset_revision": REVISION,
                               "dataset_resolved_at": "2026-12-01T00:00:00Z"})
         if first is None:
             folder.write_items(metas)
@@ -151,8 +202,20 @@ def write_runs(runs: Path, models: int) -> Path:
     return runs
 
 
+def own_tables(tree: Path) -> bool:
+    """Whether the tree's board builds WritingBench's own tables (before issue #39), not every benchmark's."""
+    return (tree / "leaderboard" / "writing_bench_tables.py").exists()
+
+
+def board_code(tree: Path) -> str:
+    """What a turn of this tree times, in words."""
+    return ("WritingBench's own tables (TableCache, leaderboard_view, display_table)" if own_tables(tree) else
+            "every benchmark's ranking (ranking_of, rankings_view)")
+
+
 def run_in_child(tree: Path, runs: Path, changed: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(runs), changed], cwd=tree, check=True,
+    child = REFERENCE_CHILD if own_tables(tree) else CHILD
+    done = subprocess.run([sys.executable, "-c", child, str(runs), changed], cwd=tree, check=True,
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tree)})
     return json.loads(done.stdout.strip().splitlines()[-1])
 
