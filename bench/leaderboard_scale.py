@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.record import publish  # noqa: E402
-from bench.reference import ROOT, extract_revision  # noqa: E402
+from bench.reference import ROOT, extract_revision, own_writing_bench_tables  # noqa: E402
 from eval_backend.benchmarks.plugin import ScoredItem  # noqa: E402
 from eval_backend.benchmarks.registry import BENCHMARKS  # noqa: E402
 from eval_backend.benchmarks.writing_bench.items import KNOWN_CONFIGS, VARIANTS  # noqa: E402
@@ -164,19 +164,15 @@ def summarize(timings: dict[str, dict[str, float]], args: argparse.Namespace) ->
     return rows
 
 
-def own_tables(tree: Path) -> bool:
-    """Whether the tree's board builds WritingBench's own tables (before issue #39), not every benchmark's."""
-    return (tree / "leaderboard" / "writing_bench_tables.py").exists()
-
-
 def board_code(tree: Path) -> str:
     """What a tree's turn times, in words."""
-    return ("WritingBench's own tables and figures (table_for_runs, display_table)" if own_tables(tree) else
-            "every benchmark's ranking and figures (ranking_frame, rankings_view, benchmark_figures)")
+    if own_writing_bench_tables(tree):
+        return "WritingBench's own tables and figures (table_for_runs, display_table)"
+    return "every benchmark's ranking and figures (ranking_frame, rankings_view, benchmark_figures)"
 
 
 def run_in_child(tree: Path, runs_dir: Path, run_id: str, repeats: int) -> dict[str, float]:
-    child = REFERENCE_CHILD if own_tables(tree) else CHILD
+    child = REFERENCE_CHILD if own_writing_bench_tables(tree) else CHILD
     done = subprocess.run([sys.executable, "-c", child, str(runs_dir), run_id, str(repeats)], cwd=tree, check=True,
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tree)})
     return json.loads(done.stdout.strip().splitlines()[-1])
