@@ -4,6 +4,12 @@ Each `FigureSpec` becomes the long frame `figure_kinds` draws: per run (short la
 hover) and group, the value and its 95 % interval. A spec without a breakdown draws its metrics
 side by side, which must share one unit and one direction: a declaration mixing an accuracy with
 an over-refusal rate is refused with both named.
+
+The figures follow the ranking the tab shows (`ranked_figures`): the headline is read from it (on chosen
+groups, the subset's figure, its interval and rank range), a figure of the ranked runs draws the top N, and a
+figure of chosen runs (`FigureSpec.chosen`) the runs a viewer chose, default the best n. A figure of one chosen
+run whose breakdown's groups each hold several figures (WritingBench's language x rendering) is that run's
+two-way heatmap: rows the groups, columns each group's figures.
 """
 
 from __future__ import annotations
@@ -18,24 +24,95 @@ from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.board_view import Breakdown, FigureKind, FigureSpec
 from eval_backend.benchmarks.metric import Metric
 from leaderboard.answer_lengths import board_lengths
-from leaderboard.figure_kinds import VALUE_COLUMNS, draw, failsafe, scale_of
+from leaderboard.display import format_rank_range
+from leaderboard.figure_kinds import MAX_ROWS, VALUE_COLUMNS, draw, failsafe, scale_of
 from leaderboard.results import RunResult
+from leaderboard.row_flags import parse_codes
+from leaderboard.scored_rankings import SUBSET_COLUMN
 from leaderboard.scored_tables import group_figures
 from leaderboard.short_labels import full_label, short_labels
 
-DEFAULT_RADAR_ROWS = 3
+ON_CHOSEN_GROUPS = "on the chosen groups"
 
 
-def benchmark_figures(runs: Sequence[RunResult], benchmark: Benchmark) -> list[go.Figure]:
-    """Every figure the benchmark declares, of `runs` in their order (a radar: the first three)."""
-    return [failsafe(_figure)(runs, benchmark, spec) for spec in benchmark.board.figures]
+def ranked_figures(ranking: pd.DataFrame, runs: Mapping[str, RunResult], benchmark: Benchmark, top_n: int = MAX_ROWS,
+                   chosen: Mapping[str, Sequence[str]] | None = None) -> list[go.Figure]:
+    """Every figure the benchmark declares, of the ranked rows `ranking` holds (`run_id`, `model`, `revision`, the
+    headline, `ci_low`, `ci_high`, `rank_best`, `rank_worst`, `flags`, maybe `SUBSET_COLUMN`), in its order: a
+    figure of the ranked runs draws the first `top_n`; one of chosen runs the run ids `chosen[spec.name]` names
+    that `ranking` holds (none: its best `spec.chosen`). `runs` holds every row's run by id."""
+    return [failsafe(ranked_figure)(spec, ranking, runs, benchmark, top_n, (chosen or {}).get(spec.name, ()))
+            for spec in benchmark.board.figures]
 
 
-def _figure(runs: Sequence[RunResult], benchmark: Benchmark, spec: FigureSpec) -> go.Figure:
+def ranked_figure(spec: FigureSpec, ranking: pd.DataFrame, runs: Mapping[str, RunResult], benchmark: Benchmark,
+                  top_n: int = MAX_ROWS, chosen: Sequence[str] = ()) -> go.Figure:
+    """The figure `spec` declares of `ranking`'s first `top_n` rows, or of the runs `chosen` (`ranked_figures`)."""
     metrics = figure_metrics(benchmark, spec)
-    drawn = runs[:DEFAULT_RADAR_ROWS if spec.kind is FigureKind.RADAR else None]
-    titled = dataclasses.replace(spec, title=figure_title(benchmark, spec))
-    return draw(titled, figure_values(drawn, benchmark, spec), scale_of(metrics[0].unit, metrics[0].higher_is_better))
+    shown = ranking[ranking["run_id"].isin(chosen_runs(spec, ranking, chosen))] if spec.chosen else ranking.head(top_n)
+    title = figure_title(benchmark, spec)
+    drawn = [runs[run_id] for run_id in shown["run_id"]]
+    breakdown = _breakdown(benchmark, spec.breakdown) if spec.breakdown else None
+    if _is_headline(spec):
+        values = headline_values(shown, benchmark)
+        title = f"{title} {ON_CHOSEN_GROUPS}" if SUBSET_COLUMN in shown else title
+    elif spec.chosen == 1 and drawn and breakdown and _is_two_way(drawn[0], breakdown):
+        values = two_way_values(drawn[0], breakdown)
+        title = f"{short_labels([drawn[0].model], [drawn[0].revision])[0]}: {title}"
+    else:
+        values = figure_values(drawn, benchmark, spec)
+    scale = scale_of(metrics[0].unit, metrics[0].higher_is_better)
+    return draw(dataclasses.replace(spec, title=title), values, scale)
+
+
+def chosen_runs(spec: FigureSpec, ranking: pd.DataFrame, chosen: Sequence[str]) -> list[str]:
+    """The run ids a figure of chosen runs draws: those of `chosen` that `ranking` holds, in its order; none (a
+    chosen run no longer ranked is dropped): its best `spec.chosen`."""
+    ranked, wanted = list(ranking["run_id"]), set(chosen)
+    return [run_id for run_id in ranked if run_id in wanted] or ranked[:spec.chosen]
+
+
+def _is_headline(spec: FigureSpec) -> bool:
+    return spec.kind is FigureKind.HEADLINE and not spec.metrics
+
+
+def headline_values(ranking: pd.DataFrame, benchmark: Benchmark) -> pd.DataFrame:
+    """Each ranked row's headline (on chosen groups: the subset's, `SUBSET_COLUMN`) with its 95 % interval; the
+    hover note says its rank range and its flags."""
+    metric = benchmark.headline_metric()
+    subset = SUBSET_COLUMN in ranking
+    blank = pd.Series(float("nan"), index=ranking.index, dtype=float)
+    ranges = [format_rank_range(best, worst) or "–"
+              for best, worst in zip(ranking.get("rank_best", blank), ranking.get("rank_worst", blank))]
+    badges = [[flag.badge for flag in parse_codes(codes)] for codes in ranking.get("flags", blank)]
+    frame = pd.DataFrame({
+        "row": short_labels(list(ranking["model"]), list(ranking["revision"])),
+        "hover": [full_label(model, revision) for model, revision in zip(ranking["model"], ranking["revision"])],
+        "group": f"{metric.label} {ON_CHOSEN_GROUPS}" if subset else metric.label,
+        "value": ranking[SUBSET_COLUMN if subset else metric.name].to_numpy(dtype=float),
+        "low": ranking.get("ci_low", blank).to_numpy(dtype=float),
+        "high": ranking.get("ci_high", blank).to_numpy(dtype=float),
+        "note": ["\n".join([f"rank range {rank_range}", *flags]) for rank_range, flags in zip(ranges, badges)],
+    })
+    return frame[list(VALUE_COLUMNS)]
+
+
+def two_way_values(run: RunResult, breakdown: Breakdown) -> pd.DataFrame:
+    """One run's breakdown whose groups each hold several figures (`{Hindi: {native: 7.1, romanized: 6.0}}`): a row
+    per group, a column per figure, both in the summary's order; the hover names the whole run id."""
+    hover = full_label(run.model, run.revision)
+    rows = [{"row": group, "hover": f"{hover} · {group}", "group": name, "value": _number(value),
+             "low": float("nan"), "high": float("nan"), "note": None}
+            for group, figures in (run.summary.get(breakdown.summary_key) or {}).items()
+            if isinstance(figures, Mapping)
+            for name, value in figures.items() if not isinstance(value, (Mapping, list))]
+    return _every_group(pd.DataFrame(rows, columns=list(VALUE_COLUMNS)))
+
+
+def _is_two_way(run: RunResult, breakdown: Breakdown) -> bool:
+    """Whether the run's groups of `breakdown` hold several figures each, none of them the benchmark's metrics."""
+    groups = (run.summary.get(breakdown.summary_key) or {}).values()
+    return any(isinstance(figures, Mapping) and "metrics" not in figures for figures in groups)
 
 
 def figure_title(benchmark: Benchmark, spec: FigureSpec) -> str:

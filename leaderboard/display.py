@@ -20,6 +20,7 @@ _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-
 
 REVISION_CHARS = 7
 _COMMIT = re.compile(r"^[0-9a-f]{8,64}$")
+_PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?")
 _ASCII_PUNCTUATION = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
 ScoreLink = Callable[[str, str], "str | None"]
 """(run id, canonical column) -> the address of the items behind that cell, or None for a cell that is no score."""

@@ -194,10 +194,11 @@ def _breakdown(benchmark: Benchmark, run: RunResult, items_tab: str) -> str:
 
 def breakdown_rows(benchmark: Benchmark, summary: Mapping[str, Any]) -> list[tuple[str, str, str, Any, Any, str]]:
     """A run's figures beside its headline, as (items filter field or "", group, label, value, interval, unit):
-    every other metric, then the headline in each group of each breakdown that scores its groups by it."""
+    every figure of its summary's metrics (an undeclared one, such as a count, under its own name), then the headline in each group of each breakdown that scores its groups by it."""
     metrics, intervals = summary.get("metrics") or {}, summary.get("intervals") or {}
-    rows = [("", metric.name, metric.label, metrics.get(metric.name), intervals.get(metric.name), metric.unit)
-            for metric in benchmark.metrics if metric.name != benchmark.headline and metric.name in metrics]
+    declared = {metric.name: metric for metric in benchmark.metrics}
+    rows = [("", name, declared[name].label if name in declared else name, value, intervals.get(name),
+             declared[name].unit if name in declared else "") for name, value in metrics.items()]
     unit, per_group = benchmark.headline_metric().unit, summary.get("config_intervals") or {}
     for breakdown in benchmark.board.breakdowns:
         for name, entry in (summary.get(breakdown.summary_key) or {}).items():

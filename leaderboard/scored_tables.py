@@ -89,7 +89,8 @@ def ranking_frame(runs: Sequence[RunResult], benchmark: Benchmark, configured_ju
     `flags` holds each run's `row_flags` codes; the board's judge is the one most of these runs used, ties going
     to `configured_judge`."""
     columns = ["run_id", "model", "revision", *(column.name for column in benchmark.board.run_columns),
-               "decoding_mode", *metric_names(benchmark), *COUNT_COLUMNS, "judge_model", "created_at",
+               "decoding_mode", *metric_names(benchmark),
+               *(f"{name}_ci_{end}" for name in metric_names(benchmark)[1:] for end in ("low", "high")), *COUNT_COLUMNS, "judge_model", "created_at",
                "dataset_revision", "model_type", "flags"]
     flags = run_flags(runs, configured_judge)
     frame = pd.DataFrame([{**_ranking_row(run, benchmark), "flags": codes} for run, codes in zip(runs, flags)],
@@ -113,6 +114,7 @@ def _ranking_row(run: RunResult, benchmark: Benchmark) -> dict[str, Any]:
         **{column.name: column.value(run.summary) for column in benchmark.board.run_columns},
         "decoding_mode": mode_text(run.summary.get("decoding_mode")),
         **{name: _number(metrics.get(name)) for name in metric_names(benchmark)},
+        **_other_intervals(run.summary, benchmark),
         **{name: counts.get(name, 0) for name in COUNT_COLUMNS},
         "judge_model": run.provenance.get("judge_model"),
         "created_at": run.provenance.get("created_at"),
@@ -159,6 +161,18 @@ def group_labels(benchmark: Benchmark) -> dict[str, str]:
 
 def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
+
+
+def _other_intervals(summary: Mapping[str, Any], benchmark: Benchmark) -> dict[str, float | None]:
+    """The 95 % interval of every metric but the headline (whose interval is the ranking's `ci_low`, `ci_high`), as
+    `<metric>_ci_low`, `<metric>_ci_high`."""
+    intervals = summary.get("intervals") or {}
+    columns: dict[str, float | None] = {}
+    for name in metric_names(benchmark)[1:]:
+        pair = intervals.get(name)
+        low, high = pair if isinstance(pair, (list, tuple)) and len(pair) == 2 else (None, None)
+        columns[f"{name}_ci_low"], columns[f"{name}_ci_high"] = _number(low), _number(high)
+    return columns
 
 
 def run_flags(runs: Sequence[RunResult], configured_judge: str = "") -> list[str]:

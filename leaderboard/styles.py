@@ -23,7 +23,7 @@ SCORED_BOARDS = (".scored-ranked", ".scored-unranked")
 QUEUES = ("#queue-running", "#queue-pending", "#queue-finished", "#queue-failed")
 QUEUE_ID_WIDTH_PX = 48
 WIDE_PLOTS = (".wide-plot",)
-"""Every heatmap and radar of every tab (`plots_tab.plot`)."""
+"""Every heatmap and radar of every tab (`benchmark_plots.plot`)."""
 WIDE_PLOT_MIN_WIDTH_PX = 760
 
 

@@ -141,6 +141,10 @@ class FigureSpec:
     its first metric; None: the groups are the `metrics` themselves, which must share one unit and one direction
     (an accuracy and an over-refusal rate are never one bar group). No metrics: the benchmark's headline.
     `name` is the plot's id in the page (`<tab>-plot-<name>`); an empty `title`: its first metric's label.
+    `chosen` 0: the figure draws the ranked runs shown (at most the top N); n > 0: it draws the runs a viewer
+    chooses in its own chooser, default the best n (a radar: 3). A figure of one chosen run (`chosen=1`) whose
+    breakdown's groups each hold several figures (WritingBench's language x rendering) draws that run alone:
+    rows its groups, columns each group's figures.
     """
 
     name: str
@@ -148,6 +152,7 @@ class FigureSpec:
     title: str
     breakdown: str | None = None
     metrics: tuple[str, ...] = ()
+    chosen: int = 0
 
 
 HEADLINE_FIGURE = FigureSpec("headline", FigureKind.HEADLINE, "")

@@ -188,24 +188,19 @@ A model never gains by failing to answer: an item it could not answer is scored,
 ## Columns
 | Column | Meaning |
 |---|---|
-| Rank, Rank range | Position by Indic average among complete runs (ties share a rank), and the middle 95 % of the ranks it holds in the joint bootstrap (a run on another dataset revision: the ranks its interval allows; see Ranking) |
-| Model, Revision | The model id as submitted (shown as text), linked to the evaluated revision on the Hub when the id is a Hub id, and that revision (a commit hash shortened to 7 characters; the link and the CSV have it in full) |
-| Chosen subset average (1–10) | Shown when the board is ranked on chosen languages or variants (Filters): the Indic average of those items alone (the chosen languages', none chosen: all 11, in the chosen variants); it orders the complete runs, and its 95 % interval ("Subset 95% CI") and rank range are the subset's, from one joint bootstrap of the runs on its items (where they cannot be resampled: the mean of the chosen columns, with neither) |
-| Indic average (1–10), 95% CI | Mean of the Indic language scores (the ranking), and its bootstrap interval |
-| english_original, indian_english | The two English configs' scores, outside the ranking |
-| All configs (1–10), All configs 95% CI | Mean of every language score, English included, and its interval |
+| Rank, Rank range (95 %) | Position by the benchmark's headline (WritingBench: Indic average) among complete runs (ties share a rank), and the middle 95 % of the ranks it holds in the joint bootstrap (a run on another dataset revision: the ranks its interval allows; see Ranking) |
+| Model, Revision | The model id as submitted (shown as text; its model page links to the evaluated revision on the Hub when the id is a Hub id), and that revision |
+| The headline on the chosen groups | Shown when the ranking is restricted to chosen groups (Filters: WritingBench's languages or renderings, QA's languages or domains, Saraiki's tasks): the headline on those items alone; it orders the complete runs, and its 95 % interval and rank range are the subset's, from one joint bootstrap of the runs on its items |
+| Indic average (1–10), 95 % interval | Mean of the Indic language scores (WritingBench's ranking), and its bootstrap interval; every benchmark's headline has its interval beside it |
+| All configs (1–10) | Mean of every language score, English included |
 | Why not ranked | For a run listed apart: partial (how many configs of the dataset) or incomplete (how many items scored) |
-| One column per language | Mean item score in that language config |
-| native / code mixed / romanized | Mean item score per prompt rendering |
-| Code-mixed drop %, Romanized drop % | How far that rendering falls below native, in percent of native |
-| Domain columns | Mean item score per writing domain (the "domains" column group) |
-| Coverage (scored/expected) | Items with a score (judged, or the floor for no answer), out of the dataset's items in the run's languages |
-| No answer (floor), Failed items, Pending items | Items the model did not answer (scored 1); items whose judgment failed for good; items not scored yet |
-| Cut off in thinking | Answers that opened a reasoning block and never closed it (the judge saw nothing after it) |
-| Dataset revision | The dataset commit of the run, flagged when a newer one is on the board |
-| Flags | Warnings on a row, each a badge explained on hover and under "Flags on rows" below; every score cell links to the items behind it (Judgments, filtered to that model and language or rendering) |
-| License, Open weights | The "metadata" column group, from the model's Hub page when it was submitted: the license its card declares (`license:`, or the Hub's license tag; "other:<name>" for a custom one, lower case), and whether its weights are open, meaning the repository is public, not gated (no access request) and holds weight files (`.safetensors` or `pytorch_model*.bin`), so anyone can download them. "unknown" for runs judged from the command line or submitted before these were recorded; the license filter (Filters) leaves such runs out unless "unknown" is among the licenses chosen, and "Open weights only" leaves them out |
-| Judge, Date, Params (B), Precision, Model type | Judge model, when the run was scored, model size, dtype, and the model type its request recorded: reasoning (its `<think>` part removed before judging), chat (asked in chat turns) or base (raw prompts); blank when not recorded |
+| One column per group (column groups) | The headline in each group of a breakdown: per language (English configs included, outside the ranking), per prompt rendering (native / code mixed / romanized), per domain or subdomain |
+| Items, No answer, Judge failures | Items scored; items the model did not answer (WritingBench scores them 1); items whose judgment failed for good |
+| Answer length (median), Length unit | Each run's median answer length, in tokens where the backend reported them, else characters (the unit is named) |
+| Dataset revision | The dataset commit of the run; a newer one on the board flags the row |
+| Flags | Warnings on a row, each a badge explained on hover and under "Flags on rows" below; every score cell links to the items behind it (the tab's item browser, filtered to that model and group) |
+| License, Open weights | The "Model card" column group, from the model's Hub page when it was submitted: the license its card declares (`license:`, or the Hub's license tag; "other:<name>" for a custom one, lower case), and whether its weights are open, meaning the repository is public, not gated (no access request) and holds weight files (`.safetensors` or `pytorch_model*.bin`), so anyone can download them. "unknown" for runs judged from the command line or submitted before these were recorded; the license filter (Filters) leaves such runs out unless "unknown" is among the licenses chosen, and "Open weights only" leaves them out |
+| Judge, Scored at, Parameters (B), Precision, Model type | The "Details" column group: judge model, when the run was scored, model size, dtype, and the model type its request recorded: reasoning (its `<think>` part removed before judging), chat (asked in chat turns) or base (raw prompts); blank when not recorded |
 | Mode | How greedy replies were batched, as every reply records it (every benchmark): `fixed-batches` (an item always meets the same batch), `reference` (one at a time, as the seed's script), `batch-invariant` / `vllm-default` (vLLM with or without its batch-invariant kernels), `server` (an endpoint batches); "mixed: …" for a run resumed in another mode; blank for a run generated before the mode was recorded, or judged from a file |
 
 ## A model's page

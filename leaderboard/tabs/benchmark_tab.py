@@ -24,7 +24,7 @@ from eval_backend.benchmarks.board_view import Breakdown
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.dataset_loader import configured_benchmarks
 from leaderboard.endpoint_inputs import choice, refusing_bad_input
-from leaderboard.context import AppContext, as_updates
+from leaderboard.context import AppContext
 from leaderboard.ranking_query import RankingQuery, kept_rows
 from leaderboard.results import LruCache, Snapshot
 from leaderboard.row_flags import too_few_items
@@ -44,13 +44,12 @@ from leaderboard.scored_tables import (
     subset_line,
     tab_id,
 )
-from leaderboard.declared_figures import benchmark_figures, figure_title
 from leaderboard.answer_lengths import lengths_of
 from leaderboard.style_view import SEED, VIEW_CHOICES, footnote, in_reading, style_view
 from leaderboard.tabs.style_choice import style_choice
 from leaderboard.scored_rankings import split_standing
-from leaderboard.tabs.plots_tab import plot
-from leaderboard.tabs import item_browser, rankings_section
+from leaderboard.tabs import benchmark_plots, item_browser, rankings_section
+from leaderboard.tabs.benchmark_plots import DEFAULT_TOP_N, render_plots
 from leaderboard.tabs.item_browser import store_of
 from leaderboard.tabs.rankings_section import RankingsView, rankings_view
 from leaderboard.tabs.ranking_controls import query_of
@@ -58,10 +57,6 @@ from leaderboard.tabs.scored_tab_parts import CellLink, empty_table, linked_tabl
 
 RENDERS_KEPT = 64
 """Rankings renders kept per tab (one per state of the results, query and reading a viewer asked for)."""
-PLOTS_NOTE = ("**Plots** of the ranked runs the search and flags above keep, in the ranking's order (on the chosen "
-              "groups, when ticked; at most 60); models are labelled `org/name@revision` (7 characters), the whole id "
-              "on hover.")
-
 
 @dataclass(frozen=True)
 class Board:
@@ -93,32 +88,30 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     breakdown = gr.Dataframe(empty_table(["model", "revision", benchmark.board.breakdowns[0].name], names),
                              label="Figures per group, with the headline's 95 % interval (each opens its items)",
                              interactive=False, elem_id=f"{prefix}-breakdown")
-    gr.Markdown(PLOTS_NOTE, elem_id=f"{prefix}-plots-note")
-    plots = [plot(figure_title(benchmark, spec), spec, f"{prefix}-") for spec in benchmark.board.figures]
+    plots = benchmark_plots.build(benchmark, prefix)
     item_browser.build(context, benchmark)
-    board = {**section.outputs, "breakdown": breakdown, "style_note": style_note}
     groups = list(group_labels(benchmark))
 
     @refusing_bad_input
-    def render(chosen: object, *values: object) -> dict[Any, Any]:
+    def render(chosen: object, style: object) -> list[Any]:
         grouping = choice(chosen, "group by", breakdowns)
-        query = query_of(values[:len(controls.inputs)], len(on_groups), groups)
-        style = (*values[len(controls.inputs):], SEED)[0]
-        rendered = render_board(context, benchmark, breakdowns[grouping], query, _reading(style), renders)
-        return {**as_updates(rendered.rankings, section.outputs), breakdown: rendered.breakdown,
-                style_note: rendered.style_note}
+        return render_breakdown(context, benchmark, breakdowns[grouping], _reading(style))
 
-    gr.on([context.results_version.change, group_by.change, reading.change], render,
-          [group_by, *controls.inputs, reading], list(board.values()), show_progress="hidden",
-          trigger_mode="always_last")
+    # The rankings have their own listener (`rankings_section`): one per view, so the last change is the one painted.
+    gr.on([context.results_version.change, group_by.change, reading.change], render, [group_by, reading],
+          [breakdown, style_note], show_progress="hidden", trigger_mode="always_last")
 
     @refusing_bad_input
     def figures(*values: object) -> list[Any]:
-        return render_figures(context, benchmark, query_of(values, len(on_groups), groups))
+        query = query_of(values[:len(controls.inputs)], len(on_groups), groups)
+        top_n, *chosen = values[len(controls.inputs):]
+        return render_figures(context, benchmark, query, top_n, chosen)
 
-    # The plots draw the ranked rows the rankings' search and filters keep, re-drawn when any changes.
-    gr.on([context.results_version.change, *(control.change for control in controls.inputs)], figures,
-          controls.inputs, plots, show_progress="hidden", trigger_mode="always_last")
+    # The plots draw the ranked rows the rankings' search and filters keep, re-drawn when any changes; a chooser's
+    # own `input` (a viewer's choice), never its `change`, which the render sets off by writing its value.
+    gr.on([context.results_version.change, *(control.change for control in controls.inputs), plots.top_n.change,
+           *(chooser.input for chooser in plots.choosers)], figures, [*controls.inputs, *plots.inputs], plots.outputs,
+          show_progress="hidden", trigger_mode="always_last")
 
 
 def _reading(style: object) -> str:
@@ -171,27 +164,32 @@ def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown
     """Every run's rankings (those the query keeps, ranked on its groups, in the reading `style`: the seed's, or
     controlled for style with its footnote) and the chosen breakdown."""
     snapshot = store_of(context, benchmark).snapshot()
+    rankings = _rankings(context, benchmark, snapshot, query, style, renders)
+    return Board(rankings, *render_breakdown(context, benchmark, breakdown, style))
+
+
+def render_breakdown(context: AppContext, benchmark: Benchmark, breakdown: Breakdown, style: str = SEED) -> list[Any]:
+    """The chosen breakdown's table, and the footnote of the controlled reading (hidden in the seed's)."""
+    snapshot = store_of(context, benchmark).snapshot()
     ranking = _ranking(context, benchmark, snapshot)
     few = {run_id for run_id, codes in zip(ranking["run_id"], ranking["flags"]) if too_few_items(codes)}
     long = breakdown_frame(snapshot.runs, benchmark, breakdown, few, lengths_of(snapshot, benchmark))
     controlled = style != SEED and bool(benchmark.board.style_features)
-    return Board(
-        rankings=_rankings(context, benchmark, snapshot, query, style, renders),
-        breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown),
-                               column_decimals(long, benchmark)),
-        style_note=gr.update(value=footnote(style_view(snapshot, benchmark, ranking), benchmark) if controlled else "",
-                             visible=controlled),
-    )
+    note = footnote(style_view(snapshot, benchmark, ranking), benchmark) if controlled else ""
+    return [linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown), column_decimals(long, benchmark)),
+            gr.update(value=note, visible=controlled)]
 
 
-def render_figures(context: AppContext, benchmark: Benchmark, query: RankingQuery = RankingQuery()) -> list[Any]:
+def render_figures(context: AppContext, benchmark: Benchmark, query: RankingQuery = RankingQuery(),
+                   top_n: object = DEFAULT_TOP_N, chosen: Sequence[object] | None = None) -> list[Any]:
     """The benchmark's declared figures of the ranked runs the query keeps, in the order of the ranking shown (on
-    the groups it ranks on, when any)."""
+    the groups it ranks on, when any): the top N, or the runs chosen above a figure (`benchmark_plots`); then each
+    chooser's update."""
     snapshot = store_of(context, benchmark).snapshot()
     ranking = ranking_of(snapshot, benchmark, context.settings.judge.model, chosen_subset(benchmark, query.ranked_on))
     ranked = split_standing(ranking[kept_rows(ranking, query)])[0]
-    runs = {run.run_id: run for run in snapshot.runs}
-    return benchmark_figures([runs[run_id] for run_id in ranked["run_id"]], benchmark)
+    choosers = [None] * sum(1 for spec in benchmark.board.figures if spec.chosen) if chosen is None else chosen
+    return render_plots(ranked, {run.run_id: run for run in snapshot.runs}, benchmark, top_n, choosers)
 
 
 def rankings_of(context: AppContext, benchmark: Benchmark, query: RankingQuery = RankingQuery(),

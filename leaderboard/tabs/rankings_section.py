@@ -76,10 +76,10 @@ class RankingsSection:
 def build(prefix: str, benchmark: Benchmark, page_link: gr.Textbox | None, results_version: gr.Textbox,
           render: Callable[..., RankingsView], empty: pd.DataFrame, subsets: Sequence[Breakdown] = (),
           subset_choices: Callable[[], list[list[str]]] = list, readings: Sequence[Any] = ()) -> RankingsSection:
-    """Lay out the rankings and wire their controls: `render(query, *readings)` draws them whenever a control
-    changes (`readings`: more controls it reads, the style view); `empty` is the ranked table before any run;
-    `subsets` the breakdowns a ranking may be restricted to, `subset_choices()` each one's groups on the board.
-    The tab renders the rankings with the rest of its board when the results or a reading change."""
+    """Lay out the rankings and wire their controls: `render(query, *readings)` draws them whenever the results, a
+    control or a reading change (`readings`: more controls it reads, the style view), in one listener; `empty` is
+    the ranked table before any run; `subsets` the breakdowns a ranking may be restricted to, `subset_choices()`
+    each one's groups on the board."""
     outputs: dict[str, Any] = {
         "empty_state": gr.Markdown(benchmark.board.empty_state or DEFAULT_EMPTY_STATE, visible=False,
                                    elem_id=f"{prefix}-empty-state")}
@@ -131,8 +131,9 @@ def _wire(prefix: str, benchmark: Benchmark, controls: RankingControls, outputs:
 
     # One listener for every control (README, "One listener per view"), under a stable name for load tests (the
     # documented API is `leaderboard.public_api`'s).
-    triggers = [control.change for control in controls.inputs if control not in (controls.min_params,
-                                                                              controls.max_params)]
+    triggers = [results_version.change, *(reading.change for reading in readings),
+                *(control.change for control in controls.inputs if control not in (controls.min_params,
+                                                                                 controls.max_params))]
     triggers += [event for box in (controls.min_params, controls.max_params) for event in (box.submit, box.blur)]
     gr.on(triggers, rendered, [*controls.inputs, *readings], list(outputs.values()), show_progress="hidden",
           trigger_mode="always_last", api_name=f"{prefix}_view", concurrency_limit=VIEW_CONCURRENCY)

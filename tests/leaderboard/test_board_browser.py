@@ -157,58 +157,58 @@ def test_sorting_is_a_control_and_the_csv_follows_it(page: Page, evaluated: Eval
     expect(page.locator("#leaderboard-table")).to_contain_text("Rankings: scores 1–10, higher is better (sort with “Sort by” above)")
     assert page.locator("#leaderboard-table .cell-menu-button").evaluate_all(
         "bs => bs.every(b => getComputedStyle(b).display === 'none')")
-    choose(page, "sort-by", "Model")
+    choose(page, "leaderboard-sort-by", "Model")
     expected = sorted(evaluated.ranked_models())
     expect(board_rows(page).first).to_contain_text(expected[0])
     assert column(page, "Model") == expected
-    exported = pd.read_csv(download(page, "download-view", tmp_path / "sorted.csv"))
+    exported = pd.read_csv(download(page, "leaderboard-download-view", tmp_path / "sorted.csv"))
     assert list(exported["model"])[:3] == expected
 
 
 def test_no_match_says_so(page: Page) -> None:
-    page.locator("#model-search textarea").fill("no-such-model")
-    expect(page.locator("#no-match")).to_contain_text("No models match")
+    page.locator("#leaderboard-search textarea").fill("no-such-model")
+    expect(page.locator("#leaderboard-no-match")).to_contain_text("No models match")
     expect(page.locator("#leaderboard-table")).to_be_hidden()
-    expect(page.locator("#unranked-table")).to_be_hidden()
+    expect(page.locator("#leaderboard-unranked")).to_be_hidden()
 
 
 def test_filters_and_ranking_on_chosen_languages(page: Page, tmp_path: Path) -> None:
     page.get_by_text("Filters and ranking on chosen languages").click()
-    page.locator("#hide-unranked input").check()
-    expect(page.locator("#unranked-table")).to_be_hidden()
-    page.locator("#model-type").get_by_label("reasoning", exact=True).check()
+    page.locator("#leaderboard-hide-unranked input").check()
+    expect(page.locator("#leaderboard-unranked")).to_be_hidden()
+    page.locator("#leaderboard-model-type").get_by_label("reasoning", exact=True).check()
     expect(board_rows(page)).to_have_count(1)
     assert column(page, "Model") == ["acme/reasoner-3b"]
-    page.locator("#model-type").get_by_label("all", exact=True).check()
-    page.locator("#rank-languages").get_by_label("Tamil").check()
+    page.locator("#leaderboard-model-type").get_by_label("all", exact=True).check()
+    page.locator("#leaderboard-rank-config").get_by_label("Tamil").check()
     expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Chosen subset average (1–10)")).to_have_count(1)
     ranked = column(page, "Chosen subset average (1–10)")
     assert ranked == sorted(ranked, key=float, reverse=True) and column(page, "Rank") == ["1", "2", "3"]
-    exported = pd.read_csv(download(page, "download-view", tmp_path / "subset.csv"))
+    exported = pd.read_csv(download(page, "leaderboard-download-view", tmp_path / "subset.csv"))
     assert [f"{value:.2f}" for value in exported["subset_average"]] == ranked
 
 
 def test_a_shared_link_restores_the_view_and_the_address_follows_changes(page: Page, app: AppServer) -> None:
     page.goto(f"{app.url}?q=acme&sort=model&ranked_only=1")
-    expect(page.locator("#model-search textarea")).to_have_value("acme")
+    expect(page.locator("#leaderboard-search textarea")).to_have_value("acme")
     expect(board_rows(page)).to_have_count(2)
     assert column(page, "Model") == ["acme/reasoner-3b", "acme/strong-7b"]
-    expect(page.locator("#sort-by input")).to_have_value("Model")
-    page.locator("#model-search textarea").fill("strong")
+    expect(page.locator("#leaderboard-sort-by input")).to_have_value("Model")
+    page.locator("#leaderboard-search textarea").fill("strong")
     expect(board_rows(page)).to_have_count(1)
     page.wait_for_function("() => new URLSearchParams(location.search).get('q') === 'strong'")
     params = parse_qs(urlparse(page.url).query)
     assert params["q"] == ["strong"] and params["sort"] == ["model"] and params["ranked_only"] == ["1"]
-    expect(page.locator("#last-updated")).to_contain_text(re.compile(r"Last updated: \d{4}-\d\d-\d\d \d\d:\d\d UTC"))
+    expect(page.locator("#leaderboard-last-updated")).to_contain_text(re.compile(r"Last updated: \d{4}-\d\d-\d\d \d\d:\d\d UTC"))
 
 
 @both_widths
 def test_criteria_read_without_scrolling_sideways(page: Page) -> None:
     open_tab(page, "judgments")
-    expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")
-    items = page.locator("#judgments-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    expect(page.locator("#leaderboard-model input")).to_have_value("acme/strong-7b")
+    items = page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
     items.first.locator("[role=gridcell]").nth(2).click()
-    criteria = page.locator("#judgments-parts")
+    criteria = page.locator("#leaderboard-parts")
     expect(criteria.locator("section.criterion h4").first).to_have_text(re.compile(r"^1\. .+: \d+/10$"))
     assert criteria.evaluate("el => el.scrollWidth <= el.clientWidth")
     expect(criteria.locator("details li", has_text="9-10:")).to_have_count(5)
@@ -218,22 +218,22 @@ def test_criteria_read_without_scrolling_sideways(page: Page) -> None:
 @both_widths
 def test_plots_stay_readable_and_top_n_takes_a_typed_number(page: Page) -> None:
     open_tab(page, "plots")
-    page.locator("#plot-variants").scroll_into_view_if_needed()  # plots draw when they come into view
-    expect(page.locator("#plot-variants .main-svg").first).to_be_visible(timeout=2 * UI_TIMEOUT_MS)
-    plot_area = page.locator("#plot-variants .nsewdrag").first.bounding_box()
+    page.locator("#leaderboard-plot-variants").scroll_into_view_if_needed()  # plots draw when they come into view
+    expect(page.locator("#leaderboard-plot-variants .main-svg").first).to_be_visible(timeout=2 * UI_TIMEOUT_MS)
+    plot_area = page.locator("#leaderboard-plot-variants .nsewdrag").first.bounding_box()
     assert plot_area is not None and plot_area["height"] > 150  # not squeezed by rotated labels
-    heatmap = page.locator("#plot-heatmap")
+    heatmap = page.locator("#leaderboard-plot-heatmap")
     heatmap.scroll_into_view_if_needed()
     expect(heatmap.locator(".main-svg").first).to_be_visible(timeout=2 * UI_TIMEOUT_MS)
     cells_area = heatmap.locator(".nsewdrag").first.bounding_box()
     assert cells_area is not None and cells_area["width"] >= 400  # on a phone too: it scrolls, it is not squeezed
-    radar = page.locator("#plot-radar")
+    radar = page.locator("#leaderboard-plot-radar")
     radar.scroll_into_view_if_needed()
     expect(radar.locator("text", has_text="Literature & Arts").first).to_be_visible()
-    number = page.locator("#top-n input[type=number]")
+    number = page.locator("#leaderboard-top-n input[type=number]")
     number.fill("1")
     number.press("Enter")
-    expect(page.locator("#plot-overall .main-svg").first.locator("g.ytick")).to_have_count(1)
+    expect(page.locator("#leaderboard-plot-overall .main-svg").first.locator("g.ytick")).to_have_count(1)
     shot(page, "plots", full_page=True)
 
 
@@ -269,23 +269,23 @@ def address(page: Page) -> dict[str, list[str]]:
 
 def test_the_license_filter_keeps_the_chosen_licenses_and_the_csv_and_link_follow(page: Page, tmp_path: Path) -> None:
     open_filters(page)
-    page.locator("#license-filter input").click()
+    page.locator("#leaderboard-license-filter input").click()
     options = page.get_by_role("option").all_inner_texts()
     assert [option.strip() for option in options] == ["apache-2.0", "mit", "other:acme-research", "unknown"]
     page.get_by_role("option", name="apache-2.0", exact=True).click()
     expect(board_rows(page)).to_have_count(1)
     assert column(page, "Model") == ["acme/strong-7b"]
-    choose(page, "license-filter", "mit")
-    expect(board_rows(page, "unranked-table")).to_have_count(1)  # the partial run, under MIT
+    choose(page, "leaderboard-license-filter", "mit")
+    expect(board_rows(page, "leaderboard-unranked")).to_have_count(1)  # the partial run, under MIT
     page.wait_for_function("() => new URLSearchParams(location.search).get('license') === 'apache-2.0,mit'")
-    exported = pd.read_csv(download(page, "download-view", tmp_path / "licensed.csv"))
+    exported = pd.read_csv(download(page, "leaderboard-download-view", tmp_path / "licensed.csv"))
     assert list(exported["model"]) == ["acme/strong-7b", "bharat/partial-1b"]
-    shot(page, "license-filter")
+    shot(page, "leaderboard-license-filter")
 
 
 def test_open_weights_only_hides_gated_and_unknown_runs_and_a_link_restores_it(page: Page, app: AppServer) -> None:
     open_filters(page)
-    page.locator("#open-weights-only input").check()
+    page.locator("#leaderboard-open-weights-only input").check()
     expect(board_rows(page)).to_have_count(1)
     assert column(page, "Model") == ["acme/strong-7b"]  # the gated model and the one without the fact are left out
     page.wait_for_function("() => new URLSearchParams(location.search).get('open') === '1'")
@@ -293,22 +293,22 @@ def test_open_weights_only_hides_gated_and_unknown_runs_and_a_link_restores_it(p
     expect(board_rows(page)).to_have_count(1)
     assert column(page, "Open weights") == ["yes"] and column(page, "License") == ["apache-2.0"]
     open_filters(page)
-    expect(page.locator("#open-weights-only input")).to_be_checked()
+    expect(page.locator("#leaderboard-open-weights-only input")).to_be_checked()
 
 
 def test_ranking_on_chosen_variants_reranks_and_the_csv_and_link_follow(
     page: Page, evaluated: EvaluatedData, tmp_path: Path
 ) -> None:
     open_filters(page)
-    page.locator("#rank-variants").get_by_label("romanized", exact=True).check()
+    page.locator("#leaderboard-rank-variant").get_by_label("romanized", exact=True).check()
     expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Chosen subset average (1–10)")).to_have_count(1)
     # the subset's own rank range and interval (joint bootstrap on its items), and a footnote saying what is ranked
     assert headers(page, "leaderboard-table")[2:5] == ["Chosen subset average (1–10)", "Rank range", "Subset 95% CI"]
-    expect(page.locator("#ranking-rule")).to_contain_text("chosen subset (every Indic language; romanized)")
+    expect(page.locator("#leaderboard-ranking-rule")).to_contain_text("chosen subset (every Indic language; romanized)")
     ranked = column(page, "Chosen subset average (1–10)")
     assert ranked == sorted(ranked, key=float, reverse=True) and column(page, "Rank") == ["1", "2", "3"]
     page.wait_for_function("() => new URLSearchParams(location.search).get('variants') === 'romanized'")
-    exported = pd.read_csv(download(page, "download-view", tmp_path / "romanized.csv"))
+    exported = pd.read_csv(download(page, "leaderboard-download-view", tmp_path / "romanized.csv"))
     assert [f"{value:.2f}" for value in exported["subset_average"][:3]] == ranked
     first = exported["model"][0]
     romanized = evaluated.summary(first)["config_variants"]

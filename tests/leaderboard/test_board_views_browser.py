@@ -44,21 +44,21 @@ def address(page: Page) -> dict[str, list[str]]:
 
 
 def item_rows(page: Page):
-    return page.locator("#judgments-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    return page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
 
 
 @both_widths
 def test_a_judgments_link_opens_the_model_the_comparison_and_the_item(page: Page, app: AppServer) -> None:
     link = {"tab": "judgments", "model": REASONER, "compare": STRONG, "item": "Hindi:1", "language": "Hindi"}
     page.goto(f"{app.url}?{urlencode(link)}")
-    expect(page.locator("#judgments-model input")).to_have_value("acme/reasoner-3b")
-    expect(page.locator("#judgments-compare input")).to_have_value("acme/strong-7b")
-    expect(page.locator("#judgments-group input")).to_have_value("Hindi")
+    expect(page.locator("#leaderboard-model input")).to_have_value("acme/reasoner-3b")
+    expect(page.locator("#leaderboard-compare input")).to_have_value("acme/strong-7b")
+    expect(page.locator("#leaderboard-group input")).to_have_value("Hindi")
     expect(item_rows(page)).to_have_count(6)  # the Hindi items only
-    expect(page.locator("#judgments-item-title textarea")).to_have_value(re.compile(r"^Hindi #1 · Hindi-0001 · "))
-    expect(page.locator("#judgments-response .answer")).to_contain_text("acme/reasoner-3b writes about Hindi-0001")
-    expect(page.locator("#judgments-second-response .answer")).to_contain_text("acme/strong-7b writes about Hindi-0001")
-    criteria = page.locator("#judgments-parts")
+    expect(page.locator("#leaderboard-item-title textarea")).to_have_value(re.compile(r"^Hindi #1 · Hindi-0001 · "))
+    expect(page.locator("#leaderboard-response .answer")).to_contain_text("acme/reasoner-3b writes about Hindi-0001")
+    expect(page.locator("#leaderboard-second-response .answer")).to_contain_text("acme/strong-7b writes about Hindi-0001")
+    criteria = page.locator("#leaderboard-parts")
     expect(criteria.locator("section.criterion h4").first).to_have_text(re.compile(r"^1\. .+: \d+/10$"))
     expect(criteria.locator("details li", has_text="9-10:")).to_have_count(5)  # each criterion's rubric, folded
     criteria.scroll_into_view_if_needed()
@@ -69,23 +69,23 @@ def test_a_judgments_link_opens_the_model_the_comparison_and_the_item(page: Page
 
 def test_a_link_to_what_the_board_does_not_have_is_ignored(page: Page, app: AppServer) -> None:
     page.goto(f"{app.url}?{urlencode({'tab': 'judgments', 'model': '../../etc', 'item': 'Hindi:1'})}")
-    expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")  # the best-ranked run, as usual
-    expect(page.locator("#judgments-group input")).to_have_value("all")  # every language: no filter
-    expect(page.locator("#judgments-item-key textarea")).to_have_count(0)  # hidden, never a box on screen
+    expect(page.locator("#leaderboard-model input")).to_have_value("acme/strong-7b")  # the best-ranked run, as usual
+    expect(page.locator("#leaderboard-group input")).to_have_value("all")  # every language: no filter
+    expect(page.locator("#leaderboard-item-key textarea")).to_have_count(0)  # hidden, never a box on screen
     link = {"tab": "judgments", "model": REASONER, "item": "Hindi:999", "language": "<b>x</b>", "score_min": "x"}
     page.goto(f"{app.url}?{urlencode(link)}")
-    expect(page.locator("#judgments-model input")).to_have_value("acme/reasoner-3b")  # the rest of the link applies
-    expect(page.locator("#judgments-group input")).to_have_value("all")  # every language: no filter
-    expect(page.locator("#judgments-item-title")).to_be_hidden()
-    expect(page.locator("#judgments-response")).to_be_hidden()
+    expect(page.locator("#leaderboard-model input")).to_have_value("acme/reasoner-3b")  # the rest of the link applies
+    expect(page.locator("#leaderboard-group input")).to_have_value("all")  # every language: no filter
+    expect(page.locator("#leaderboard-item-title")).to_be_hidden()
+    expect(page.locator("#leaderboard-response")).to_be_hidden()
 
 
 def test_choosing_an_item_writes_the_link_and_the_link_opens_it_again(page: Page, app: AppServer) -> None:
     page.goto(app.url)
     expect(board_rows(page)).to_have_count(3)
     open_tab(page, "judgments")
-    expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")
-    choose(page, "judgments-group", "Tamil")
+    expect(page.locator("#leaderboard-model input")).to_have_value("acme/strong-7b")
+    choose(page, "leaderboard-group", "Tamil")
     expect(item_rows(page)).to_have_count(6)
     row = cells(item_rows(page))[2]
     item_rows(page).nth(2).locator("[role=gridcell]").nth(2).click()
@@ -96,13 +96,13 @@ def test_choosing_an_item_writes_the_link_and_the_link_opens_it_again(page: Page
                                               "variant", "model", "item")} == {
         "tab": ["judgments"], "judgments_model": [STRONG], "judgments_item": [wanted], "config": ["Tamil"],
         "judgments_compare": None, "variant": None, "model": None, "item": None}  # defaults stay out of the link
-    expect(page.locator("#judgments-item-title textarea")).to_have_value(re.compile(rf"^{wanted.replace(':', ' #')} · "))
-    header = page.locator("#judgments-item-title textarea").input_value()
+    expect(page.locator("#leaderboard-item-title textarea")).to_have_value(re.compile(rf"^{wanted.replace(':', ' #')} · "))
+    header = page.locator("#leaderboard-item-title textarea").input_value()
     page.goto(page.url)  # the address as a link, opened afresh
-    expect(page.locator("#judgments-item-title textarea")).to_have_value(header)
-    expect(page.locator("#judgments-group input")).to_have_value("Tamil")
-    expect(page.locator("#judgments-parts section.criterion h4").first).to_have_text(re.compile(r"^1\. .+: \d+/10$"))
-    choose(page, "judgments-model", "acme/reasoner-3b")  # a new model: its items, none of them opened yet
+    expect(page.locator("#leaderboard-item-title textarea")).to_have_value(header)
+    expect(page.locator("#leaderboard-group input")).to_have_value("Tamil")
+    expect(page.locator("#leaderboard-parts section.criterion h4").first).to_have_text(re.compile(r"^1\. .+: \d+/10$"))
+    choose(page, "leaderboard-model", "acme/reasoner-3b")  # a new model: its items, none of them opened yet
     page.wait_for_function("""() => {
       const params = new URLSearchParams(location.search);
       return params.get('judgments_model') === 'acme__reasoner-3b/main' && !params.has('judgments_item')
@@ -117,7 +117,7 @@ def test_a_row_clicked_while_another_opens_is_the_one_shown(page: Page, app: App
     for position in (1, 4):  # the second click comes while the first item is still opening
         item_rows(page).nth(position).locator("[role=gridcell]").nth(2).click()
     last = rows[4]
-    expect(page.locator("#judgments-item-title textarea")).to_have_value(re.compile(rf"^{last[0].replace(':', ' #')} · "))
+    expect(page.locator("#leaderboard-item-title textarea")).to_have_value(re.compile(rf"^{last[0].replace(':', ' #')} · "))
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('judgments_item') === {last[0]!r}")
 
 

@@ -77,7 +77,7 @@ def ui(app: AppServer, browser: Browser) -> Iterator[BrowserPage]:
     with open_ui(browser, app.url) as opened:
         # The complete runs; the partial and incomplete ones are in a table apart.
         expect(board_rows(opened.page)).to_have_count(3, timeout=UI_TIMEOUT_MS)
-        expect(board_rows(opened.page, "unranked-table")).to_have_count(2, timeout=UI_TIMEOUT_MS)
+        expect(board_rows(opened.page, "leaderboard-unranked")).to_have_count(2, timeout=UI_TIMEOUT_MS)
         yield opened
 
 
@@ -133,14 +133,14 @@ def test_board_ranks_the_models_and_shows_a_script_id_as_text(ui: BrowserPage, e
     model = headers(page, "leaderboard-table").index("Model")
     assert [row[model] for row in rows] == evaluated.ranked_models()
     assert [row[0] for row in rows] == ["1", "2", "3"]
-    expect(page.locator("#ranking-rule")).to_contain_text("Ranked by the Indic average")
+    expect(page.locator("#leaderboard-ranking-rule")).to_contain_text("Ranked by the Indic average")
     expect(board_rows(page).get_by_text(SCRIPT_MODEL_ID, exact=True)).to_be_visible()
     assert page.locator("#leaderboard-table script").count() == 0
     # the model name links to the Hub; the script id is no Hub id, so no link (scores link to their items)
     links = board_rows(page).locator("a[href^='https://huggingface.co']")
     assert links.count() == 2 and links.first.get_attribute("href") == f"https://huggingface.co/{rows[0][model]}"
-    apart = cells(board_rows(page, "unranked-table"))
-    note = headers(page, "unranked-table").index("Why not ranked")
+    apart = cells(board_rows(page, "leaderboard-unranked"))
+    note = headers(page, "leaderboard-unranked").index("Why not ranked")
     assert [row[note] for row in apart] == ["partial: 2 of 4 configs", "incomplete: 21 of 24 items"]
     shot(page, "leaderboard")
 
@@ -149,12 +149,12 @@ def test_column_groups_toggle_and_search_filters(ui: BrowserPage) -> None:
     page = ui.page
     assert "Hindi" in headers(page, "leaderboard-table")
     assert "Literature & Arts" not in headers(page, "leaderboard-table")
-    page.locator("#board-filters").get_by_text("Column groups, filters").click()  # folded: the rows come first
-    page.locator("#column-groups").get_by_label("languages").uncheck()
-    page.locator("#column-groups").get_by_label("domains").check()
+    page.locator("#leaderboard-filters").get_by_text("Column groups, filters").click()  # folded: the rows come first
+    page.locator("#leaderboard-column-groups").get_by_label("languages").uncheck()
+    page.locator("#leaderboard-column-groups").get_by_label("domains").check()
     expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Literature & Arts")).to_have_count(1)
     assert "Hindi" not in headers(page, "leaderboard-table")
-    page.locator("#model-search textarea").fill("acme")
+    page.locator("#leaderboard-search textarea").fill("acme")
     expect(board_rows(page)).to_have_count(2)
     model = headers(page, "leaderboard-table").index("Model")
     assert [row[model] for row in cells(board_rows(page))] == ["acme/strong-7b", "acme/reasoner-3b"]
@@ -163,59 +163,59 @@ def test_column_groups_toggle_and_search_filters(ui: BrowserPage) -> None:
 
 def test_view_download_is_the_filtered_view(ui: BrowserPage, tmp_path: Path) -> None:
     page = ui.page
-    page.locator("#model-search textarea").fill("partial; flaky")
-    expect(board_rows(page, "unranked-table")).to_have_count(2)
+    page.locator("#leaderboard-search textarea").fill("partial; flaky")
+    expect(board_rows(page, "leaderboard-unranked")).to_have_count(2)
     expect(board_rows(page)).to_have_count(0)
-    exported = pd.read_csv(download(page, "download-view", tmp_path / "view.csv"))
+    exported = pd.read_csv(download(page, "leaderboard-download-view", tmp_path / "view.csv"))
     assert list(exported["model"]) == ["bharat/partial-1b", "flaky/judge-fails-2b"]
     assert "config.Hindi" in exported.columns
 
 
 def test_plots_render_with_escaped_labels(ui: BrowserPage) -> None:
     page = ui.page
-    page.get_by_role("tab", name="Plots").click()
-    for plot in ("plot-overall", "plot-heatmap", "plot-variants", "plot-radar", "plot-language-variants",
-                 "plot-subdomains"):
+    page.get_by_role("tab", name="Indic WritingBench v1").click()
+    for plot in ("leaderboard-plot-overall", "leaderboard-plot-heatmap", "leaderboard-plot-variants", "leaderboard-plot-radar", "leaderboard-plot-language-variants",
+                 "leaderboard-plot-subdomains"):
         page.locator(f"#{plot}").scroll_into_view_if_needed()
         expect(page.locator(f"#{plot} .main-svg").first).to_be_visible(timeout=UI_TIMEOUT_MS)
-    overall = page.locator("#plot-overall .main-svg").first.text_content() or ""
+    overall = page.locator("#leaderboard-plot-overall .main-svg").first.text_content() or ""
     assert "acme/strong-7b" in overall and SCRIPT_MODEL_ID in overall  # drawn as literal characters
     shot(page, "plots")
 
 
 def test_an_item_s_judgment_opens_with_query_rubric_and_comparison(ui: BrowserPage, evaluated: EvaluatedData) -> None:
     page = ui.page
-    page.get_by_role("tab", name="Judgments").click()
-    expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")
-    choose(page, "judgments-group", "Hindi")
-    items = page.locator("#judgments-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    page.get_by_role("tab", name="Indic WritingBench v1").click()
+    expect(page.locator("#leaderboard-model input")).to_have_value("acme/strong-7b")
+    choose(page, "leaderboard-group", "Hindi")
+    items = page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
     expect(items).to_have_count(6)
     items.first.locator("[role=gridcell]").nth(2).click()
-    expect(page.locator("#judgments-response .answer")).to_contain_text("acme/strong-7b writes about Hindi-0000")
+    expect(page.locator("#leaderboard-response .answer")).to_contain_text("acme/strong-7b writes about Hindi-0000")
     query = read_rows(evaluated.dataset_dir, "Hindi")[0]["query"]
-    expect(page.locator("#judgments-question textarea")).to_have_value(query)
-    criteria = page.locator("#judgments-parts")
+    expect(page.locator("#leaderboard-question textarea")).to_have_value(query)
+    criteria = page.locator("#leaderboard-parts")
     expect(criteria.locator("section.criterion h4").first).to_have_text(re.compile(r"^1\. Task Fulfilment: \d+/10$"))
     expect(criteria.locator("details li", has_text="9-10:")).to_have_count(5)
-    choose(page, "judgments-compare", "acme/reasoner-3b")
-    expect(page.locator("#judgments-second-response .answer")).to_contain_text("acme/reasoner-3b writes about Hindi-0000")
-    page.locator("#judgments-second-reasoning-panel").get_by_text("Reasoning (removed before scoring)").click()
-    expect(page.locator("#judgments-second-reasoning textarea")).to_have_value(re.compile(r"<think>"))
+    choose(page, "leaderboard-compare", "acme/reasoner-3b")
+    expect(page.locator("#leaderboard-second-response .answer")).to_contain_text("acme/reasoner-3b writes about Hindi-0000")
+    page.locator("#leaderboard-second-reasoning-panel").get_by_text("Reasoning (removed before scoring)").click()
+    expect(page.locator("#leaderboard-second-reasoning textarea")).to_have_value(re.compile(r"<think>"))
     shot(page, "judgment")
 
 
 def test_the_same_row_after_switching_model_shows_the_new_model_s_judgment(ui: BrowserPage) -> None:
     page = ui.page
-    page.get_by_role("tab", name="Judgments").click()
-    expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b")
-    items = page.locator("#judgments-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    page.get_by_role("tab", name="Indic WritingBench v1").click()
+    expect(page.locator("#leaderboard-model input")).to_have_value("acme/strong-7b")
+    items = page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
     items.first.locator("[role=gridcell]").nth(2).click()
-    expect(page.locator("#judgments-response .answer")).to_have_text(re.compile(r"^\[quality=\d+\] acme/strong-7b "))
-    choose(page, "judgments-model", "acme/reasoner-3b")
-    expect(page.locator("#judgments-response")).to_be_hidden()  # the old model's item is not left up
+    expect(page.locator("#leaderboard-response .answer")).to_have_text(re.compile(r"^\[quality=\d+\] acme/strong-7b "))
+    choose(page, "leaderboard-model", "acme/reasoner-3b")
+    expect(page.locator("#leaderboard-response")).to_be_hidden()  # the old model's item is not left up
     items.first.locator("[role=gridcell]").nth(2).click()
-    expect(page.locator("#judgments-response .answer")).to_contain_text("acme/reasoner-3b writes about")
-    expect(page.locator("#judgments-panel-title textarea")).to_have_value(re.compile(r"^acme/reasoner-3b"))
+    expect(page.locator("#leaderboard-response .answer")).to_contain_text("acme/reasoner-3b writes about")
+    expect(page.locator("#leaderboard-panel-title textarea")).to_have_value(re.compile(r"^acme/reasoner-3b"))
     shot(page, "judgment-after-model-switch")
 
 
@@ -229,11 +229,11 @@ def test_the_judgments_api_refuses_a_run_id_outside_the_runs_folder(app: AppServ
 
 def test_judgment_downloads_match_the_run_folder(ui: BrowserPage, evaluated: EvaluatedData, tmp_path: Path) -> None:
     page = ui.page
-    page.get_by_role("tab", name="Judgments").click()
-    choose(page, "judgments-model", "flaky/judge-fails-2b")
+    page.get_by_role("tab", name="Indic WritingBench v1").click()
+    choose(page, "leaderboard-model", "flaky/judge-fails-2b")
     expected = read_details(evaluated.folders["flaky/judge-fails-2b"].details_path)
     for fmt in ("jsonl", "csv", "parquet"):
-        path = download(page, f"judgments-download-{fmt}", tmp_path / f"judgments.{fmt}", "flaky__judge-fails-2b")
+        path = download(page, f"leaderboard-download-{fmt}", tmp_path / f"judgments.{fmt}", "flaky__judge-fails-2b")
         if fmt == "jsonl":
             got = pd.DataFrame([json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()])
         else:
@@ -245,13 +245,13 @@ def test_judgment_downloads_match_the_run_folder(ui: BrowserPage, evaluated: Eva
 
 def test_a_script_in_a_model_id_and_response_stays_text(ui: BrowserPage) -> None:
     page = ui.page
-    page.get_by_role("tab", name="Judgments").click()
-    choose(page, "judgments-model", SCRIPT_MODEL_ID)
-    items = page.locator("#judgments-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
+    page.get_by_role("tab", name="Indic WritingBench v1").click()
+    choose(page, "leaderboard-model", SCRIPT_MODEL_ID)
+    items = page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
     items.first.locator("[role=gridcell]").nth(2).click()
-    expect(page.locator("#judgments-response .answer")).to_contain_text("<script>alert(1)</script>")
-    assert page.locator("#judgments-response script").count() == 0
-    expect(page.locator("#judgments-panel-title textarea")).to_have_value(re.compile(re.escape(SCRIPT_MODEL_ID)))
+    expect(page.locator("#leaderboard-response .answer")).to_contain_text("<script>alert(1)</script>")
+    assert page.locator("#leaderboard-response script").count() == 0
+    expect(page.locator("#leaderboard-panel-title textarea")).to_have_value(re.compile(re.escape(SCRIPT_MODEL_ID)))
     shot(page, "judgment-script")
 
 
@@ -315,7 +315,7 @@ def test_what_is_written_into_the_runs_folder_shows_without_a_restart(
         new = shutil.copytree(strong / "main", strong / "v2")
         request = json.loads((new / "request.json").read_text())
         (new / "request.json").write_text(json.dumps({**request, "revision": "v2"}))
-        page.get_by_role("tab", name="Leaderboard").click()
+        page.get_by_role("tab", name="Indic WritingBench v1").click()
         expect(board_rows(page), "the three complete runs and the new one").to_have_count(4)
         columns = headers(page, "leaderboard-table")
         model, revision = columns.index("Model"), columns.index("Revision")

@@ -168,7 +168,7 @@ def test_the_matrix_colours_only_what_holds_after_holm(page: Page, app: AppServe
 
 def test_the_judgments_side_by_side_compares_the_items_listed(page: Page, app: AppServer, data: EvaluatedData) -> None:
     page.goto(f"{app.url}?{urlencode({'tab': 'judgments', 'model': A, 'compare': B, 'language': 'Tamil'})}")
-    paired = page.locator("#judgments-paired")
+    paired = page.locator("#leaderboard-paired")
     expect(paired).to_contain_text("A − B", timeout=COMPUTE_TIMEOUT_MS)
     expected = engine_comparison(data, LONG_IDS[0], LONG_IDS[1], "overall", ("Tamil",))
     expect(paired).to_contain_text(f"Overall (every config): A − B = {expected.difference.estimate:+.3f}")
@@ -176,9 +176,9 @@ def test_the_judgments_side_by_side_compares_the_items_listed(page: Page, app: A
                                    f"of {expected.n_items} items")
     paired.scroll_into_view_if_needed()
     assert overflow(page) <= 0
-    shot(page, "judgments-paired")
-    fits_a_phone(page, "#judgments-paired")
-    shot(page, "judgments-paired")
+    shot(page, "leaderboard-paired")
+    fits_a_phone(page, "#leaderboard-paired")
+    shot(page, "leaderboard-paired")
 
 
 def test_the_downloads_hold_the_figures_on_screen_and_those_the_cli_prints(

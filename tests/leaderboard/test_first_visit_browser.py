@@ -114,7 +114,7 @@ def test_a_shared_link_asks_only_for_the_view_it_names(app: AppServer, browser: 
 def test_the_page_carries_the_board_the_api_serves(app: AppServer) -> None:
     with httpx.Client(base_url=app.url, timeout=60) as client:
         pages = [client.get("/").text for _ in range(3)]
-        from_api = call_endpoint(client, "board_view", endpoint_inputs(page_config(pages[0]), "board_view"))[0]
+        from_api = call_endpoint(client, "leaderboard_view", endpoint_inputs(page_config(pages[0]), "leaderboard_view"))[0]
 
     assert pages[0] == pages[1] == pages[2]  # one prerendered page for everyone
     in_page = component_value(page_config(pages[0]), "leaderboard-table")

@@ -25,7 +25,7 @@ def test_the_page_gives_rank_interval_breakdowns_provenance_and_links(evaluated:
     summary = evaluated.summary("acme/strong-7b")
     assert page.startswith("## acme\\/strong\\-7b @ main") and "[Hub page](https://huggingface.co/acme/strong-7b)" in page
     assert f"{summary['config_groups']['indic']:.2f}" in page and "**Rank:** 1 of 3" in page
-    assert "?tab=judgments&model=acme__strong-7b%2Fmain&language=Hindi" in page  # a language's score: its items
+    assert "?tab=leaderboard&model=acme__strong-7b%2Fmain&config=Hindi" in page  # a language's score: its items
     assert "judge stand\\-in\\-judge" in page and "precision bfloat16" in page and "**Flags:** none" in page
 
 

@@ -33,7 +33,7 @@ STREAMS = ("/gradio_api/queue/data", "/gradio_api/heartbeat/")
 VIEWPORT = {"width": 1400, "height": 1000}
 AT_ONCE = 3
 """How many links are open at a time (more only queue behind each other on the server)."""
-PAGE_SHOWN = "#leaderboard-table, #judgments-model, #qa-search, #saraiki-search, #compare-a"
+PAGE_SHOWN = "#leaderboard-table, #leaderboard-model, #qa-search, #saraiki-search, #compare-a"
 """Any of the tabs' first elements: the page has rendered."""
 
 LINKS = {
@@ -45,13 +45,13 @@ LINKS = {
     "languages-only": {"langs": "Hindi"},
     "board-values-malformed": {"langs": "Hindi,Klingon,,", "groups": "languages,<b>", "sort": "nope", "type": "?",
                                "min_b": "1e999", "max_b": "nan", "ranked_only": "yes", "license": "mit," * 400},
-    "judgments-without-model": {"tab": "judgments"},
-    "judgments-unknown-model": {"tab": "judgments", "model": "nobody__nothing/main", "item": "Hindi:1"},
-    "judgments-model-id-longer-than-a-file-name": {"tab": "judgments", "model": "a" * 300 + "/main"},
-    "judgments-100-character-model-id": {"tab": "judgments", "model": LONG_MODEL_ID, "compare": STRONG},
-    "judgments-item-of-5000-digits": {"tab": "judgments", "model": STRONG, "item": "Tamil:" + "9" * 5000,
+    "leaderboard-without-model": {"tab": "judgments"},
+    "leaderboard-unknown-model": {"tab": "judgments", "model": "nobody__nothing/main", "item": "Hindi:1"},
+    "leaderboard-model-id-longer-than-a-file-name": {"tab": "judgments", "model": "a" * 300 + "/main"},
+    "leaderboard-100-character-model-id": {"tab": "judgments", "model": LONG_MODEL_ID, "compare": STRONG},
+    "leaderboard-item-of-5000-digits": {"tab": "judgments", "model": STRONG, "item": "Tamil:" + "9" * 5000,
                                       "language": "Tamil"},
-    "judgments-filters-malformed": {"tab": "judgments", "model": STRONG, "item": "Hindi:-1", "score_min": "abc",
+    "leaderboard-filters-malformed": {"tab": "judgments", "model": STRONG, "item": "Hindi:-1", "score_min": "abc",
                                     "score_max": "-1", "unscored": "maybe", "domain": "<b>x</b>"},
     "qa-search-past-its-bound": {"tab": "qa", "qa_q": "x" * 3000},
     "compare-two-models": {"tab": "compare", "a": STRONG, "b": "acme__reasoner-3b/main"},
@@ -156,7 +156,7 @@ def test_a_judgments_link_s_good_parts_apply_when_its_item_is_malformed(app: App
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.set_default_timeout(UI_TIMEOUT_MS)
-    page.goto(f"{app.url}?{urlencode(LINKS['judgments-item-of-5000-digits'])}")
-    expect(page.locator("#judgments-model input")).to_have_value("acme/strong-7b", timeout=UI_TIMEOUT_MS)
-    expect(page.locator("#judgments-group input")).to_have_value("Tamil", timeout=UI_TIMEOUT_MS)
+    page.goto(f"{app.url}?{urlencode(LINKS['leaderboard-item-of-5000-digits'])}")
+    expect(page.locator("#leaderboard-model input")).to_have_value("acme/strong-7b", timeout=UI_TIMEOUT_MS)
+    expect(page.locator("#leaderboard-group input")).to_have_value("Tamil", timeout=UI_TIMEOUT_MS)
     context.close()

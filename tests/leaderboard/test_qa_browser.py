@@ -68,7 +68,7 @@ def test_the_landing_view_shows_each_benchmark_side_by_side_and_old_runs_still_l
     assert "bharat/partial-1b" not in rows
     assert page.locator("#overview-table script").count() == 0 and SCRIPT_MODEL in rows
     # The WritingBench board reads the migrated folders as before.
-    page.get_by_role("tab", name="Leaderboard").click()
+    page.get_by_role("tab", name="Indic WritingBench v1").click()
     expect(board_rows(page)).to_have_count(3)
     assert not list((app.data_dir / "runs").glob("acme__*"))
     assert list((app.data_dir / "runs" / "indic_writing_bench").glob("acme__*/main/summary.json"))

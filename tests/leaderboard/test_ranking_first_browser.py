@@ -77,8 +77,8 @@ def test_every_score_links_to_its_items_and_the_address_says_so(page: Page) -> N
     items = opened.value
     items.wait_for_load_state()
     assert parse_qs(urlparse(items.url).query) == asked
-    expect(items.locator("#judgments-model input")).to_have_value(LONG_IDS[0], timeout=LINK_TIMEOUT_MS)
-    expect(items.locator("#judgments-items [role=gridcell]").first).to_be_visible(timeout=LINK_TIMEOUT_MS)
+    expect(items.locator("#leaderboard-model input")).to_have_value(LONG_IDS[0], timeout=LINK_TIMEOUT_MS)
+    expect(items.locator("#leaderboard-items [role=gridcell]").first).to_be_visible(timeout=LINK_TIMEOUT_MS)
     shot(items, "score-link-judgments")
 
 
@@ -90,26 +90,26 @@ def test_flags_are_badges_explained_on_hover_and_the_filters_hide_them(page: Pag
     badge = page.locator("#leaderboard-table a", has_text=CUT_OFF.badge).first
     assert badge.get_attribute("title") == CUT_OFF.explanation and badge.get_attribute("href") == "?tab=about"
     page.get_by_text("Column groups, filters").click()
-    page.locator("#hide-flags").get_by_label(CUT_OFF.badge).check()
+    page.locator("#leaderboard-hide-flags").get_by_label(CUT_OFF.badge).check()
     expect(board_rows(page)).to_have_count(RANKED_RUNS - 1)
-    expect(page.locator("#filters-active")).to_contain_text("hiding flagged rows")
+    expect(page.locator("#leaderboard-filters-active")).to_contain_text("hiding flagged rows")
     page.wait_for_function("() => new URLSearchParams(location.search).get('hide_flags') === 'cut_off'")
     shot(page, "flags-hidden")
-    page.locator("#reset-filters").click()
+    page.locator("#leaderboard-reset-filters").click()
     expect(board_rows(page)).to_have_count(RANKED_RUNS)
-    expect(page.locator("#filters-active")).to_be_hidden()
+    expect(page.locator("#leaderboard-filters-active")).to_be_hidden()
 
 
 def test_a_link_s_filters_are_named_with_one_reset_and_updated_and_the_download_stay(page: Page, app: AppServer) -> None:
     page.goto(f"{app.url}?q=no-such-model&type=chat")
-    expect(page.locator("#no-match")).to_be_visible(timeout=LINK_TIMEOUT_MS)
-    expect(page.locator("#filters-active")).to_contain_text("search: no-such-model")
-    expect(page.locator("#filters-active")).to_contain_text("model type: chat")
-    expect(page.locator("#board-filters #model-type")).to_be_visible()  # the accordion opened: the filter is seen
-    expect(page.locator("#last-updated")).to_contain_text("Last updated:")
-    expect(page.locator("#download-view")).to_be_visible()
-    shot(page, "filters-active")
-    page.locator("#reset-filters").click()
+    expect(page.locator("#leaderboard-no-match")).to_be_visible(timeout=LINK_TIMEOUT_MS)
+    expect(page.locator("#leaderboard-filters-active")).to_contain_text("search: no-such-model")
+    expect(page.locator("#leaderboard-filters-active")).to_contain_text("model type: chat")
+    expect(page.locator("#leaderboard-filters #leaderboard-model-type")).to_be_visible()  # the accordion opened: the filter is seen
+    expect(page.locator("#leaderboard-last-updated")).to_contain_text("Last updated:")
+    expect(page.locator("#leaderboard-download-view")).to_be_visible()
+    shot(page, "leaderboard-filters-active")
+    page.locator("#leaderboard-reset-filters").click()
     expect(board_rows(page)).to_have_count(RANKED_RUNS)
 
 
@@ -140,7 +140,7 @@ def test_a_model_page_shows_every_benchmark_its_revisions_and_links(page: Page, 
     expect(model_page).to_contain_text("Other revisions")
     expect(model_page).to_contain_text("Rank: 1 of")
     assert model_page.locator(f'a[href="https://huggingface.co/{LONG_IDS[0]}"]').count() == 1
-    assert model_page.locator('a[href*="tab=judgments"]').count() >= 1
+    assert model_page.locator('a[href*="tab=leaderboard"]').count() >= 1
     shot(page, "model-page", full_page=True)
     other = model_page.locator("a", has_text="0123456").first.get_attribute("href")
     page.goto(app.url + other)
@@ -182,14 +182,14 @@ def test_about_has_contents_whose_links_land_and_a_section_link_opens_its_sectio
 
 
 def test_plots_use_short_labels_and_follow_the_board_s_search(page: Page) -> None:
-    page.locator("#model-search textarea").fill("indic-nlp;thinking-lab")
+    page.locator("#leaderboard-search textarea").fill("indic-nlp;thinking-lab")
     expect(board_rows(page)).to_have_count(3)
-    open_tab(page, "Plots")
-    ticks = page.locator("#plot-overall .ytick text")
+    open_tab(page, "Indic WritingBench v1")
+    ticks = page.locator("#leaderboard-plot-overall .ytick text")
     expect(ticks).to_have_count(3)
     labels = ticks.all_text_contents()  # SVG text has no innerText
     assert all(len(label) <= MAX_LABEL_CHARS + 8 for label in labels), labels
     assert any(label.endswith("@0123456") for label in labels)
-    box = page.locator("#plot-overall .js-plotly-plot").bounding_box()
+    box = page.locator("#leaderboard-plot-overall .js-plotly-plot").bounding_box()
     assert box and box["height"] >= 320
     shot(page, "plots-short-labels", full_page=True)

@@ -111,18 +111,18 @@ def drawn_with(page: Page, selector: str) -> list[dict]:
 
 
 def test_every_script_is_drawn_with_the_noto_face_the_app_serves(page: Page, app: AppServer) -> None:
-    open_tab(page, "Judgments")
-    items = page.locator("#judgments-items [role=gridcell]")
+    open_tab(page, "Indic WritingBench v1")
+    items = page.locator("#leaderboard-items [role=gridcell]")
     expect(items.first).to_be_visible()
     for script, letter in SCRIPT_SAMPLES.items():
-        cell = page.locator("#judgments-items [role=gridcell] span.text", has_text=letter).first
+        cell = page.locator("#leaderboard-items [role=gridcell] span.text", has_text=letter).first
         expect(cell).to_be_visible()
         marker = f"script-{script}"
         cell.evaluate("(el, marker) => el.setAttribute('data-probe', marker)", marker)
         fonts = drawn_with(page, f'[data-probe="{marker}"]')
         assert {"familyName": f"Noto Sans {script}", "isCustomFont": True} in [
             {"familyName": f["familyName"], "isCustomFont": f["isCustomFont"]} for f in fonts], fonts
-    shot(page, "judgments-scripts")
+    shot(page, "leaderboard-scripts")
     served = page.evaluate("() => Array.from(document.fonts).filter(f => f.status === 'loaded').map(f => f.family)")
     assert '"Board Noto"' in served or "Board Noto" in served
     # The files come from the app itself: nothing is fetched from elsewhere.
@@ -132,31 +132,31 @@ def test_every_script_is_drawn_with_the_noto_face_the_app_serves(page: Page, app
 
 @both_widths
 def test_answers_read_as_markdown_in_their_own_direction_and_markup_stays_text(page: Page) -> None:
-    open_tab(page, "Judgments")
-    expect(page.locator("#judgments-model input")).to_have_value(LONG_IDS[0])
-    page.locator("#judgments-items [role=gridcell]").nth(2).click()
-    answer = page.locator("#judgments-response .answer p").first
+    open_tab(page, "Indic WritingBench v1")
+    expect(page.locator("#leaderboard-model input")).to_have_value(LONG_IDS[0])
+    page.locator("#leaderboard-items [role=gridcell]").nth(2).click()
+    answer = page.locator("#leaderboard-response .answer p").first
     expect(answer).to_contain_text(SHAHMUKHI_ANSWER.strip())
     assert answer.evaluate("el => getComputedStyle(el).direction") == "rtl"  # Shahmukhi reads right to left
-    box, text = page.locator("#judgments-response .answer").bounding_box(), answer.evaluate(TEXT_BOX_JS)
+    box, text = page.locator("#leaderboard-response .answer").bounding_box(), answer.evaluate(TEXT_BOX_JS)
     assert box and box["x"] + box["width"] - text["right"] < 20  # and sits against the right edge
-    query = page.locator("#judgments-question textarea")
+    query = page.locator("#leaderboard-question textarea")
     expect(query).not_to_have_value("")
     assert query.evaluate("el => getComputedStyle(el).unicodeBidi") == "plaintext"
-    choose(page, "judgments-compare", LONG_IDS[1])
-    markup = page.locator("#judgments-second-response .answer")
+    choose(page, "leaderboard-compare", LONG_IDS[1])
+    markup = page.locator("#leaderboard-second-response .answer")
     expect(markup).to_contain_text("<img src=x onerror=alert(1)> <script>alert(2)</script>")
     expect(markup.locator("strong")).to_have_text("Bold claim")  # markdown renders
     assert markup.locator("img, script").count() == 0
     assert markup.locator("p").first.evaluate("el => getComputedStyle(el).direction") == "ltr"
-    criteria = page.locator("#judgments-parts section.criterion")
+    criteria = page.locator("#leaderboard-parts section.criterion")
     expect(criteria).to_have_count(5)
     expect(criteria.first.locator("h4")).to_have_text(re.compile(r"^1\. .+: \d+/10$"))
     expect(criteria.first.locator("details li").first).to_be_hidden()  # the rubric is folded
     criteria.first.locator("summary").click()
     expect(criteria.first.locator("details li")).to_have_count(5)
     expect(criteria.first.locator("details li").first).to_be_visible()
-    assert page.locator("#judgments-parts").evaluate("el => el.scrollWidth <= el.clientWidth")
+    assert page.locator("#leaderboard-parts").evaluate("el => el.scrollWidth <= el.clientWidth")
     shot(page, "judgment-answers", full_page=True)
 
 
@@ -189,10 +189,10 @@ CONTRAST_JS = """([selector, pseudo]) => {
 MIN_CONTRAST = 4.5
 TEXT_SAMPLES = {
     "tabs": ("button[role=tab]", ""),
-    "placeholders": ("#model-search textarea, #model-search input", "::placeholder"),
+    "placeholders": ("#leaderboard-search textarea, #leaderboard-search input", "::placeholder"),
     "labels": ("[data-testid=block-info]", ""),
     "cells": ("#leaderboard-table [role=gridcell] span", ""),
-    "updated": ("#last-updated p", ""),
+    "updated": ("#leaderboard-last-updated p", ""),
 }
 
 
@@ -218,17 +218,17 @@ def test_phone_touch_targets_are_at_least_24_px(page: Page) -> None:
 
 def test_keyboard_focus_moves_through_every_control_in_order(page: Page) -> None:
     open_filters(page)  # unfolded, its controls are in the focus order
-    page.locator("#model-search textarea").focus()
+    page.locator("#leaderboard-search textarea").focus()
     reached = []
     for _ in range(12):
         page.keyboard.press("Tab")
         reached.append(page.evaluate("() => { const e = document.activeElement; const owner = e.closest('[id]');"
                                      " return e === document.body ? 'body' : (owner ? owner.id : e.tagName); }"))
     assert "body" not in reached, reached
-    assert reached.index("sort-by") < reached.index("column-groups"), reached
+    assert reached.index("leaderboard-sort-by") < reached.index("leaderboard-column-groups"), reached
 
 
-EMPTY_BOARD_TABS = ("Leaderboard", "All benchmarks", "Plots", "Judgments", "Indic QA", "Saraiki", "Compare", "Model",
+EMPTY_BOARD_TABS = ("Indic WritingBench v1", "All benchmarks", "Indic QA", "Saraiki", "Compare", "Model",
                     "Submit", "About")
 """Every tab of the app as a fresh data folder shows it (benchmark tabs by their titles)."""
 GRID_HEADERS_JS = """() => {
@@ -263,7 +263,7 @@ def test_every_empty_grid_shows_its_real_headers_and_a_benchmark_without_data_sa
     browser: Browser, empty_app: AppServer
 ) -> None:
     opened = new_page(browser, LAPTOP, empty_app.url)
-    expect(opened.locator("#empty-state")).to_be_visible()
+    expect(opened.locator("#leaderboard-empty-state")).to_be_visible()
     seen: dict[str, list[str]] = {}
     for tab in EMPTY_BOARD_TABS:
         open_tab(opened, tab)
@@ -272,9 +272,9 @@ def test_every_empty_grid_shows_its_real_headers_and_a_benchmark_without_data_sa
     placeholders = {grid: heads for grid, heads in seen.items()
                     if not heads or all(re.fullmatch(r"\d+", head) for head in heads)}
     assert placeholders == {}, f"grids with Gradio's placeholder headers: {placeholders}"
-    assert seen["judgments-items"] == list(item_labels(INDIC_WRITING_BENCH).values())
+    assert seen["leaderboard-items"] == list(item_labels(INDIC_WRITING_BENCH).values())
     assert seen["overview-table"][:2] == ["Model", "Revision"]
-    assert {"overview-table", "judgments-items", "qa-table", "qa-items", "queue-pending"} <= set(seen), sorted(seen)
+    assert {"overview-table", "leaderboard-items", "qa-table", "qa-items", "queue-pending"} <= set(seen), sorted(seen)
     shot(opened, "empty-grids")
     open_tab(opened, "Indic QA")  # no QA_DATASET: the tab says what to set, Submit does not offer it
     expect(opened.locator("#qa-intro")).to_contain_text("set QA_DATASET")

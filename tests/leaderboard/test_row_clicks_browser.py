@@ -20,7 +20,7 @@ from tests.support.app_server import AppServer
 from tests.support.browser_pages import LAPTOP, UI_TIMEOUT_MS, new_page
 
 STRONG = "acme__strong-7b/main"
-ROWS = "#judgments-items [role=row][aria-rowindex]:not([aria-rowindex='1'])"
+ROWS = "#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])"
 SELECT_LISTENER_JS = """elemId => {
   const config = window.gradio_config;
   const table = config.components.find(c => c.props.elem_id === elemId).id;
@@ -51,7 +51,7 @@ def test_the_second_of_two_quick_row_clicks_is_sent_and_shown(page: Page, board_
     page.goto(f"{board_app.url}?{urlencode({'tab': 'judgments', 'model': STRONG, 'language': 'Tamil'})}")
     expect(page.locator(ROWS)).to_have_count(6, timeout=2 * UI_TIMEOUT_MS)  # a link's first view: the longest load
     rows = first_cells(page)
-    select_listener = page.evaluate(SELECT_LISTENER_JS, "judgments-items")
+    select_listener = page.evaluate(SELECT_LISTENER_JS, "leaderboard-items")
     held: list[Route] = []
 
     def hold_row_clicks(route: Route) -> None:
@@ -76,5 +76,5 @@ def test_the_second_of_two_quick_row_clicks_is_sent_and_shown(page: Page, board_
             route.continue_()
     key = rows[4][0]  # an item row begins with its key, <config>:<index>
     config, index = key.split(":")
-    expect(page.locator("#judgments-item-title textarea")).to_have_value(re.compile(rf"^{config} #{index} · "))
+    expect(page.locator("#leaderboard-item-title textarea")).to_have_value(re.compile(rf"^{config} #{index} · "))
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('judgments_item') === {key!r}")

@@ -164,13 +164,13 @@ def test_the_tab_renders_the_controlled_view_with_its_footnote(store: ResultsSto
     controlled = render_board(context, INDIC_QA, breakdown, style=CONTROLLED)
     assert seed.style_note["visible"] is False
     assert controlled.style_note["visible"] and "Controlled for log answer length" in controlled.style_note["value"]
-    headers = controlled.table["value"]["headers"]
+    headers = controlled.rankings.table["value"]["headers"]
     judge = headers.index("Judge accuracy %")
-    rows = {row[headers.index("Model")]: row for row in controlled.table["value"]["data"]}
-    seed_rows = {row[headers.index("Model")]: row for row in seed.table["value"]["data"]}
+    rows = {row[headers.index("Model")]: row for row in controlled.rankings.table["value"]["data"]}
+    seed_rows = {row[headers.index("Model")]: row for row in seed.rankings.table["value"]["data"]}
     assert rows[VERBOSE_ID][judge] != seed_rows[VERBOSE_ID][judge]
-    assert controlled.download["value"] != seed.download["value"]  # each reading its own CSV
-    csv = pd.read_csv(controlled.download["value"], encoding="utf-8-sig")
+    assert controlled.rankings.download["value"] != seed.rankings.download["value"]  # each reading its own CSV
+    csv = pd.read_csv(controlled.rankings.download["value"], encoding="utf-8-sig")
     assert set(csv["rank_rule"]) == {CONTROLLED_RULE} and csv["median_length"].notna().all()
 
 

@@ -20,14 +20,14 @@ from eval_backend.settings import DataSettings, Settings
 from leaderboard.app_factory import build_app
 
 VIEWS = {
-    "leaderboard-table": ["results-version", "model-search", "column-groups", "rank-languages", "sort-by",
-                          "model-type", "hide-unranked", "license-filter", "open-weights-only", "rank-variants",
-                          "hide-flags", "min-params", "max-params"],
-    "plot-overall": ["results-version", "top-n", "radar-models", "variant-model", "model-search", "rank-languages",
-                     "model-type", "min-params"],
-    "judgments-items": ["judgments-group", "judgments-group-variant", "judgments-group-domain",
-                        "judgments-group-subdomain", "judgments-show"],
-    "judgments-paired": ["judgments-model", "judgments-compare", "judgments-group", "judgments-group-domain"],
+    "leaderboard-table": ["results-version", "leaderboard-search", "leaderboard-column-groups", "leaderboard-rank-config", "leaderboard-sort-by",
+                          "leaderboard-model-type", "leaderboard-hide-unranked", "leaderboard-license-filter", "leaderboard-open-weights-only", "leaderboard-rank-variant",
+                          "leaderboard-hide-flags", "leaderboard-min-params", "leaderboard-max-params"],
+    "leaderboard-plot-overall": ["results-version", "leaderboard-top-n", "leaderboard-chosen-radar", "leaderboard-chosen-language-variants", "leaderboard-search", "leaderboard-rank-config",
+                     "leaderboard-model-type", "leaderboard-min-params"],
+    "leaderboard-items": ["leaderboard-group", "leaderboard-group-variant", "leaderboard-group-domain",
+                        "leaderboard-group-subdomain", "leaderboard-show"],
+    "leaderboard-paired": ["leaderboard-model", "leaderboard-compare", "leaderboard-group", "leaderboard-group-domain"],
     "qa-table": ["qa-search", "qa-hide-flags"],
     "qa-breakdown": ["results-version", "qa-breakdown-group"],
     "qa-items": ["qa-group", "qa-group-domain", "qa-show"],
@@ -72,7 +72,7 @@ def test_a_view_s_controls_share_one_ordered_listener(page_config: dict[str, Any
     assert next(iter(shared.values()))["trigger_mode"] == "always_last"
 
 
-CHOICES = [("judgments-model", "input"), ("judgments-items", "select"), ("qa-items", "select"),
+CHOICES = [("leaderboard-model", "input"), ("leaderboard-items", "select"), ("qa-items", "select"),
            ("saraiki-items", "select")]
 """A person's choice (a model, an item's row) and the event it fires."""
 

@@ -15,8 +15,8 @@ from tests.support.run_folders import EvaluatedData
 def test_its_tab_keeps_its_address_and_declares_every_breakdown_of_its_summary() -> None:
     assert tab_id(WB) == "leaderboard" and "Indic average" in (WB.board.intro or "")
     assert [b.name for b in WB.board.breakdowns] == ["language", "variant", "domain", "subdomain", "config_variant"]
-    assert {spec.breakdown for spec in WB.board.figures} - {None} <= {"config", "variant", "domain", "subdomain",
-                                                                       "config_variant"}
+    assert {spec.breakdown for spec in WB.board.figures} - {None} <= {b.name for b in WB.board.breakdowns}
+    assert {spec.name: spec.chosen for spec in WB.board.figures if spec.chosen} == {"radar": 3, "language-variants": 1}
     # A ranking may be restricted to languages, renderings and domains: the fields its item values carry.
     assert [b.name for b in subset_breakdowns(WB)] == ["language", "variant", "domain", "config_variant"]
 

@@ -2,7 +2,7 @@
 
 The page carries the board's first view (prerendered, `leaderboard.first_view`): a viewer has
 the board when the page has arrived, and the step checks its rows are in it. The page's own board
-event (`/board_view`; `/leaderboard` in apps before the documented API), with the page's control
+event (`/leaderboard_view`; `/leaderboard` in apps before the documented API), with the page's control
 values, then stands for a viewer's next view, and `/judgments_view` (`/judgments`) for opening a
 model's judgments; both are called the way the page's
 JavaScript does: POST the inputs, then read the event stream until the result.
@@ -22,8 +22,9 @@ import httpx
 BROWSER_ENCODINGS = {"accept-encoding": "gzip, deflate, br, zstd"}
 
 STEPS = ("page", "static files", "leaderboard", "judgments")
-BOARD_EVENTS = ("board_view", "leaderboard")
-"""The page's own board event: its name now, and before the documented API took `leaderboard` (a reference app)."""
+BOARD_EVENTS = ("leaderboard_view", "board_view", "leaderboard")
+"""The page's own board event: its name now (Indic WritingBench's tab, `leaderboard`, and its rankings' view), in
+apps before the one tab (`board_view`), and before the documented API took `leaderboard` (a reference app)."""
 JUDGMENTS_EVENTS = ("judgments_view", "judgments")
 """A visit: the page (which carries the board's first view), the scripts, styles and fonts a browser
 fetches to draw it, another view of the board, a model's judgments."""
@@ -66,7 +67,7 @@ class FirstPage:
     rows: int
     board_inputs: list
     static_files: tuple[str, ...] = ()
-    board_event: str = "board_view"
+    board_event: str = "leaderboard_view"
     judgments_event: str = "judgments_view"
 
 

@@ -28,14 +28,15 @@ language. A subdomain's name is `<domain> / <subdomain>` (`scoring.SUBDOMAIN_SEP
 
 FIGURES = (
     FigureSpec("overall", FigureKind.HEADLINE, "Indic average (95 % interval)"),
-    FigureSpec("heatmap", FigureKind.HEATMAP, "Score by language", "config"),
+    FigureSpec("heatmap", FigureKind.HEATMAP, "Score by language", "language"),
     FigureSpec("variants", FigureKind.BARS, "Score by prompt rendering (native / code-mixed / romanized)", "variant"),
-    FigureSpec("radar", FigureKind.RADAR, "Score by domain", "domain"),
-    FigureSpec("language-variants", FigureKind.HEATMAP, "Score by language and rendering", "config_variant"),
+    FigureSpec("radar", FigureKind.RADAR, "Score by domain", "domain", chosen=3),
+    FigureSpec("language-variants", FigureKind.HEATMAP, "Score by language and rendering", "config_variant",
+               chosen=1),
     FigureSpec("subdomains", FigureKind.HEATMAP, "Score by subdomain (Indic languages)", "subdomain"),
 )
-"""The Plots tab's figures: the breakdowns are its table's groups (`config.Hindi`, ...), `config_variant` one run's
-language x rendering scores and `subdomain` the summary's (domain, subdomain) scores."""
+"""Its plots, each of a declared breakdown: the radar compares the runs a viewer chooses (default the best three),
+the language x rendering heatmap is one chosen run's (default the best)."""
 
 EMPTY_STATE = """### No results yet
 Nothing has been evaluated in this data folder. Submit a model in the **Submit** tab, or judge a file of a

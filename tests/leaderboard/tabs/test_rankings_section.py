@@ -1,5 +1,6 @@
-"""The rankings' search and flag filter of every scored benchmark's tab (here QA's): the rows kept, the CSV of them,
-the note when none is, the partial runs apart, score cells linked to their items, an empty table's headers."""
+"""A benchmark tab's rankings (here QA's, `rankings_section.rankings_view`) and their controls' links
+(`ranking_controls`): the rows the search and filters keep, the CSV of them, the note when none is, the partial
+runs apart, score cells linked to their items (`scored_tab_parts.linked_table`), an empty table's headers."""
 
 from __future__ import annotations
 
@@ -11,16 +12,12 @@ import pytest
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from leaderboard.results import ResultsStore
 from leaderboard.row_flags import FEW_ITEMS
-from leaderboard.scored_tables import labels, ranking_frame, shown_ranking
+from leaderboard.ranking_query import RankingQuery
+from leaderboard.scored_tables import labels, ranking_frame, subset_breakdowns
 from leaderboard.tabs.benchmark_tab import ranking_links
-from leaderboard.tabs.scored_tab_parts import (
-    RankingsLayout,
-    empty_table,
-    linked_filters,
-    linked_search,
-    linked_table,
-    rankings_view,
-)
+from leaderboard.tabs.ranking_controls import linked_values
+from leaderboard.tabs.rankings_section import rankings_view
+from leaderboard.tabs.scored_tab_parts import empty_table, linked_table
 from tests.support.qa_runs import QA_PROFILES, QaData, QaProfile, build_qa_runs
 
 CSV_NAME = "indic-qa-leaderboard.csv"
@@ -32,13 +29,18 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> ResultsStore:
     return ResultsStore(qa.runs_dir)
 
 
-LAYOUT = RankingsLayout(lambda frame: shown_ranking(frame, INDIC_QA), labels(INDIC_QA), ranking_links(INDIC_QA))
-
-
 def view(store: ResultsStore, search: str, downloads: Path, hidden: tuple[str, ...] = ()):
     snapshot = store.snapshot()
-    return rankings_view(snapshot, ranking_frame(snapshot.runs, INDIC_QA), LAYOUT, search, hidden, downloads, "qa",
-                         CSV_NAME)
+    return rankings_view(snapshot, ranking_frame(snapshot.runs, INDIC_QA), INDIC_QA,
+                         RankingQuery(search=search, hide_flags=hidden), downloads, "qa", CSV_NAME,
+                         link=ranking_links(INDIC_QA))
+
+
+def linked(query: str) -> list:
+    """The values a link sets in QA's ranking controls, in their order (search, flags, per subset breakdown, column
+    groups, sort, sizes, type, ranked only, licenses, open weights), then the filters' fold."""
+    subsets = subset_breakdowns(INDIC_QA)
+    return linked_values(query, "qa", INDIC_QA, subsets, [["Hindi", "Tamil"], ["History"]], ["language", "details"])
 
 
 def column_of(update: dict, label: str, part: str = "data") -> list:
@@ -79,15 +81,25 @@ def test_a_fresh_data_folder_is_no_search_miss(tmp_path: Path) -> None:
     assert rendered.no_match["visible"] is False and rendered.download["visible"] is False
 
 
+SKIP = {"__type__": "update"}
+
+
 def test_a_link_fills_the_search_only_when_it_names_it() -> None:
-    assert linked_search("?tab=qa&qa_q=acme%3Bweak", "qa_q") == "acme;weak"
-    assert linked_search("?tab=qa&q=acme", "qa_q") == {"__type__": "update"}  # the board's search is not this one
+    assert linked("?tab=qa&qa_q=acme%3Bweak")[0] == "acme;weak"
+    assert linked("?tab=qa&q=acme") == [SKIP] * 13  # another tab's search is not this one: nothing is set
 
 
-def test_a_link_restores_the_flags_hidden_known_codes_only() -> None:
-    assert linked_filters("?tab=qa&qa_hide_flags=few_items,bogus,cut_off", "qa_q", "qa_hide_flags") == (
-        {"__type__": "update"}, ["few_items", "cut_off"])
-    assert linked_filters("?tab=qa&qa_q=weak", "qa_q", "qa_hide_flags") == ("weak", {"__type__": "update"})
+def test_a_link_restores_the_flags_hidden_known_codes_only_and_opens_the_filters() -> None:
+    values = linked("?tab=qa&qa_hide_flags=few_items,bogus,cut_off")
+    assert values[:2] == [SKIP, ["few_items", "cut_off"]] and values[-1] == {"__type__": "update", "open": True}
+    assert linked("?tab=qa&qa_q=weak")[0] == "weak" and linked("?tab=qa&qa_q=weak")[-1] == SKIP  # above the fold
+
+
+def test_a_link_sets_every_filter_within_its_bounds() -> None:
+    values = linked("?qa_on_config=Tamil,Klingon&qa_on_domain=History&qa_groups=details,bogus&qa_sort=exact"
+                    "&qa_min_b=1.5&qa_max_b=-3&qa_type=reasoning&qa_ranked_only=1&qa_license=apache-2.0,mit&qa_open=yes")
+    assert values[2:12] == [["Tamil"], ["History"], ["details"], "exact", 1.5, None, "reasoning", True,
+                            ["apache-2.0", "mit"], False]
 
 
 def test_hiding_a_flag_leaves_out_its_rows_and_the_csv_follows(store: ResultsStore, tmp_path: Path) -> None:
