@@ -11,7 +11,7 @@ Each tree is timed with its own board code: a tree with WritingBench's own table
 (`leaderboard/writing_bench_tables.py`, before issue #39) builds them (`REFERENCE_CHILD`:
 `table_for_runs`, `leaderboard_view`, `display_table`, `writing_bench_figures`); a later one builds
 WritingBench's ranking as every benchmark's (`CHILD`: `scored_tables.ranking_frame`, its tab's render
-`rankings_section.rankings_view`, and its declared figures, `declared_figures.benchmark_figures`).
+`rankings_section.rankings_view`, and its declared figures, `declared_figures.ranked_figure`).
 
     python bench/leaderboard_scale.py --models 500 --record
 """
@@ -92,8 +92,8 @@ print(json.dumps({"runs": len(table), "cold": cold,
 """
 """WritingBench's own tables and figures (a tree before issue #39); the radar of the first 5 of the top 50."""
 CHILD = TIMING + """
-import dataclasses, tempfile
-from leaderboard.declared_figures import benchmark_figures
+import tempfile
+from leaderboard.declared_figures import ranked_figure
 from leaderboard.ranking_query import RankingQuery
 from leaderboard.scored_tables import ranking_frame
 from leaderboard.tabs.benchmark_tab import ranking_links
@@ -104,27 +104,26 @@ cold = timed(lambda: ranking_frame(cold_store.snapshot().runs, BENCHMARK))
 store = ResultsStore(runs_dir)
 table = ranking_frame(store.snapshot().runs, BENCHMARK)
 by_id = {run.run_id: run for run in store.snapshot().runs}
-shown = [by_id[run_id] for run_id in table["run_id"][:50]]
+ranked = table[table["standing"] == "ranked"]
 def page():
     snapshot = store.snapshot()
     rankings_view(snapshot, ranking_frame(snapshot.runs, BENCHMARK), BENCHMARK, RankingQuery(), downloads,
                   "leaderboard", "leaderboard.csv", "", ranking_links(BENCHMARK))
 def drawn(spec):
-    alone = dataclasses.replace(BENCHMARK, board=dataclasses.replace(BENCHMARK.board, figures=(spec,)))
-    return median_ms(lambda: benchmark_figures(shown, alone))
+    return median_ms(lambda: ranked_figure(spec, ranked, by_id, BENCHMARK, 50))
 print(json.dumps({"runs": len(table), "cold": cold, "page": median_ms(page),
                   **{f"figure {spec.name}": drawn(spec) for spec in BENCHMARK.board.figures}, **judgments()}))
 """
-"""WritingBench's ranking, tab render and declared figures as every benchmark's (issue #39); the radar of the
-first 3 of the top 50 (`declared_figures.DEFAULT_RADAR_ROWS`)."""
+"""WritingBench's ranking, tab render and declared figures as every benchmark's (issue #39): a figure of the ranked
+runs draws the top 50, the radar the best 3 and the language x rendering heatmap the best run (their defaults)."""
 MEASURES = {
     "cold": "main table, cold (read the summaries + build)",
     "page": "main table on a cached snapshot, built and rendered (target < 300 ms)",
     "figure overall": "overall figure (top 50)",
     "figure heatmap": "language heatmap (top 50)",
     "figure variants": "variant bars (top 50)",
-    "figure radar": "domain radar (reference: 5 models, current: 3)",
-    "figure language-variants": "language x rendering heatmap (top 50)",
+    "figure radar": "domain radar (reference: 5 models, current: the best 3)",
+    "figure language-variants": "language x rendering heatmap (current: the best run's)",
     "figure subdomains": "subdomain heatmap (top 50)",
     "judgments_cold": "one model's judgments, cold load (19,625 judgments)",
     "filter": "filter on them (target < 200 ms)",
@@ -168,7 +167,7 @@ def board_code(tree: Path) -> str:
     """What a tree's turn times, in words."""
     if own_writing_bench_tables(tree):
         return "WritingBench's own tables and figures (table_for_runs, display_table)"
-    return "every benchmark's ranking and figures (ranking_frame, rankings_view, benchmark_figures)"
+    return "every benchmark's ranking and figures (ranking_frame, rankings_view, ranked_figure)"
 
 
 def run_in_child(tree: Path, runs_dir: Path, run_id: str, repeats: int) -> dict[str, float]:
