@@ -193,7 +193,8 @@ def write_summary_folder(runs_dir: Path, model: str, rng: random.Random) -> None
     configs = {config: rng.uniform(3, 9) for config in KNOWN_CONFIGS}
     overall = statistics.fmean(configs.values())
     folder.write_summary({
-        "benchmark": BENCHMARK.name, "overall": overall, "overall_ci": (overall - 0.1, overall + 0.1), "configs": configs,
+        "benchmark": BENCHMARK.name, "overall": overall, "overall_ci": (overall - 0.1, overall + 0.1),
+        "configs": configs,
         "config_ci": {c: (v - 0.3, v + 0.3) for c, v in configs.items()}, "config_groups": {"indic": overall},
         "variants": {v: rng.uniform(3, 9) for v in VARIANTS}, "domains": {d: rng.uniform(3, 9) for d in DOMAINS},
         "subdomains": {s: rng.uniform(3, 9) for s in SUBDOMAINS},
@@ -215,7 +216,8 @@ def full_size_results(rng: random.Random) -> list[ScoredItem]:
                             SUBDOMAINS[index % 40], "Write a letter " * 5, tuple({"name": f"c{n}"} for n in range(5)))
             judgments = {
                 str(n): Judgment(config, index, meta.id, meta.variant, meta.domain, meta.subdomain, n, f"c{n}",
-                                 rng.randint(1, 10), "A reason quoting the response. " * 6, "gpt-5.4", 1, Usage(), "s", "p")
+                                 rng.randint(1, 10), "A reason quoting the response. " * 6, "gpt-5.4", 1, Usage(),
+                                 "s", "p")
                 for n in range(5)
             }
             response = ResponseRecord(config, index, "An answer of some length. " * 100)

@@ -22,7 +22,8 @@ def qa(tmp_path_factory: pytest.TempPathFactory) -> QaData:
 
 def test_each_benchmark_has_its_own_labelled_column_and_no_average(evaluated: EvaluatedData, qa: QaData) -> None:
     wb_runs = ResultsStore(evaluated.runs_dir).snapshot().runs
-    frame = overview_frame({INDIC_WRITING_BENCH.name: wb_runs, INDIC_QA.name: ResultsStore(qa.runs_dir).snapshot().runs})
+    qa_runs = ResultsStore(qa.runs_dir).snapshot().runs
+    frame = overview_frame({INDIC_WRITING_BENCH.name: wb_runs, INDIC_QA.name: qa_runs})
     wb, qa_column = headline_column(INDIC_WRITING_BENCH), headline_column(INDIC_QA)
     assert list(frame.columns) == ["model", "revision", wb, qa_column]
     assert wb == "Indic WritingBench v1: Indic average (score 1–10)" and qa_column == "Indic QA: Judge accuracy (%)"
