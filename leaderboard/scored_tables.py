@@ -20,7 +20,7 @@ from eval_backend.benchmarks.board_view import ANSWER_LENGTH, Breakdown, ItemFie
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.answer_lengths import LENGTH_COLUMNS, LENGTH_LABELS, BoardLengths, board_lengths, length_columns
-from leaderboard.display import PERCENT_DECIMALS, decimals_of, format_rank_range
+from leaderboard.display import PERCENT_DECIMALS, decimals_of, format_rank_range, short_revision
 from leaderboard.item_links import item_key
 from leaderboard.ranking_query import DETAIL_COLUMNS, DETAILS, METADATA, METADATA_COLUMNS, model_type
 from leaderboard.results import LruCache, RunResult, Snapshot, runs_frame
@@ -200,6 +200,10 @@ def shown_ranking(ranking: pd.DataFrame, benchmark: Benchmark, groups: Sequence[
     lead = ["rank", "model", names[0], "rank_range", "interval", "flags"]
     if SUBSET_COLUMN in frame:  # the rank range and interval are the subset's
         lead = ["rank", "model", SUBSET_COLUMN, "rank_range", "interval", names[0], "flags"]
+    # What a reader reads, the CSV keeping the values as they are: a dataset commit short, open weights in words.
+    frame["dataset_revision"] = frame["dataset_revision"].map(lambda revision: short_revision(revision) or None)
+    frame["open_weights"] = frame["open_weights"].map(lambda known: "unknown" if known is None or pd.isna(known)
+                                                      else "yes" if known else "no")
     chosen = benchmark.board.column_groups if groups is None else groups
     grouped = [column for name, columns in column_groups(frame, benchmark).items() if name in chosen
                for column in columns]
@@ -418,8 +422,8 @@ def subset_line(benchmark: Benchmark, subset: Subset | None, ranking: pd.DataFra
     label = benchmark.headline_metric().label
     if SUBSET_COLUMN not in ranking:
         return (f"**Not ranked on the chosen groups** ({subset.describe()}): fewer than two complete runs have items "
-                f"of the {label.lower()} there that can be resampled together; the standard ranking is shown.")
-    return (f"Ranked by the {label.lower()} on the chosen groups ({subset.describe()}) alone, complete runs only; "
+                f"of the {label} there that can be resampled together; the standard ranking is shown.")
+    return (f"Ranked by the {label} on the chosen groups ({subset.describe()}) alone, complete runs only; "
             "the 95 % interval and rank range are the subset's, from one joint bootstrap of the runs on the shared "
             "dataset revision restricted to its items.")
 

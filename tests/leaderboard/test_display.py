@@ -119,8 +119,7 @@ def test_an_outdated_dataset_revision_is_flagged(evaluated_copy: Path, tmp_path:
 
 def test_the_dataset_revision_reads_as_seven_characters_on_the_board(store: ResultsStore, table: pd.DataFrame,
                                                                      tmp_path: Path) -> None:
-    """Fails on one-tab: the one tab shows the whole `sha256:<64 hex>` (the former board showed 7 characters; the
-    CSV keeps the whole)."""
+    """The CSV keeps the whole `sha256:<64 hex>`; the board shows its first 7 characters."""
     cells = _cells(_shown(store, table, tmp_path, "details")[0])
     revision = table["dataset_revision"].iloc[0]
     assert revision.startswith("sha256:") and len(revision) > 14
@@ -129,7 +128,7 @@ def test_the_dataset_revision_reads_as_seven_characters_on_the_board(store: Resu
 
 def test_license_and_open_weights_read_unknown_when_not_recorded(store: ResultsStore, table: pd.DataFrame,
                                                                  tmp_path: Path) -> None:
-    """Fails on one-tab for open weights: it reads True / False / blank (the former board: yes / no / unknown)."""
+    """What a run's request did not record reads "unknown"; what it did, in words."""
     ranked, _ = _shown(store, table, tmp_path, "metadata")
     cells = _cells(ranked)
     assert ranked["value"]["headers"][-1] == ranking_labels(table, WRITING_BENCH)["open_weights"] == "Open weights"

@@ -85,7 +85,7 @@ def test_the_footnote_says_what_is_ranked(evaluated: EvaluatedData) -> None:
 
 def test_the_footnote_names_the_figure_as_the_benchmark_labels_it(evaluated: EvaluatedData) -> None:
     """"Indic" is a name: the line once read "Ranked by the Indic average on the chosen subset", and QA's labels
-    ("Judge accuracy") read well either way. Fails on one-tab: `subset_line` lower-cases the whole label."""
+    ("Judge accuracy") read well either way."""
     subset = Subset((("config", ("Hindi",)),))
     line = subset_line(WRITING_BENCH, subset, _ranked_on(evaluated, dict(subset.groups)))
     assert line.startswith("Ranked by the Indic average on the chosen groups (Hindi) alone"), line
