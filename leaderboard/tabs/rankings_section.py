@@ -34,7 +34,6 @@ from leaderboard.tabs.ranking_controls import RankingControls
 from leaderboard.tabs.scored_tab_parts import CellLink, linked_table
 
 NO_MATCH = "**No models match** the search and filters. Clear the search box or widen the filters (or **Reset filters**)."
-RANKINGS_LABEL = "Rankings: complete runs (“Sort by” or a column header sorts them)"
 UNRANKED_LABEL = "Not ranked: partial runs (some configs only) and incomplete ones (items without a score, a --limit)"
 PROBLEMS_LABEL = "Run folders that could not be read"
 DEFAULT_EMPTY_STATE = ("### No results yet\nNo model has been evaluated on this benchmark in this data folder. Submit "
@@ -95,7 +94,7 @@ def build(prefix: str, benchmark: Benchmark, page_link: gr.Textbox | None, resul
                                      elem_id=f"{prefix}-reset-filters")
     outputs.update({
         "no_match": gr.Markdown(NO_MATCH, visible=False, elem_id=f"{prefix}-no-match"),
-        "table": gr.Dataframe(empty, label=RANKINGS_LABEL, interactive=False, elem_id=f"{prefix}-table",
+        "table": gr.Dataframe(empty, label=rankings_label(benchmark), interactive=False, elem_id=f"{prefix}-table",
                               max_height=700, elem_classes=[RANKED_CLASS]),
         "unranked": gr.Dataframe(label=UNRANKED_LABEL, interactive=False, elem_id=f"{prefix}-unranked",
                                  max_height=400, visible=False, elem_classes=[UNRANKED_CLASS]),
@@ -106,6 +105,14 @@ def build(prefix: str, benchmark: Benchmark, page_link: gr.Textbox | None, resul
     outputs = {name: outputs[name] for name in RankingsView.__dataclass_fields__}
     _wire(prefix, benchmark, controls, outputs, page_link, results_version, render, subsets, subset_choices, readings)
     return RankingsSection(controls, outputs)
+
+
+def rankings_label(benchmark: Benchmark) -> str:
+    """The ranked table's label: what ranks it, on which scale, and how to sort it."""
+    headline = benchmark.headline_metric()
+    direction = "higher" if headline.higher_is_better else "lower"
+    return (f"Rankings: complete runs by {headline.label} ({headline.unit}, {direction} is better; “Sort by” or a "
+            "column header's menu sorts them)")
 
 
 def _wire(prefix: str, benchmark: Benchmark, controls: RankingControls, outputs: dict[str, Any],
