@@ -33,6 +33,7 @@ from eval_backend.submissions import NewRequest, QueueRequest, QueueStore, Statu
 from eval_backend.submissions.job_dispatch import JobDispatcher
 from leaderboard.results import ResultsStore
 from tests.support.chat_server import StandInChatServer
+from tests.support.held_replies import HeldReplies
 from tests.support.hub_dataset import DatasetShape, write_writing_bench_dataset
 from tests.support.jobs_server import NAMESPACE, REPO_ROOT, StandInJobsHub
 from tests.support.queue_backends import QueueBackend
@@ -273,21 +274,31 @@ def test_a_retried_request_resumes_the_pushed_run_and_pays_no_judge_call_twice(s
     assert len(space.judge.requests) == calls  # the second Job resumed the pushed folder: nothing judged again
 
 
+def checkpointed_judgments(hub: StandInJobsHub) -> int:
+    """The judgments in the results repo's checkpoint (`in-progress/`), 0 before the first is committed."""
+    if ("dataset", RESULTS) not in hub.repos or hub.repos[("dataset", RESULTS)].resolve("main") is None:
+        return 0
+    files = hub.dataset_files(RESULTS)
+    return sum(data.count(b"\n") for path, data in files.items()
+               if path.startswith("in-progress/") and path.endswith("/judgments.jsonl"))
+
+
 def test_a_job_lost_mid_run_is_resumed_by_the_next_from_its_checkpoint_paying_no_judge_call_twice(
     space: Space
 ) -> None:
-    space.judge.latency_s = 1.0  # slow enough to lose the Job between two judgments, on a busy machine too
+    held = space.judge.reply = HeldReplies(answered=3)  # the Job is lost between two judgments, however slow
     settings = space.settings(judge={"concurrency": 1}, checkpoint_s=0.2)
     request = space.add()
     dispatcher = JobDispatcher(space.store, settings, worker_id="s")
-    tick_until(dispatcher, lambda: len(space.judge.requests) >= 3, "the first judgments", timeout_s=300)
-    time.sleep(0.5)  # a checkpoint after them
+    tick_until(dispatcher, held.holding, "the first judgments")
+    tick_until(dispatcher, lambda: checkpointed_judgments(space.hub) >= 3, "a checkpoint after them")
     space.hub.lose(str(space.store.get(request.id).job_id))
     lost = tick_until(dispatcher, ended(space.store, request.id), "the lost Job's request to end")
     assert lost.status is Status.FAILED and "gone from the Hub" in str(lost.error)
     paid = len(space.judge.requests)
     assert paid < 10
 
+    held.release()
     space.store.retry(request.id)
     final = tick_until(dispatcher, ended(space.store, request.id), "the second Job")
 
