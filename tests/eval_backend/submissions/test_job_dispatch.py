@@ -116,7 +116,9 @@ def ended(store: QueueStore, request_id: int) -> Callable[[], QueueRequest | Non
     return check
 
 
-def test_a_submission_runs_as_a_job_and_ends_finished_with_its_results_on_the_board(space: Space) -> None:
+def test_a_submission_runs_as_a_job_ends_finished_on_the_board_and_a_retry_resumes_it_paying_no_judge_call_twice(
+    space: Space
+) -> None:
     settings = space.settings()
     request = space.add()
     dispatcher = JobDispatcher(space.store, settings, worker_id="space-1")
@@ -144,6 +146,16 @@ def test_a_submission_runs_as_a_job_and_ends_finished_with_its_results_on_the_bo
     assert [run.model for run in snapshot.runs] == [str(space.model)] and not snapshot.problems
     assert len(space.judge.requests) == 10  # two items, five criteria each
     assert "started Job" in final.log_tail and "completed" in final.log_tail
+
+    # The retry reuses this finished run instead of running a first Job of its own (seconds each).
+    with space.store._transaction() as conn:  # an outcome lost after the push: the admin runs the request again
+        conn.execute("UPDATE requests SET status = 'FAILED' WHERE id = ?", (request.id,))
+    space.store.retry(request.id)
+
+    again = tick_until(dispatcher, ended(space.store, request.id), "the second Job")
+
+    assert again.status is Status.FINISHED and len(space.hub.specs) == 2
+    assert len(space.judge.requests) == 10  # the second Job resumed the pushed folder: nothing judged again
 
 
 def test_three_submissions_with_a_cap_of_two_run_two_jobs_then_the_third(space: Space) -> None:
@@ -256,22 +268,6 @@ def test_a_requeued_request_whose_job_still_runs_is_re_attached_not_started_agai
     row = space.store.get(request.id)
     assert (row.status, row.worker_id, row.job_id) == (Status.RUNNING, "space-after", requeued.job_id)
     assert len(space.hub.specs) == 1 and "re-attached to Job" in row.log_tail
-
-
-def test_a_retried_request_resumes_the_pushed_run_and_pays_no_judge_call_twice(space: Space) -> None:
-    settings = space.settings()
-    request = space.add()
-    dispatcher = JobDispatcher(space.store, settings, worker_id="s")
-    tick_until(dispatcher, ended(space.store, request.id), "the first Job")
-    calls = len(space.judge.requests)
-    with space.store._transaction() as conn:  # an outcome lost after the push: the admin runs the request again
-        conn.execute("UPDATE requests SET status = 'FAILED' WHERE id = ?", (request.id,))
-    space.store.retry(request.id)
-
-    final = tick_until(dispatcher, ended(space.store, request.id), "the second Job")
-
-    assert final.status is Status.FINISHED and len(space.hub.specs) == 2
-    assert len(space.judge.requests) == calls  # the second Job resumed the pushed folder: nothing judged again
 
 
 def checkpointed_judgments(hub: StandInJobsHub) -> int:
