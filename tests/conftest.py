@@ -14,7 +14,8 @@ Each worker has its own session fixtures. One that builds something expensive an
 folders, a model on disk) builds it once per run for all workers with `tests.support.built_once`.
 Tests that share a module- or class-scoped fixture (an app server, a browser) are kept on one
 worker by `pytest_collection_modifyitems` below, so that fixture starts once; other tests spread
-over the workers one by one.
+over the workers one by one. The groups reach xdist's scheduler through a file
+(`tests.support.xdist_groups`): under pytest 9.2 xdist's own way, a suffix on the node id, is lost.
 """
 
 from __future__ import annotations
