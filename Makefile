@@ -76,7 +76,8 @@ SUBPROCESS_MODULES := \
 	tests/eval_backend/submissions/test_outage.py \
 	tests/eval_backend/submissions/test_worker.py \
 	tests/leaderboard/test_concurrent_viewers.py \
-	tests/leaderboard/test_empty_state_command.py
+	tests/leaderboard/test_empty_state_command.py \
+	tests/test_xdist_groups.py
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadgroup --ignore-glob='*_browser.py' \

@@ -14,7 +14,8 @@ Each worker has its own session fixtures. One that builds something expensive an
 folders, a model on disk) builds it once per run for all workers with `tests.support.built_once`.
 Tests that share a module- or class-scoped fixture (an app server, a browser) are kept on one
 worker by `pytest_collection_modifyitems` below, so that fixture starts once; other tests spread
-over the workers one by one.
+over the workers one by one. The groups reach xdist's scheduler through a file
+(`tests.support.xdist_groups`): under pytest 9.2 xdist's own way, a suffix on the node id, is lost.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from typing import Iterator  # noqa: E402
 import pytest  # noqa: E402  (after the environment above is set)
 
 from eval_backend.redaction import register_secrets, registered_secrets  # noqa: E402
+from tests.support import xdist_groups  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -76,11 +78,28 @@ def _shares_fixtures(item: pytest.Item) -> bool:
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks (`--dist loadgroup`)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keep the tests of a module that share a module-scoped fixture on one xdist worker: it starts once."""
     for item in items:
         if _shares_fixtures(item) and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid))
+    xdist_groups.write_groups(config, items)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:  # type: ignore[no-untyped-def]
+    """Tell each xdist worker where to write its tests' groups (`tests.support.xdist_groups` says why)."""
+    xdist_groups.name_groups_file(node.config, node.workerinput)
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # before xdist's own, which would ignore the groups
+def pytest_xdist_make_scheduler(config: pytest.Config, log):  # type: ignore[no-untyped-def]
+    """`--dist loadgroup` scheduled by the groups the workers wrote; any other `--dist` as xdist does it."""
+    return xdist_groups.GroupScheduling(config, log) if config.getvalue("dist") == "loadgroup" else None
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    xdist_groups.remove_groups_file(config)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:

@@ -172,5 +172,5 @@ def wait_for(read: Callable[[], bytes | None], timeout_s: float = 60.0) -> bytes
         found = read()
         if found:
             return found
-        time.sleep(0.5)
+        time.sleep(0.1)
     pytest.fail(f"nothing came within {timeout_s} s")

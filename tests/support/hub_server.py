@@ -259,7 +259,9 @@ class StandInHub:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="stand-in-hub", daemon=True)
+        # shutdown() waits for the loop's next poll: the default half second would be every test's teardown
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="stand-in-hub", daemon=True)
         self._thread.start()
         return self
 

@@ -1,4 +1,7 @@
-"""Faults while judging lose nothing: repeated kill -9, and a disk that fills up mid-run."""
+"""Faults while judging lose nothing: repeated kill -9, and a disk that fills up mid-run.
+
+The runs a fault strikes are processes of their own (killed, or capped in what they may write); the
+uninterrupted runs they are compared with, and the resumes after them, run in this process."""
 
 from __future__ import annotations
 
@@ -12,7 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-from tests.eval_backend.cli.test_judge_cmd import judgment_lines, write_responses
+import pytest
+
+from tests.eval_backend.cli.test_judge_cmd import judgment_lines, run_judge, write_responses
 from tests.support.chat_server import StandInChatServer
 
 CONCURRENCY = 3
@@ -23,8 +28,20 @@ def judge_command(dataset_dir: Path, responses: Path, out: Path) -> list[str]:
             str(responses), "--out-dir", str(out), "--concurrency", str(CONCURRENCY)]
 
 
+def judge_settings(server: StandInChatServer) -> dict[str, str]:
+    return {"OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "sk-test", "JUDGE_MODEL": "stand-in-judge"}
+
+
 def judge_env(server: StandInChatServer) -> dict[str, str]:
-    return {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "sk-test", "JUDGE_MODEL": "stand-in-judge"}
+    return {**os.environ, **judge_settings(server)}
+
+
+def judge_here(monkeypatch: pytest.MonkeyPatch, server: StandInChatServer, dataset_dir: Path, responses: Path,
+               out: Path) -> None:
+    """`judge_command` run to its end in this process, with the same settings."""
+    for name, value in judge_settings(server).items():
+        monkeypatch.setenv(name, value)
+    assert run_judge(dataset_dir, responses, out, "--concurrency", str(CONCURRENCY)) == 0
 
 
 def comparable_summary(out: Path) -> dict:
@@ -43,14 +60,13 @@ def judged_keys(out: Path) -> list[tuple]:
     ]
 
 
-def test_repeated_kill_9_ends_equal_to_an_uninterrupted_run(tmp_path, dataset_dir, items) -> None:
+def test_repeated_kill_9_ends_equal_to_an_uninterrupted_run(tmp_path, dataset_dir, items, monkeypatch) -> None:
     responses = write_responses(tmp_path / "responses.jsonl", items)
     total = len(items) * 5
     rng = random.Random(1234)
     with StandInChatServer(latency_s=0.03) as server:
         env = judge_env(server)
-        subprocess.run(judge_command(dataset_dir, responses, tmp_path / "clean"), env=env, check=True,
-                       stderr=subprocess.DEVNULL, timeout=120)
+        judge_here(monkeypatch, server, dataset_dir, responses, tmp_path / "clean")
         server.clear()
         out = tmp_path / "killed"
         kills = 0
@@ -63,8 +79,7 @@ def test_repeated_kill_9_ends_equal_to_an_uninterrupted_run(tmp_path, dataset_di
                 process.send_signal(signal.SIGKILL)
                 kills += 1
             process.wait()
-        subprocess.run(judge_command(dataset_dir, responses, out), env=env, check=True,
-                       stderr=subprocess.DEVNULL, timeout=120)
+        judge_here(monkeypatch, server, dataset_dir, responses, out)
         sent = server.stats.requests
     assert kills >= 2
     assert sorted(judged_keys(out)) == sorted(judged_keys(tmp_path / "clean"))
@@ -73,14 +88,14 @@ def test_repeated_kill_9_ends_equal_to_an_uninterrupted_run(tmp_path, dataset_di
     assert comparable_summary(out) == comparable_summary(tmp_path / "clean")
 
 
-def test_a_disk_filling_up_mid_run_is_a_clear_error_and_the_run_resumes_intact(tmp_path, dataset_dir, items) -> None:
+def test_a_disk_filling_up_mid_run_is_a_clear_error_and_the_run_resumes_intact(
+    tmp_path, dataset_dir, items, monkeypatch
+) -> None:
     out = tmp_path / "run"
     with StandInChatServer() as server:
         env = judge_env(server)
-        subprocess.run(judge_command(dataset_dir, write_responses(tmp_path / "first.jsonl", items[:2]), out),
-                       env=env, check=True, stderr=subprocess.DEVNULL, timeout=120)
-        subprocess.run(judge_command(dataset_dir, write_responses(tmp_path / "all.jsonl", items), tmp_path / "clean"),
-                       env=env, check=True, stderr=subprocess.DEVNULL, timeout=120)
+        judge_here(monkeypatch, server, dataset_dir, write_responses(tmp_path / "first.jsonl", items[:2]), out)
+        judge_here(monkeypatch, server, dataset_dir, write_responses(tmp_path / "all.jsonl", items), tmp_path / "clean")
         _add_an_earlier_judges_lines(out / "judgments.jsonl", min_bytes=2_000_000)
         before = (out / "judgments.jsonl").read_bytes()
         # A per-process file-size cap stands in for a full disk. Every file the run writes
@@ -101,8 +116,7 @@ def test_a_disk_filling_up_mid_run_is_a_clear_error_and_the_run_resumes_intact(t
         assert after_failure.startswith(before)  # nothing already written was touched
         assert not after_failure.endswith(b"\n")  # a torn last line, for the resume to repair
 
-        subprocess.run(judge_command(dataset_dir, tmp_path / "all.jsonl", out), env=env, check=True,
-                       stderr=subprocess.DEVNULL, timeout=120)
+        judge_here(monkeypatch, server, dataset_dir, tmp_path / "all.jsonl", out)
     assert sorted(judged_keys(out)) == sorted(judged_keys(tmp_path / "clean"))
     clean, resumed = comparable_summary(tmp_path / "clean"), comparable_summary(out)
     assert resumed["configs"] == clean["configs"] and resumed["counts"] == clean["counts"]

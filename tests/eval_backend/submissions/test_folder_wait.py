@@ -15,6 +15,7 @@ from eval_backend.run_folder import RunFolder
 from eval_backend.submissions import NewRequest, QueueStore, Status
 from tests.eval_backend.submissions.test_worker import REPO_ROOT, _keys, wait_for
 from tests.support.chat_server import StandInChatServer, chat_reply
+from tests.support.held_replies import HeldReplies
 from tests.support.queue_backends import QueueBackend
 
 
@@ -30,7 +31,7 @@ def _worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
 def test_a_takeover_of_a_paused_workers_request_waits_for_its_folder_and_uses_no_attempt_for_it(
     store: QueueStore, queue_backend: QueueBackend, tmp_path: Path, dataset_dir: Path, judge_env: StandInChatServer,
 ) -> None:
-    judge_env.latency_s = 0.3  # a run long enough to pause its worker midway through judging
+    held = judge_env.reply = HeldReplies(answered=2)  # the worker is paused midway through judging, however slow
     model = StandInChatServer(chat_reply(lambda messages: "An answer.")).start()
     request = store.add(NewRequest("org/model", "b" * 40, "main", "float32", False, "alice", SERVED))
     env = {
@@ -45,6 +46,7 @@ def test_a_takeover_of_a_paused_workers_request_waits_for_its_folder_and_uses_no
         wait_for(lambda: (row := store.get(request.id)).progress_done > 0 and row.phase == "judging",
                  "the first worker to be judging", timeout_s=60)
         paused.send_signal(signal.SIGSTOP)  # past the stale limit: it loses the claim but keeps the folder's lock
+        held.release()  # its call in flight is answered while it is paused; every later call at once
         workers.append(_worker(env, tmp_path / "taker.log"))
         given_back = wait_for(
             lambda: ("requeued without using an attempt" in (row := store.get(request.id)).log_tail

@@ -33,6 +33,7 @@ from eval_backend.submissions import NewRequest, QueueRequest, QueueStore, Statu
 from eval_backend.submissions.job_dispatch import JobDispatcher
 from leaderboard.results import ResultsStore
 from tests.support.chat_server import StandInChatServer
+from tests.support.held_replies import HeldReplies
 from tests.support.hub_dataset import DatasetShape, write_writing_bench_dataset
 from tests.support.jobs_server import NAMESPACE, REPO_ROOT, StandInJobsHub
 from tests.support.queue_backends import QueueBackend
@@ -115,7 +116,9 @@ def ended(store: QueueStore, request_id: int) -> Callable[[], QueueRequest | Non
     return check
 
 
-def test_a_submission_runs_as_a_job_and_ends_finished_with_its_results_on_the_board(space: Space) -> None:
+def test_a_submission_runs_as_a_job_ends_finished_on_the_board_and_a_retry_resumes_it_paying_no_judge_call_twice(
+    space: Space
+) -> None:
     settings = space.settings()
     request = space.add()
     dispatcher = JobDispatcher(space.store, settings, worker_id="space-1")
@@ -143,6 +146,16 @@ def test_a_submission_runs_as_a_job_and_ends_finished_with_its_results_on_the_bo
     assert [run.model for run in snapshot.runs] == [str(space.model)] and not snapshot.problems
     assert len(space.judge.requests) == 10  # two items, five criteria each
     assert "started Job" in final.log_tail and "completed" in final.log_tail
+
+    # The retry reuses this finished run instead of running a first Job of its own (seconds each).
+    with space.store._transaction() as conn:  # an outcome lost after the push: the admin runs the request again
+        conn.execute("UPDATE requests SET status = 'FAILED' WHERE id = ?", (request.id,))
+    space.store.retry(request.id)
+
+    again = tick_until(dispatcher, ended(space.store, request.id), "the second Job")
+
+    assert again.status is Status.FINISHED and len(space.hub.specs) == 2
+    assert len(space.judge.requests) == 10  # the second Job resumed the pushed folder: nothing judged again
 
 
 def test_three_submissions_with_a_cap_of_two_run_two_jobs_then_the_third(space: Space) -> None:
@@ -257,37 +270,31 @@ def test_a_requeued_request_whose_job_still_runs_is_re_attached_not_started_agai
     assert len(space.hub.specs) == 1 and "re-attached to Job" in row.log_tail
 
 
-def test_a_retried_request_resumes_the_pushed_run_and_pays_no_judge_call_twice(space: Space) -> None:
-    settings = space.settings()
-    request = space.add()
-    dispatcher = JobDispatcher(space.store, settings, worker_id="s")
-    tick_until(dispatcher, ended(space.store, request.id), "the first Job")
-    calls = len(space.judge.requests)
-    with space.store._transaction() as conn:  # an outcome lost after the push: the admin runs the request again
-        conn.execute("UPDATE requests SET status = 'FAILED' WHERE id = ?", (request.id,))
-    space.store.retry(request.id)
-
-    final = tick_until(dispatcher, ended(space.store, request.id), "the second Job")
-
-    assert final.status is Status.FINISHED and len(space.hub.specs) == 2
-    assert len(space.judge.requests) == calls  # the second Job resumed the pushed folder: nothing judged again
+def checkpointed_judgments(hub: StandInJobsHub) -> int:
+    """The judgments in the results repo's checkpoint (`in-progress/`), 0 before the first is committed."""
+    if ("dataset", RESULTS) not in hub.repos or hub.repos[("dataset", RESULTS)].resolve("main") is None:
+        return 0
+    files = hub.dataset_files(RESULTS)
+    return sum(data.count(b"\n") for path, data in files.items()
+               if path.startswith("in-progress/") and path.endswith("/judgments.jsonl"))
 
 
 def test_a_job_lost_mid_run_is_resumed_by_the_next_from_its_checkpoint_paying_no_judge_call_twice(
     space: Space
 ) -> None:
-    space.judge.latency_s = 1.0  # slow enough to lose the Job between two judgments, on a busy machine too
+    held = space.judge.reply = HeldReplies(answered=3)  # the Job is lost between two judgments, however slow
     settings = space.settings(judge={"concurrency": 1}, checkpoint_s=0.2)
     request = space.add()
     dispatcher = JobDispatcher(space.store, settings, worker_id="s")
-    tick_until(dispatcher, lambda: len(space.judge.requests) >= 3, "the first judgments", timeout_s=300)
-    time.sleep(0.5)  # a checkpoint after them
+    tick_until(dispatcher, held.holding, "the first judgments")
+    tick_until(dispatcher, lambda: checkpointed_judgments(space.hub) >= 3, "a checkpoint after them")
     space.hub.lose(str(space.store.get(request.id).job_id))
     lost = tick_until(dispatcher, ended(space.store, request.id), "the lost Job's request to end")
     assert lost.status is Status.FAILED and "gone from the Hub" in str(lost.error)
     paid = len(space.judge.requests)
     assert paid < 10
 
+    held.release()
     space.store.retry(request.id)
     final = tick_until(dispatcher, ended(space.store, request.id), "the second Job")
 

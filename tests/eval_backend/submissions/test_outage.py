@@ -17,6 +17,7 @@ from eval_backend.submissions import NewRequest, QueueRequest, Status
 from eval_backend.submissions.queue_postgres import PostgresQueueStore
 from tests.eval_backend.submissions.test_worker import REPO_ROOT, _keys, wait_for
 from tests.support.chat_server import StandInChatServer, chat_reply
+from tests.support.held_replies import HeldReplies
 from tests.support.postgres import PostgresServer, running_server
 
 SERVED = {"backend": "openai", "max_tokens": 8}  # the model under test behind a stand-in server: no weights to load
@@ -50,7 +51,7 @@ def _when(url: str, request_id: int, test: Callable[[QueueRequest], Any]) -> Cal
 def test_workers_wait_out_a_database_restart_and_the_busy_one_keeps_its_claim(
     own_server: PostgresServer, tmp_path: Path, dataset_dir: Path, judge_env: StandInChatServer,
 ) -> None:
-    judge_env.latency_s = 0.3  # a run long enough to stop the database midway through its judging
+    held = judge_env.reply = HeldReplies(answered=2)  # the database stops midway through the judging, however slow
     url = own_server.new_database()
     with PostgresQueueStore(url) as store:
         request = store.add(NewRequest("org/model", "b" * 40, "main", "float32", False, "alice", SERVED))
@@ -67,6 +68,7 @@ def test_workers_wait_out_a_database_restart_and_the_busy_one_keeps_its_claim(
         running = wait_for(_when(url, request.id, lambda r: r.phase == "judging" and r.progress_done > 0),
                            "a worker to be judging", timeout_s=120)
         own_server.halt()
+        held.release()  # the run goes on judging through the outage
         wait_for(lambda: all(WAITING in log.read_text(errors="replace") for log in logs)
                  or any(worker.poll() is not None for worker in workers),
                  "both workers to say they wait for the database", timeout_s=60)

@@ -34,6 +34,7 @@ from tests.eval_backend.test_scorer_runs import CONTEXT, dataset_with, run_qa, s
 from tests.eval_backend.test_scorer_runs_saraiki import run_saraiki, silent_on_instructions_and_safety
 from tests.support.built_once import built_once
 from tests.support.chat_server import StandInChatServer
+from tests.support.held_replies import HeldReplies
 from tests.support.qa_judge import qa_judge_reply
 from tests.support.qa_runs import QaProfile, qa_judge_settings, qa_model_reply
 from tests.support.queue_backends import QueueBackend
@@ -189,7 +190,7 @@ def test_a_killed_worker_request_is_resumed_without_redoing_finished_work(
     store: QueueStore, queue_backend: QueueBackend, tmp_path: Path, tiny_model: Path, dataset_dir: Path,
     judge_env: StandInChatServer, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    judge_env.latency_s = 0.2  # slow enough to kill the worker between two judgments
+    held = judge_env.reply = HeldReplies(answered=2)  # the worker is killed between two judgments, however slow
     monkeypatch.setenv("JUDGE_CONCURRENCY", "1")
     queue = {"allow_local_models": True, "backend_params": BACKEND, "run_limit": 1, "heartbeat_interval_s": 0.2,
              "stale_after_s": 2.0}
@@ -215,6 +216,7 @@ def test_a_killed_worker_request_is_resumed_without_redoing_finished_work(
     judgments_before = _keys(folder.judgments_path, ("config", "index", "criterion_index"))
     assert len(judgments_before) < 15
 
+    held.release()
     ended = wait_for(lambda: poll_once(store, settings, worker_id="next-worker"), "the stale request to be taken again")
     assert (ended.id, ended.status, ended.attempts) == (request.id, Status.FINISHED, 2)
     assert "PENDING: worker" in ended.log_tail and "stopped responding" in ended.log_tail
