@@ -260,7 +260,7 @@ def test_a_link_opens_its_tab_and_choosing_a_tab_updates_the_address(page: Page,
 
 
 def open_filters(page: Page) -> None:
-    page.get_by_text("Filters and ranking on chosen languages").click()
+    page.locator("#leaderboard-filters").get_by_text("Column groups, filters").click()
 
 
 def address(page: Page) -> dict[str, list[str]]:
