@@ -13,6 +13,12 @@ working tree reads the compact per-item values file (`eval_backend.item_values`)
 at scoring, or, for runs scored before it, on the first start (timed apart: "first start after the
 upgrade"). Turns alternate reference and current; medians are reported.
 
+Each tree is timed with its own board code: a tree with WritingBench's own tables
+(`leaderboard/writing_bench_tables.py`, before issue #39) builds them (`REFERENCE_BOARD`: `TableCache`,
+`leaderboard_view`, `display_table`); a later one builds WritingBench's ranking as every benchmark's
+(`BOARD`: `scored_tables.ranking_of`, and its tab's render, `rankings_section.rankings_view`, whose page
+also writes the view's CSV once per state).
+
     python bench/cold_board.py --record
 """
 
@@ -36,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.joint_bootstrap import full_size_design, synthetic_scores  # noqa: E402
 from bench.leaderboard_scale import full_size_results, write_summary_folder  # noqa: E402
 from bench.record import publish  # noqa: E402
-from bench.reference import ROOT, extract_revision  # noqa: E402
+from bench.reference import ROOT, extract_revision, own_writing_bench_tables  # noqa: E402
 from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.details import write_details  # noqa: E402
 from eval_backend.run_folder import RunFolder  # noqa: E402
@@ -45,24 +51,52 @@ from eval_backend.scorer_runs import details_frame  # noqa: E402
 REFERENCE = "939a856"
 """Main before the compact per-item values: every start reads each run's details.parquet."""
 REVISION = "sha256:bench-revision"
-CHILD = """
+DATASET = "bench-org/indic-writing-bench"
+"""The dataset every request records, as the engine writes it (every benchmark's ranking reads the revision of a
+run that names its dataset)."""
+PREAMBLE = """
 import json, os, sys, time
 from pathlib import Path
 runs = Path(sys.argv[1])
-from leaderboard.display import display_table
-from leaderboard.results import ResultsStore
-from leaderboard.writing_bench_tables import DEFAULT_GROUPS, TableCache, leaderboard_view
 from eval_backend.details import read_details, write_details
+from leaderboard.results import ResultsStore
+"""
+REFERENCE_BOARD = """
+from leaderboard.display import display_table
+from leaderboard.writing_bench_tables import DEFAULT_GROUPS, TableCache, leaderboard_view
+cache = TableCache()
+def build():
+    return cache.table(store.snapshot())
+def page():
+    display_table(leaderboard_view(build(), DEFAULT_GROUPS))
+"""
+"""The board in a tree with WritingBench's own tables (`--reference`'s default, 939a856)."""
+BOARD = """
+from eval_backend.benchmarks.registry import BENCHMARKS
+from leaderboard.ranking_query import RankingQuery
+from leaderboard.scored_tables import ranking_of
+from leaderboard.tabs.benchmark_tab import ranking_links
+from leaderboard.tabs.rankings_section import rankings_view
+benchmark = BENCHMARKS["indic_writing_bench"]
+downloads = runs.parent / f"downloads-{os.getpid()}"  # this turn's own: each turn's page writes its CSV
+def build():
+    return ranking_of(store.snapshot(), benchmark)
+def page():
+    snapshot = store.snapshot()
+    rankings_view(snapshot, ranking_of(snapshot, benchmark), benchmark, RankingQuery(), downloads, "leaderboard",
+                  "leaderboard.csv", "", ranking_links(benchmark))
+"""
+"""The board in a tree whose WritingBench tab is every benchmark's (issue #39)."""
+START = """
 started = time.perf_counter()
 store = ResultsStore(runs)
-cache = TableCache()
-table = cache.table(store.snapshot())
+table = build()
 first = time.perf_counter() - started
 ranked = table[table["standing"] == "ranked"]
 pages = []
 for _ in range(5):
     started = time.perf_counter()
-    display_table(leaderboard_view(cache.table(store.snapshot()), DEFAULT_GROUPS))
+    page()
     pages.append(time.perf_counter() - started)
 changed = runs / sys.argv[2]
 details = read_details(changed / "details.parquet")
@@ -72,11 +106,12 @@ summary = json.loads((changed / "summary.json").read_text())
 (changed / "summary.json").write_text(json.dumps({**summary, "overall": summary["overall"] - 0.001}))
 time.sleep(store.reuse_s)
 started = time.perf_counter()
-cache.table(store.snapshot())
+build()
 new_state = time.perf_counter() - started
 print(json.dumps({"first": first, "page": sorted(pages)[2], "new_state": new_state, "runs": len(table),
                   "problems": len(store.snapshot().problems), "rules": sorted(set(ranked["rank_rule"]))}))
 """
+"""What a turn times, by the tree's `build()` (the board's table) and `page()` (a page of it)."""
 
 
 def main() -> int:
@@ -94,7 +129,9 @@ def main() -> int:
         for _ in range(args.repeats):
             for name, tree in trees.items():
                 turns[name].append(run_in_child(tree, runs, changed))
+        codes = " / ".join(board_code(tree) for tree in trees.values())
     rows = summarize(turns, upgrade, args)
+    rows["board code: reference / current"] = codes
     rows["load average (1 min) before / after"] = f"{load_before:.2f} / {os.getloadavg()[0]:.2f}"
     publish("Cold board over full-size runs, main -> working tree", rows, args.record)
     return 0
@@ -140,7 +177,7 @@ def write_runs(runs: Path, models: int) -> Path:
         model = f"org-{number % 40}/model-{number}"
         write_summary_folder(runs, model, rng)
         folder = RunFolder.for_model(runs, model, "main")
-        folder.write_request({**folder.read_request(), "dataset_revision": REVISION,
+        folder.write_request({**folder.read_request(), "dataset": DATASET, "dataset_revision": REVISION,
                               "dataset_resolved_at": "2026-12-01T00:00:00Z"})
         if first is None:
             folder.write_items(metas)
@@ -151,8 +188,15 @@ def write_runs(runs: Path, models: int) -> Path:
     return runs
 
 
+def board_code(tree: Path) -> str:
+    """What a turn of this tree times, in words."""
+    return ("WritingBench's own tables (TableCache, leaderboard_view, display_table)" if own_writing_bench_tables(tree)
+            else "every benchmark's ranking (ranking_of, rankings_view)")
+
+
 def run_in_child(tree: Path, runs: Path, changed: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(runs), changed], cwd=tree, check=True,
+    child = PREAMBLE + (REFERENCE_BOARD if own_writing_bench_tables(tree) else BOARD) + START
+    done = subprocess.run([sys.executable, "-c", child, str(runs), changed], cwd=tree, check=True,
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tree)})
     return json.loads(done.stdout.strip().splitlines()[-1])
 

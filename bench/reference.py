@@ -17,3 +17,9 @@ def extract_revision(root: Path, revision: str, paths: list[str]) -> Path:
     archive = subprocess.run(["git", "archive", revision, *paths], cwd=ROOT, check=True, capture_output=True)
     subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
     return root
+
+
+def own_writing_bench_tables(tree: Path) -> bool:
+    """Whether the tree's board builds WritingBench's own tables (`leaderboard/writing_bench_tables.py`, before
+    issue #39) rather than WritingBench's ranking as every benchmark's: the two need different bench code."""
+    return (tree / "leaderboard" / "writing_bench_tables.py").exists()

@@ -49,6 +49,16 @@ def literal_markdown(text: str) -> str:
     return text if _PLAIN_NUMBER.fullmatch(text) else _ASCII_PUNCTUATION.sub(r"\\\1", text)
 
 
+def model_cell(model_id: str, revision: str = "main") -> str:
+    """The model cell: the id as literal text, linked to its revision on the Hub when the id is valid.
+
+    The link's title is the id (a Hub id has no quote to escape): the full id on hover, where a
+    narrow column wraps it.
+    """
+    url = hub_url(model_id, revision)
+    return f'[{literal_markdown(model_id)}]({url} "{model_id}")' if url else literal_markdown(model_id)
+
+
 def short_revision(revision: object) -> str:
     """A commit hash cut to 7 characters (the full one is in the link and the CSV); a branch or tag name as is."""
     if not isinstance(revision, str):

@@ -19,7 +19,7 @@ The page's own events stay callable, undocumented: their answers are component u
 # No `from __future__ import annotations`: Gradio reads the endpoints' return types from their signatures as
 # objects, and a string annotation would be described as `Any`.
 import json
-from typing import Any, Literal, Mapping, TypedDict
+from typing import Any, Literal, Mapping, Sequence, TypedDict
 
 import gradio as gr
 import pandas as pd
@@ -27,12 +27,12 @@ import pandas as pd
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from leaderboard.context import AppContext
-from leaderboard.endpoint_inputs import InvalidInput, choice, echo, refusing_bad_input, text
+from leaderboard.endpoint_inputs import InvalidInput, choice, echo, refusing_bad_input, text, texts
 from leaderboard.rankings_api import styled_rankings
-from leaderboard.results import UnknownRunError
+from leaderboard.results import RunResult, UnknownRunError
 from leaderboard.ranking_query import MODEL_TYPES, kept_rows, sorted_rows
 from leaderboard.row_flags import FLAGS
-from leaderboard.scored_tables import chosen_subset, ranking_of, subset_breakdowns
+from leaderboard.scored_tables import breakdown_groups, chosen_subset, ranking_of, subset_breakdowns
 from leaderboard.style_view import CONTROLLED, SEED
 from leaderboard.tabs.ranking_controls import query_of
 
@@ -99,10 +99,11 @@ def register(context: AppContext) -> None:
             benchmark: the benchmark whose ranking is asked (its name in the registry)
         """
         chosen = BENCHMARKS[choice(benchmark, "benchmark", BENCHMARKS, DEFAULT_BENCHMARK)]
-        ranked_on = subset_choice(chosen, {"config": ("languages", languages), "variant": ("variants", variants)})
+        snapshot = context.stores[chosen.name].snapshot()
+        ranked_on = subset_choice(chosen, snapshot.runs, {"config": ("languages", languages),
+                                                          "variant": ("variants", variants)})
         query = query_of([search, hide_flags, *ranked_on, None, sort, min_params_b, max_params_b, model_type,
                           ranked_only, licenses, open_weights_only], len(ranked_on))
-        snapshot = context.stores[chosen.name].snapshot()
         ranking = ranking_of(snapshot, chosen, context.settings.judge.model, chosen_subset(chosen, query.ranked_on))
         rows = ranking[kept_rows(ranking, query)] if len(ranking) else ranking
         view = sorted_rows(rows.reset_index(drop=True), query.sort_by)
@@ -144,16 +145,18 @@ def register(context: AppContext) -> None:
     gr.api(judgments, api_name="judgments", concurrency_limit=API_CONCURRENCY)
 
 
-def subset_choice(benchmark: Benchmark, asked: Mapping[str, tuple[str, Any]]) -> list[Any]:
+def subset_choice(benchmark: Benchmark, runs: Sequence[RunResult], asked: Mapping[str, tuple[str, Any]]) -> list[Any]:
     """The groups to rank on, one value per breakdown the benchmark's ranking may be restricted to
     (`subset_breakdowns`), from the endpoint's parameters by item field (`asked`: field -> (parameter, value));
-    InvalidInput naming a parameter set for a field the benchmark cannot rank on."""
-    fields = [breakdown.item_field for breakdown in subset_breakdowns(benchmark)]
+    InvalidInput naming a parameter set for a field the benchmark cannot rank on, or a group none of `runs` has."""
+    breakdowns = subset_breakdowns(benchmark)
+    fields = [breakdown.item_field for breakdown in breakdowns]
     unknown = [name for field, (name, value) in asked.items() if value and field not in fields]
     if unknown:
         raise InvalidInput(f"{', '.join(unknown)}: {benchmark.title}'s ranking cannot be restricted to those groups; "
                            f"leave {'them' if len(unknown) > 1 else 'it'} out")
-    return [asked.get(field, ("", None))[1] for field in fields]
+    return [texts(asked[breakdown.item_field][1], asked[breakdown.item_field][0], breakdown_groups(runs, breakdown))
+            if breakdown.item_field in asked else () for breakdown in breakdowns]
 
 
 JUDGMENT_COLUMNS = ["config", "index", "status", "item_score", "language", "variant", "domain", "subdomain", "prompt"]

@@ -20,7 +20,7 @@ from eval_backend.benchmarks.board_view import ANSWER_LENGTH, Breakdown, ItemFie
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.answer_lengths import LENGTH_COLUMNS, LENGTH_LABELS, BoardLengths, board_lengths, length_columns
-from leaderboard.display import PERCENT_DECIMALS, decimals_of, format_rank_range
+from leaderboard.display import PERCENT_DECIMALS, decimals_of, format_rank_range, short_revision
 from leaderboard.item_links import item_key
 from leaderboard.ranking_query import DETAIL_COLUMNS, DETAILS, METADATA, METADATA_COLUMNS, model_type
 from leaderboard.results import LruCache, RunResult, Snapshot, runs_frame
@@ -89,7 +89,8 @@ def ranking_frame(runs: Sequence[RunResult], benchmark: Benchmark, configured_ju
     `flags` holds each run's `row_flags` codes; the board's judge is the one most of these runs used, ties going
     to `configured_judge`."""
     columns = ["run_id", "model", "revision", *(column.name for column in benchmark.board.run_columns),
-               "decoding_mode", *metric_names(benchmark), *COUNT_COLUMNS, "judge_model", "created_at",
+               "decoding_mode", *metric_names(benchmark),
+               *(f"{name}_ci_{end}" for name in metric_names(benchmark)[1:] for end in ("low", "high")), *COUNT_COLUMNS, "judge_model", "created_at",
                "dataset_revision", "model_type", "flags"]
     flags = run_flags(runs, configured_judge)
     frame = pd.DataFrame([{**_ranking_row(run, benchmark), "flags": codes} for run, codes in zip(runs, flags)],
@@ -113,6 +114,7 @@ def _ranking_row(run: RunResult, benchmark: Benchmark) -> dict[str, Any]:
         **{column.name: column.value(run.summary) for column in benchmark.board.run_columns},
         "decoding_mode": mode_text(run.summary.get("decoding_mode")),
         **{name: _number(metrics.get(name)) for name in metric_names(benchmark)},
+        **_other_intervals(run.summary, benchmark),
         **{name: counts.get(name, 0) for name in COUNT_COLUMNS},
         "judge_model": run.provenance.get("judge_model"),
         "created_at": run.provenance.get("created_at"),
@@ -161,6 +163,18 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
+def _other_intervals(summary: Mapping[str, Any], benchmark: Benchmark) -> dict[str, float | None]:
+    """The 95 % interval of every metric but the headline (whose interval is the ranking's `ci_low`, `ci_high`), as
+    `<metric>_ci_low`, `<metric>_ci_high`."""
+    intervals = summary.get("intervals") or {}
+    columns: dict[str, float | None] = {}
+    for name in metric_names(benchmark)[1:]:
+        pair = intervals.get(name)
+        low, high = pair if isinstance(pair, (list, tuple)) and len(pair) == 2 else (None, None)
+        columns[f"{name}_ci_low"], columns[f"{name}_ci_high"] = _number(low), _number(high)
+    return columns
+
+
 def run_flags(runs: Sequence[RunResult], configured_judge: str = "") -> list[str]:
     """Each run's flags as codes, in the order of `runs`, by the rules every board follows (`row_flags`)."""
     old = outdated([dataset_pin(run.request) for run in runs])
@@ -186,6 +200,10 @@ def shown_ranking(ranking: pd.DataFrame, benchmark: Benchmark, groups: Sequence[
     lead = ["rank", "model", names[0], "rank_range", "interval", "flags"]
     if SUBSET_COLUMN in frame:  # the rank range and interval are the subset's
         lead = ["rank", "model", SUBSET_COLUMN, "rank_range", "interval", names[0], "flags"]
+    # What a reader reads, the CSV keeping the values as they are: a dataset commit short, open weights in words.
+    frame["dataset_revision"] = frame["dataset_revision"].map(lambda revision: short_revision(revision) or None)
+    frame["open_weights"] = frame["open_weights"].map(lambda known: "unknown" if known is None or pd.isna(known)
+                                                      else "yes" if known else "no")
     chosen = benchmark.board.column_groups if groups is None else groups
     grouped = [column for name, columns in column_groups(frame, benchmark).items() if name in chosen
                for column in columns]
@@ -404,8 +422,8 @@ def subset_line(benchmark: Benchmark, subset: Subset | None, ranking: pd.DataFra
     label = benchmark.headline_metric().label
     if SUBSET_COLUMN not in ranking:
         return (f"**Not ranked on the chosen groups** ({subset.describe()}): fewer than two complete runs have items "
-                f"of the {label.lower()} there that can be resampled together; the standard ranking is shown.")
-    return (f"Ranked by the {label.lower()} on the chosen groups ({subset.describe()}) alone, complete runs only; "
+                f"of the {label} there that can be resampled together; the standard ranking is shown.")
+    return (f"Ranked by the {label} on the chosen groups ({subset.describe()}) alone, complete runs only; "
             "the 95 % interval and rank range are the subset's, from one joint bootstrap of the runs on the shared "
             "dataset revision restricted to its items.")
 

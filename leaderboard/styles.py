@@ -5,8 +5,8 @@ and Model itself (the cells carry `data-heading` / `data-col` indices), at fixed
 second column knows where the first ends; a long model id wraps inside its cell. Gradio draws a
 grid's header row as a table of its own, sized to the widths it measured, while each body row is
 a flex row of cells: the header row is made a flex row of the same widths (`header_row_css`), so
-a header lies over its column whatever width the app or the content gives the column. Sorting is
-the "Sort by" control (the CSV follows it), so the header cells' own sort menu is hidden.
+a header lies over its column whatever width the app or the content gives the column. A header's
+own menu sorts the rows on screen; the "Sort by" control sorts them on the server, and the CSV follows it.
 On a phone the queue's tables pin their id and model the same way: what follows (revision,
 benchmark, prompt mode, progress, failure reason) scrolls sideways beside them.
 """
@@ -17,9 +17,8 @@ RANK_WIDTH_PX = 56
 MODEL_WIDTH_PX = 260
 PHONE_MODEL_WIDTH_PX = 120
 PHONE_MAX_WIDTH_PX = 640
-BOARDS = ("#leaderboard-table", "#unranked-table")
-SCORED_BOARDS = (".scored-ranked", ".scored-unranked")
-"""Every scored benchmark's ranked and unranked tables (`scored_tab_parts`), pinned as the board's are."""
+BOARDS = (".scored-ranked", ".scored-unranked")
+"""Every benchmark tab's ranked and unranked tables (`rankings_section`)."""
 QUEUES = ("#queue-running", "#queue-pending", "#queue-finished", "#queue-failed")
 QUEUE_ID_WIDTH_PX = 48
 WIDE_PLOTS = (".wide-plot",)
@@ -95,7 +94,7 @@ def whole_cells_css() -> str:
             " text-overflow: clip !important; overflow-wrap: break-word; }\n")
 
 
-LINKED_GRIDS = (*BOARDS, *SCORED_BOARDS, "#overview-table")
+LINKED_GRIDS = (*BOARDS, "#overview-table")
 """Grids whose cells hold links (a score's items, a model's Hub page or its page, a flag's explanation)."""
 
 
@@ -165,7 +164,7 @@ def phone_model_css() -> str:
     is the link's title, shown on a long press. Wrapped whole, a 100-character id made each row eight lines
     tall and the first screen held one row; clamped from its top (a flex column aligned to its end, which
     overflows upwards), it holds the ranking's first rows as before."""
-    links = ", ".join(f'{table} [data-col="1"] a' for table in (BOARDS[0], SCORED_BOARDS[0]))
+    links = f'{BOARDS[0]} [data-col="1"] a'
     return (f"{links} {{ display: flex; flex-direction: column; justify-content: flex-end;"
             f" line-height: {PHONE_MODEL_LINE_PX}px; max-height: {PHONE_MODEL_LINES * PHONE_MODEL_LINE_PX}px;"
             " overflow: hidden; }\n")
@@ -190,10 +189,10 @@ def overview_css() -> str:
 def board_css() -> str:
     """Pinned Rank and Model on the ranked board (Model alone on the unranked one), narrower on a phone."""
     wide, pinned, phone = "", "", _width("#overview-table", 0, PHONE_MODEL_WIDTH_PX)
-    for ranked, unranked in (BOARDS, SCORED_BOARDS):
-        wide += _width(ranked, 0, RANK_WIDTH_PX) + _width(ranked, 1, MODEL_WIDTH_PX) + _width(unranked, 0, MODEL_WIDTH_PX)
-        pinned += _pinned(ranked, 0, 0) + _pinned(ranked, 1, RANK_WIDTH_PX) + _pinned(unranked, 0, 0)
-        phone += _width(ranked, 1, PHONE_MODEL_WIDTH_PX) + _width(unranked, 0, PHONE_MODEL_WIDTH_PX)
+    ranked, unranked = BOARDS
+    wide += _width(ranked, 0, RANK_WIDTH_PX) + _width(ranked, 1, MODEL_WIDTH_PX) + _width(unranked, 0, MODEL_WIDTH_PX)
+    pinned += _pinned(ranked, 0, 0) + _pinned(ranked, 1, RANK_WIDTH_PX) + _pinned(unranked, 0, 0)
+    phone += _width(ranked, 1, PHONE_MODEL_WIDTH_PX) + _width(unranked, 0, PHONE_MODEL_WIDTH_PX)
     queues = "".join(_width(queue, 0, QUEUE_ID_WIDTH_PX) + _width(queue, 1, PHONE_MODEL_WIDTH_PX)
                      + _pinned(queue, 0, 0) + _pinned(queue, 1, QUEUE_ID_WIDTH_PX) for queue in QUEUES)
     # A queued request and a refusal must not look alike (the label says which, the colour too).
@@ -202,7 +201,6 @@ def board_css() -> str:
     return (
         header_row_css() + whole_cells_css() + reading_direction_css() + steady_cells_css() + accessible_css() + wide + outcome + overview_css()
         + pinned
-        + "".join(f"{board} .cell-menu-button {{ display: none !important; }}\n" for board in BOARDS)
         + f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"
         # A phone's first screen is for the rankings: the title stays, the introduction's paragraph
         # goes, and model columns are narrow so the first score shows beside them.

@@ -24,7 +24,7 @@ from eval_backend.benchmarks.board_view import Breakdown
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.dataset_loader import configured_benchmarks
 from leaderboard.endpoint_inputs import choice, refusing_bad_input
-from leaderboard.context import AppContext, as_updates
+from leaderboard.context import AppContext
 from leaderboard.ranking_query import RankingQuery, kept_rows
 from leaderboard.results import LruCache, Snapshot
 from leaderboard.row_flags import too_few_items
@@ -90,21 +90,16 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
                              interactive=False, elem_id=f"{prefix}-breakdown")
     plots = benchmark_plots.build(benchmark, prefix)
     item_browser.build(context, benchmark)
-    board = {**section.outputs, "breakdown": breakdown, "style_note": style_note}
     groups = list(group_labels(benchmark))
 
     @refusing_bad_input
-    def render(chosen: object, *values: object) -> dict[Any, Any]:
+    def render(chosen: object, style: object) -> list[Any]:
         grouping = choice(chosen, "group by", breakdowns)
-        query = query_of(values[:len(controls.inputs)], len(on_groups), groups)
-        style = (*values[len(controls.inputs):], SEED)[0]
-        rendered = render_board(context, benchmark, breakdowns[grouping], query, _reading(style), renders)
-        return {**as_updates(rendered.rankings, section.outputs), breakdown: rendered.breakdown,
-                style_note: rendered.style_note}
+        return render_breakdown(context, benchmark, breakdowns[grouping], _reading(style))
 
-    gr.on([context.results_version.change, group_by.change, reading.change], render,
-          [group_by, *controls.inputs, reading], list(board.values()), show_progress="hidden",
-          trigger_mode="always_last")
+    # The rankings have their own listener (`rankings_section`): one per view, so the last change is the one painted.
+    gr.on([context.results_version.change, group_by.change, reading.change], render, [group_by, reading],
+          [breakdown, style_note], show_progress="hidden", trigger_mode="always_last")
 
     @refusing_bad_input
     def figures(*values: object) -> list[Any]:
@@ -169,17 +164,20 @@ def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown
     """Every run's rankings (those the query keeps, ranked on its groups, in the reading `style`: the seed's, or
     controlled for style with its footnote) and the chosen breakdown."""
     snapshot = store_of(context, benchmark).snapshot()
+    rankings = _rankings(context, benchmark, snapshot, query, style, renders)
+    return Board(rankings, *render_breakdown(context, benchmark, breakdown, style))
+
+
+def render_breakdown(context: AppContext, benchmark: Benchmark, breakdown: Breakdown, style: str = SEED) -> list[Any]:
+    """The chosen breakdown's table, and the footnote of the controlled reading (hidden in the seed's)."""
+    snapshot = store_of(context, benchmark).snapshot()
     ranking = _ranking(context, benchmark, snapshot)
     few = {run_id for run_id, codes in zip(ranking["run_id"], ranking["flags"]) if too_few_items(codes)}
     long = breakdown_frame(snapshot.runs, benchmark, breakdown, few, lengths_of(snapshot, benchmark))
     controlled = style != SEED and bool(benchmark.board.style_features)
-    return Board(
-        rankings=_rankings(context, benchmark, snapshot, query, style, renders),
-        breakdown=linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown),
-                               column_decimals(long, benchmark)),
-        style_note=gr.update(value=footnote(style_view(snapshot, benchmark, ranking), benchmark) if controlled else "",
-                             visible=controlled),
-    )
+    note = footnote(style_view(snapshot, benchmark, ranking), benchmark) if controlled else ""
+    return [linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown), column_decimals(long, benchmark)),
+            gr.update(value=note, visible=controlled)]
 
 
 def render_figures(context: AppContext, benchmark: Benchmark, query: RankingQuery = RankingQuery(),

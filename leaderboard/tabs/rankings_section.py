@@ -34,7 +34,6 @@ from leaderboard.tabs.ranking_controls import RankingControls
 from leaderboard.tabs.scored_tab_parts import CellLink, linked_table
 
 NO_MATCH = "**No models match** the search and filters. Clear the search box or widen the filters (or **Reset filters**)."
-RANKINGS_LABEL = "Rankings: complete runs (“Sort by” or a column header sorts them)"
 UNRANKED_LABEL = "Not ranked: partial runs (some configs only) and incomplete ones (items without a score, a --limit)"
 PROBLEMS_LABEL = "Run folders that could not be read"
 DEFAULT_EMPTY_STATE = ("### No results yet\nNo model has been evaluated on this benchmark in this data folder. Submit "
@@ -76,10 +75,10 @@ class RankingsSection:
 def build(prefix: str, benchmark: Benchmark, page_link: gr.Textbox | None, results_version: gr.Textbox,
           render: Callable[..., RankingsView], empty: pd.DataFrame, subsets: Sequence[Breakdown] = (),
           subset_choices: Callable[[], list[list[str]]] = list, readings: Sequence[Any] = ()) -> RankingsSection:
-    """Lay out the rankings and wire their controls: `render(query, *readings)` draws them whenever a control
-    changes (`readings`: more controls it reads, the style view); `empty` is the ranked table before any run;
-    `subsets` the breakdowns a ranking may be restricted to, `subset_choices()` each one's groups on the board.
-    The tab renders the rankings with the rest of its board when the results or a reading change."""
+    """Lay out the rankings and wire their controls: `render(query, *readings)` draws them whenever the results, a
+    control or a reading change (`readings`: more controls it reads, the style view), in one listener; `empty` is
+    the ranked table before any run; `subsets` the breakdowns a ranking may be restricted to, `subset_choices()`
+    each one's groups on the board."""
     outputs: dict[str, Any] = {
         "empty_state": gr.Markdown(benchmark.board.empty_state or DEFAULT_EMPTY_STATE, visible=False,
                                    elem_id=f"{prefix}-empty-state")}
@@ -95,7 +94,7 @@ def build(prefix: str, benchmark: Benchmark, page_link: gr.Textbox | None, resul
                                      elem_id=f"{prefix}-reset-filters")
     outputs.update({
         "no_match": gr.Markdown(NO_MATCH, visible=False, elem_id=f"{prefix}-no-match"),
-        "table": gr.Dataframe(empty, label=RANKINGS_LABEL, interactive=False, elem_id=f"{prefix}-table",
+        "table": gr.Dataframe(empty, label=rankings_label(benchmark), interactive=False, elem_id=f"{prefix}-table",
                               max_height=700, elem_classes=[RANKED_CLASS]),
         "unranked": gr.Dataframe(label=UNRANKED_LABEL, interactive=False, elem_id=f"{prefix}-unranked",
                                  max_height=400, visible=False, elem_classes=[UNRANKED_CLASS]),
@@ -106,6 +105,14 @@ def build(prefix: str, benchmark: Benchmark, page_link: gr.Textbox | None, resul
     outputs = {name: outputs[name] for name in RankingsView.__dataclass_fields__}
     _wire(prefix, benchmark, controls, outputs, page_link, results_version, render, subsets, subset_choices, readings)
     return RankingsSection(controls, outputs)
+
+
+def rankings_label(benchmark: Benchmark) -> str:
+    """The ranked table's label: what ranks it, on which scale, and how to sort it."""
+    headline = benchmark.headline_metric()
+    direction = "higher" if headline.higher_is_better else "lower"
+    return (f"Rankings: complete runs by {headline.label} ({headline.unit}, {direction} is better; “Sort by” or a "
+            "column header's menu sorts them)")
 
 
 def _wire(prefix: str, benchmark: Benchmark, controls: RankingControls, outputs: dict[str, Any],
@@ -131,8 +138,9 @@ def _wire(prefix: str, benchmark: Benchmark, controls: RankingControls, outputs:
 
     # One listener for every control (README, "One listener per view"), under a stable name for load tests (the
     # documented API is `leaderboard.public_api`'s).
-    triggers = [control.change for control in controls.inputs if control not in (controls.min_params,
-                                                                              controls.max_params)]
+    triggers = [results_version.change, *(reading.change for reading in readings),
+                *(control.change for control in controls.inputs if control not in (controls.min_params,
+                                                                                 controls.max_params))]
     triggers += [event for box in (controls.min_params, controls.max_params) for event in (box.submit, box.blur)]
     gr.on(triggers, rendered, [*controls.inputs, *readings], list(outputs.values()), show_progress="hidden",
           trigger_mode="always_last", api_name=f"{prefix}_view", concurrency_limit=VIEW_CONCURRENCY)
@@ -150,8 +158,7 @@ def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, benchmark: Benchmar
               "updated": gr.update(value=last_updated(ranking)),
               "sort_by": gr.update(choices=sort_choices(ranking, benchmark)),  # never its value: a render keeps a choice
               "licenses": gr.update(choices=license_choices(ranking)),
-              "groups": gr.update(choices=[(group_labels(benchmark).get(name, name), name)
-                                           for name in column_groups(ranking, benchmark)]),
+              "groups": gr.update(choices=group_choices(ranking, benchmark)),
               "filters_active": gr.update(value=active, visible=bool(active)), "reset": gr.update(visible=bool(active))}
     higher = {metric.name: metric.higher_is_better for metric in benchmark.metrics}
     shown = sorted_rows(ranking[kept_rows(ranking, query)], query.sort_by, higher) if len(ranking) else ranking
@@ -167,6 +174,14 @@ def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, benchmark: Benchmar
         unranked=linked_table(unranked, labels, link, places, visible=not unranked.empty),
         download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, (query, rule)),
         no_match=gr.update(visible=False), **common)
+
+
+def group_choices(ranking: pd.DataFrame, benchmark: Benchmark) -> list[tuple[str, str]]:
+    """The column groups a viewer may show: those with columns on this board, and the board's default ones (a value
+    the page holds stays a choice, before any run too)."""
+    present = column_groups(ranking, benchmark)
+    return [(label, name) for name, label in group_labels(benchmark).items()
+            if name in present or name in benchmark.board.column_groups]
 
 
 def sort_choices(ranking: pd.DataFrame, benchmark: Benchmark) -> list[tuple[str, str]]:

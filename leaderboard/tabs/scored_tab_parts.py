@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from leaderboard.cell_links import row_links
-from leaderboard.display import PERCENT_DECIMALS, linked_markdown
+from leaderboard.display import PERCENT_DECIMALS, linked_markdown, model_cell
 from leaderboard.exports import EXPORT_FORMATS, export_judgments
 from leaderboard.row_flags import badges_markdown
 
@@ -65,7 +65,7 @@ def linked_table(frame: pd.DataFrame, labels: Mapping[str, str], link: CellLink 
     places = [decimals.get(column) for column in shown.columns]
     texts = [_row_texts(list(shown.columns), values, numeric, places, row, link) for values, row in zip(data, rows)]
     markdown = {position for position, column in enumerate(shown.columns)
-                if column == "flags" or (numeric[position] and any(text.startswith("[") for text in
+                if column == "flags" or (column == "model" and "revision" in frame) or (numeric[position] and any(text.startswith("[") for text in
                                                                    (line[position] for line in texts)))}
     datatypes = ["markdown" if position in markdown else "number" if number else "str"
                  for position, number in enumerate(numeric)]
@@ -83,10 +83,13 @@ def _plain(cell: Any) -> Any:
 
 def _row_texts(columns: list[str], values: list[Any], numeric: list[bool], places: list[int | None],
                row: Mapping[str, Any], link: CellLink | None) -> list[str]:
-    """How one row's cells read: the flags as badges, a number with its column's decimals (linked where `link`
-    says, the row's address carried once: `cell_links.row_links`), text as it is."""
+    """How one row's cells read: the flags as badges, the model linked to its Hub page, a number with its column's
+    decimals (linked where `link` says, the row's address carried once: `cell_links.row_links`), text as it is."""
     texts = [_cell_text(column, cell, number, place)
              for column, cell, number, place in zip(columns, values, numeric, places)]
+    if "model" in columns and "revision" in row:  # a run's model: linked to its revision on the Hub
+        position = columns.index("model")
+        texts[position] = model_cell(str(values[position]), str(row["revision"]))
     if link is None:
         return texts
     addresses = [link(row, column) if number and text else None for column, text, number in zip(columns, texts, numeric)]

@@ -14,13 +14,13 @@ import pandas as pd
 import pytest
 
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.details import read_details
 from eval_backend.run_folder import RunFolder
 from leaderboard.exports import export_judgments, export_view_csv
 from leaderboard.results import ResultsStore, UnknownRunError, breakdown_frame, runs_frame
 from leaderboard.scored_tables import ranking_frame
-from leaderboard.writing_bench_tables import table_for_runs
 from tests.support.qa_runs import build_qa_runs
 from tests.support.run_folders import EvaluatedData
 from tests.support.saraiki_runs import build_saraiki_runs
@@ -109,7 +109,7 @@ def _assert_skipped_as_a_problem(runs_dir: Path, named: str) -> None:
     assert len(snapshot.problems) == 1
     assert snapshot.problems[0].startswith(RUN_ID) and named in snapshot.problems[0]
     # Everything a viewer's page builds from the snapshot still works for the other runs.
-    assert len(table_for_runs(snapshot.runs)) == 4
+    assert len(ranking_frame(snapshot.runs, BENCHMARKS["indic_writing_bench"])) == 4
     assert len(runs_frame(snapshot.runs)) == 4 and not breakdown_frame(snapshot.runs).empty
     with pytest.raises(UnknownRunError, match=named.strip("'")):
         store.run(RUN_ID)

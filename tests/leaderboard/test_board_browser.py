@@ -124,14 +124,14 @@ def test_rank_and_model_stay_visible_after_scrolling_sideways(page: Page, evalua
 
 @both_widths
 def test_rank_model_and_score_come_first_figures_read_short_and_the_model_links_to_the_hub(page: Page) -> None:
-    assert headers(page, "leaderboard-table")[:4] == ["Rank", "Model", "Indic average (1–10)", "Rank range"], "first columns"
+    assert headers(page, "leaderboard-table")[:4] == ["Rank", "Model", "Indic average (score 1–10)", "Rank range (95 %)"], "first columns"
     page.locator("#leaderboard-table").scroll_into_view_if_needed()
     score = '#leaderboard-table [data-col="2"][data-row="0"]'
     assert on_top(page, score), "the first score is on screen, not covered"
     assert SCORE.match(page.locator(score).inner_text().strip()), "the first score has two decimals"
-    indic = column(page, "Indic average (1–10)")
+    indic = column(page, "Indic average (score 1–10)")
     assert indic and all(SCORE.match(value) for value in indic), f"every score has two decimals: {indic}"
-    assert all(re.match(r"^\d+\.\d\d – \d+\.\d\d$", value) for value in column(page, "95% CI")), "intervals"
+    assert all(re.match(r"^\d+\.\d\d – \d+\.\d\d$", value) for value in column(page, "95 % interval")), "intervals"
     assert {len(value) for value in column(page, "Dataset revision")} == {7}, "revisions are 7 characters"
     link = board_rows(page).first.locator('[data-col="1"] a')  # the model cell (scores link to their items)
     assert link.get_attribute("href") == "https://huggingface.co/acme/strong-7b", "the model links to its Hub page"
@@ -154,9 +154,11 @@ def test_the_first_phone_screen_shows_a_score(browser: Browser, app: AppServer) 
 
 
 def test_sorting_is_a_control_and_the_csv_follows_it(page: Page, evaluated: EvaluatedData, tmp_path: Path) -> None:
-    expect(page.locator("#leaderboard-table")).to_contain_text("Rankings: scores 1–10, higher is better (sort with “Sort by” above)")
+    expect(page.locator("#leaderboard-table")).to_contain_text(
+        "Rankings: complete runs by Indic average (score 1–10, higher is better; “Sort by” or a column header's menu")
+    # One sort model on every tab: a header's own menu sorts the rows on screen, "Sort by" the rows and the CSV.
     assert page.locator("#leaderboard-table .cell-menu-button").evaluate_all(
-        "bs => bs.every(b => getComputedStyle(b).display === 'none')")
+        "bs => bs.length > 0 && bs.every(b => getComputedStyle(b).display !== 'none')")
     choose(page, "leaderboard-sort-by", "Model")
     expected = sorted(evaluated.ranked_models())
     expect(board_rows(page).first).to_contain_text(expected[0])
@@ -173,7 +175,7 @@ def test_no_match_says_so(page: Page) -> None:
 
 
 def test_filters_and_ranking_on_chosen_languages(page: Page, tmp_path: Path) -> None:
-    page.get_by_text("Filters and ranking on chosen languages").click()
+    page.get_by_text("filters and ranking on chosen groups").click()
     page.locator("#leaderboard-hide-unranked input").check()
     expect(page.locator("#leaderboard-unranked")).to_be_hidden()
     page.locator("#leaderboard-model-type").get_by_label("reasoning", exact=True).check()
@@ -181,11 +183,11 @@ def test_filters_and_ranking_on_chosen_languages(page: Page, tmp_path: Path) -> 
     assert column(page, "Model") == ["acme/reasoner-3b"]
     page.locator("#leaderboard-model-type").get_by_label("all", exact=True).check()
     page.locator("#leaderboard-rank-config").get_by_label("Tamil").check()
-    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Chosen subset average (1–10)")).to_have_count(1)
-    ranked = column(page, "Chosen subset average (1–10)")
+    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Indic average on the chosen groups (score 1–10)")).to_have_count(1)
+    ranked = column(page, "Indic average on the chosen groups (score 1–10)")
     assert ranked == sorted(ranked, key=float, reverse=True) and column(page, "Rank") == ["1", "2", "3"]
     exported = pd.read_csv(download(page, "leaderboard-download-view", tmp_path / "subset.csv"))
-    assert [f"{value:.2f}" for value in exported["subset_average"]] == ranked
+    assert [f"{value:.2f}" for value in exported["subset"]] == ranked
 
 
 def test_a_shared_link_restores_the_view_and_the_address_follows_changes(page: Page, app: AppServer) -> None:
@@ -196,15 +198,17 @@ def test_a_shared_link_restores_the_view_and_the_address_follows_changes(page: P
     expect(page.locator("#leaderboard-sort-by input")).to_have_value("Model")
     page.locator("#leaderboard-search textarea").fill("strong")
     expect(board_rows(page)).to_have_count(1)
-    page.wait_for_function("() => new URLSearchParams(location.search).get('q') === 'strong'")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('leaderboard_q') === 'strong'")
     params = parse_qs(urlparse(page.url).query)
-    assert params["q"] == ["strong"] and params["sort"] == ["model"] and params["ranked_only"] == ["1"]
+    # The former parameters set the tab's own, which the address carries from then on.
+    assert params["leaderboard_q"] == ["strong"] and params["leaderboard_sort"] == ["model"]
+    assert params["leaderboard_ranked_only"] == ["1"]
     expect(page.locator("#leaderboard-last-updated")).to_contain_text(re.compile(r"Last updated: \d{4}-\d\d-\d\d \d\d:\d\d UTC"))
 
 
 @both_widths
 def test_criteria_read_without_scrolling_sideways(page: Page) -> None:
-    open_tab(page, "judgments")
+    open_tab(page, "Indic WritingBench")
     expect(page.locator("#leaderboard-model input")).to_have_value("acme/strong-7b")
     items = page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
     items.first.locator("[role=gridcell]").nth(2).click()
@@ -217,7 +221,7 @@ def test_criteria_read_without_scrolling_sideways(page: Page) -> None:
 
 @both_widths
 def test_plots_stay_readable_and_top_n_takes_a_typed_number(page: Page) -> None:
-    open_tab(page, "plots")
+    open_tab(page, "Indic WritingBench")
     page.locator("#leaderboard-plot-variants").scroll_into_view_if_needed()  # plots draw when they come into view
     expect(page.locator("#leaderboard-plot-variants .main-svg").first).to_be_visible(timeout=2 * UI_TIMEOUT_MS)
     plot_area = page.locator("#leaderboard-plot-variants .nsewdrag").first.bounding_box()
@@ -260,7 +264,7 @@ def test_a_link_opens_its_tab_and_choosing_a_tab_updates_the_address(page: Page,
 
 
 def open_filters(page: Page) -> None:
-    page.locator("#leaderboard-filters").get_by_text("Column groups, filters").click()
+    page.get_by_text("filters and ranking on chosen groups").click()
 
 
 def address(page: Page) -> dict[str, list[str]]:
@@ -277,7 +281,7 @@ def test_the_license_filter_keeps_the_chosen_licenses_and_the_csv_and_link_follo
     assert column(page, "Model") == ["acme/strong-7b"]
     choose(page, "leaderboard-license-filter", "mit")
     expect(board_rows(page, "leaderboard-unranked")).to_have_count(1)  # the partial run, under MIT
-    page.wait_for_function("() => new URLSearchParams(location.search).get('license') === 'apache-2.0,mit'")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('leaderboard_license') === 'apache-2.0,mit'")
     exported = pd.read_csv(download(page, "leaderboard-download-view", tmp_path / "licensed.csv"))
     assert list(exported["model"]) == ["acme/strong-7b", "bharat/partial-1b"]
     shot(page, "leaderboard-license-filter")
@@ -288,7 +292,7 @@ def test_open_weights_only_hides_gated_and_unknown_runs_and_a_link_restores_it(p
     page.locator("#leaderboard-open-weights-only input").check()
     expect(board_rows(page)).to_have_count(1)
     assert column(page, "Model") == ["acme/strong-7b"]  # the gated model and the one without the fact are left out
-    page.wait_for_function("() => new URLSearchParams(location.search).get('open') === '1'")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('leaderboard_open') === '1'")
     page.goto(f"{app.url}?open=1&groups=metadata")
     expect(board_rows(page)).to_have_count(1)
     assert column(page, "Open weights") == ["yes"] and column(page, "License") == ["apache-2.0"]
@@ -301,17 +305,18 @@ def test_ranking_on_chosen_variants_reranks_and_the_csv_and_link_follow(
 ) -> None:
     open_filters(page)
     page.locator("#leaderboard-rank-variant").get_by_label("romanized", exact=True).check()
-    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Chosen subset average (1–10)")).to_have_count(1)
+    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Indic average on the chosen groups (score 1–10)")).to_have_count(1)
     # the subset's own rank range and interval (joint bootstrap on its items), and a footnote saying what is ranked
-    assert headers(page, "leaderboard-table")[2:5] == ["Chosen subset average (1–10)", "Rank range", "Subset 95% CI"]
-    expect(page.locator("#leaderboard-ranking-rule")).to_contain_text("chosen subset (every Indic language; romanized)")
-    ranked = column(page, "Chosen subset average (1–10)")
+    assert headers(page, "leaderboard-table")[2:5] == ["Indic average on the chosen groups (score 1–10)", "Rank range (95 %)",
+                                                   "95 % interval"]
+    expect(page.locator("#leaderboard-ranking-rule")).to_contain_text("Indic average on the chosen groups (romanized) alone")
+    ranked = column(page, "Indic average on the chosen groups (score 1–10)")
     assert ranked == sorted(ranked, key=float, reverse=True) and column(page, "Rank") == ["1", "2", "3"]
-    page.wait_for_function("() => new URLSearchParams(location.search).get('variants') === 'romanized'")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('leaderboard_on_variant') === 'romanized'")
     exported = pd.read_csv(download(page, "leaderboard-download-view", tmp_path / "romanized.csv"))
-    assert [f"{value:.2f}" for value in exported["subset_average"][:3]] == ranked
+    assert [f"{value:.2f}" for value in exported["subset"][:3]] == ranked
     first = exported["model"][0]
     romanized = evaluated.summary(first)["config_variants"]
-    assert exported["subset_average"][0] == pytest.approx(
+    assert exported["subset"][0] == pytest.approx(
         sum(variants["romanized"] for config, variants in romanized.items() if "english" not in config)
         / sum("english" not in config for config in romanized))

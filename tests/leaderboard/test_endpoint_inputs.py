@@ -23,8 +23,9 @@ from leaderboard.tabs.item_browser import selected_item
 from tests.support.run_folders import EvaluatedData
 
 RUN_ID = "acme__strong-7b/main"
-PAGE_BOARD = ["", [], "rank", None, None, "all", False, [], False, [], []]
-"""The board's controls as a page first holds them (search, languages, sort, sizes, type, ...), as Plots reads them."""
+PAGE_BOARD = ["", [], [], [], [], ["language", "variant", "details"], "rank", None, None, "all", False, [], False]
+"""WritingBench's ranking controls as a page first holds them (search, flags, the groups ranked on, column groups,
+sort, sizes, type, ...), as its plots read them."""
 
 
 # -- the validator -----------------------------------------------------------------------------------
@@ -129,15 +130,15 @@ def test_listing_items_with_a_filter_that_is_not_a_text_is_refused(app: Leaderbo
 
 @pytest.mark.parametrize("top", [math.nan, math.inf, 10**9])
 def test_plots_refuse_a_top_n_that_is_not_a_number_of_models(app: LeaderboardApp, top: Any) -> None:
-    render = event(app, "render", "leaderboard-plot-overall")
+    render = event(app, "figures", "leaderboard-plot-overall")
     # The slider's own check (Gradio's) refuses what is past its maximum; NaN reaches ours.
     with pytest.raises(gr.Error, match="top N must be a finite number from 1 to 100|greater than maximum value 100"):
-        call(app, render, [top, [], None, *PAGE_BOARD])
+        call(app, render, [*PAGE_BOARD, top, [], None])
 
 
 def test_plots_render_for_a_page_s_own_values(app: LeaderboardApp) -> None:
-    render = event(app, "render", "leaderboard-plot-overall")
-    assert len(call(app, render, [20, [], None, *PAGE_BOARD])["data"]) == len(render.outputs)
+    render = event(app, "figures", "leaderboard-plot-overall")
+    assert len(call(app, render, [*PAGE_BOARD, 20, [], None])["data"]) == len(render.outputs)
 
 
 def test_submitting_a_null_model_id_is_answered_not_raised(app: LeaderboardApp) -> None:

@@ -1,4 +1,5 @@
-"""Downloads: every per-item judgment in three formats, and the board's current view."""
+"""Downloads: every per-item judgment in three formats, and the board's current view (WritingBench's, on the one
+tab every benchmark has: `rankings_section.rankings_view`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.details import read_details
-from leaderboard.exports import EXPORT_FORMATS, export_judgments, export_view_csv
-from leaderboard.writing_bench_tables import leaderboard_view
+from leaderboard.exports import EXPORT_FORMATS, export_judgments
+from leaderboard.ranking_query import RankingQuery
+from leaderboard.results import ResultsStore
+from leaderboard.scored_tables import ranking_labels
+from leaderboard.tabs.rankings_section import rankings_view
 from tests.support.run_folders import EvaluatedData
 
 RUN_ID = "flaky__judge-fails-2b/main"
@@ -50,9 +55,21 @@ def test_unknown_format_is_refused(tmp_path: Path) -> None:
         export_judgments(pd.DataFrame(), "xlsx", tmp_path, RUN_ID, "v1")
 
 
-def test_view_csv_is_the_rows_and_columns_on_screen(table: pd.DataFrame, tmp_path: Path) -> None:
-    view = leaderboard_view(table, ["variants"], "acme")
-    exported = pd.read_csv(export_view_csv(view, tmp_path, "v1"))
-    assert list(exported.columns) == list(view.columns)
+def test_view_csv_is_the_rows_on_screen_with_every_column(store: ResultsStore, table: pd.DataFrame,
+                                                           tmp_path: Path) -> None:
+    benchmark = BENCHMARKS["indic_writing_bench"]
+    query = RankingQuery(search="acme", groups=("variant",))
+    view = rankings_view(store.snapshot(), table, benchmark, query, tmp_path, "leaderboard", "wb.csv")
+    path = Path(view.download["value"])
+    assert path.is_relative_to(tmp_path) and path.name == "wb.csv"
+    exported = pd.read_csv(path)
+    # The rows on screen, in their order; every column of them but the run id, at full precision.
     assert list(exported["model"]) == ["acme/strong-7b", "acme/reasoner-3b"]
-    assert exported["overall"].tolist() == pytest.approx(view["overall"].tolist())
+    assert list(exported.columns) == [column for column in table.columns if column != "run_id"]
+    kept = table.set_index("model").loc[exported["model"]]
+    assert exported["indic"].tolist() == pytest.approx(kept["indic"].tolist())
+    assert exported["variant.romanized"].tolist() == pytest.approx(kept["variant.romanized"].tolist())
+    # The screen shows the chosen column group only; the CSV keeps the others (languages here) too.
+    headers, labels = view.table["value"]["headers"], ranking_labels(table, benchmark)
+    assert labels["variant.romanized"] in headers and labels["language.Hindi"] not in headers
+    assert "language.Hindi" in exported.columns

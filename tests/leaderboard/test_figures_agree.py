@@ -15,12 +15,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.benchmarks.writing_bench.statistics import WRITING_STATISTICS
 from eval_backend.cli import main
 from eval_backend.statistics import Weighting, cluster_bootstrap_interval, compare_paired, headline, item_design
 from leaderboard.exports import export_judgments
 from leaderboard.results import ResultsStore
-from leaderboard.writing_bench_tables import RANKED, table_for_runs
+from leaderboard.scored_rankings import RANKED
+from leaderboard.scored_tables import ranking_frame
 from tests.support.run_folders import EvaluatedData
 
 
@@ -42,15 +44,15 @@ def test_compare_the_board_and_a_download_agree_on_every_figure(
     evaluated: EvaluatedData, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     store = ResultsStore(evaluated.runs_dir)
-    board = table_for_runs(store.snapshot().runs)
+    board = ranking_frame(store.snapshot().runs, BENCHMARKS["indic_writing_bench"])  # as its tab ranks it
     ranked = board[board["standing"] == RANKED].set_index("run_id")
     first, second = ranked.index[:2]
     items = {run_id: _indic_items(_downloaded(store, run_id, tmp_path / "downloads")) for run_id in (first, second)}
 
     for run_id, (values, design) in items.items():  # the board's figure and interval, from the download
         interval = cluster_bootstrap_interval(values, design)
-        assert ranked.loc[run_id, "indic_average"] == pytest.approx(headline(values, design))
-        assert (ranked.loc[run_id, "indic_ci_low"], ranked.loc[run_id, "indic_ci_high"]) == pytest.approx(
+        assert ranked.loc[run_id, "indic"] == pytest.approx(headline(values, design))
+        assert (ranked.loc[run_id, "ci_low"], ranked.loc[run_id, "ci_high"]) == pytest.approx(
             (interval.low, interval.high))
 
     assert main(["compare", str(evaluated.runs_dir / first), str(evaluated.runs_dir / second), "--json"]) == 0
@@ -58,7 +60,7 @@ def test_compare_the_board_and_a_download_agree_on_every_figure(
     cli = next(c for c in printed["comparisons"] if c["figure"] == "indic" and c["scope"] == "all")
     (a, design), (b, _) = items[first], items[second]
     paired = compare_paired(a, b, design)
-    assert cli["difference"] == pytest.approx(ranked.loc[first, "indic_average"] - ranked.loc[second, "indic_average"])
+    assert cli["difference"] == pytest.approx(ranked.loc[first, "indic"] - ranked.loc[second, "indic"])
     assert (cli["difference"], cli["ci_low"], cli["ci_high"]) == pytest.approx(
         (paired.difference.estimate, paired.difference.low, paired.difference.high))
     assert (cli["p_value"], cli["wins"], cli["ties"], cli["losses"]) == pytest.approx(

@@ -9,7 +9,8 @@ from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH
 from leaderboard.overview import headline_column, overview_frame
 from leaderboard.results import ResultsStore
-from leaderboard.writing_bench_tables import ranked_rows, table_for_runs, unranked_rows
+from leaderboard.scored_rankings import split_standing
+from leaderboard.scored_tables import ranking_frame
 from tests.support.qa_runs import QA_PROFILES, QaData, build_qa_runs
 from tests.support.run_folders import EvaluatedData
 
@@ -21,7 +22,8 @@ def qa(tmp_path_factory: pytest.TempPathFactory) -> QaData:
 
 def test_each_benchmark_has_its_own_labelled_column_and_no_average(evaluated: EvaluatedData, qa: QaData) -> None:
     wb_runs = ResultsStore(evaluated.runs_dir).snapshot().runs
-    frame = overview_frame({INDIC_WRITING_BENCH.name: wb_runs, INDIC_QA.name: ResultsStore(qa.runs_dir).snapshot().runs})
+    qa_runs = ResultsStore(qa.runs_dir).snapshot().runs
+    frame = overview_frame({INDIC_WRITING_BENCH.name: wb_runs, INDIC_QA.name: qa_runs})
     wb, qa_column = headline_column(INDIC_WRITING_BENCH), headline_column(INDIC_QA)
     assert list(frame.columns) == ["model", "revision", wb, qa_column]
     assert wb == "Indic WritingBench v1: Indic average (score 1–10)" and qa_column == "Indic QA: Judge accuracy (%)"
@@ -29,11 +31,13 @@ def test_each_benchmark_has_its_own_labelled_column_and_no_average(evaluated: Ev
     rows = frame.set_index("model")
     # WritingBench's headline is the ranking's: the Indic average of ranked runs only; a partial
     # or incomplete run stays blank here, as its own tab lists it apart.
-    board = table_for_runs(wb_runs)
-    ranked, unranked = set(ranked_rows(board)["model"]), set(unranked_rows(board)["model"])
+    ranking = ranking_frame(wb_runs, INDIC_WRITING_BENCH)  # as WritingBench's tab ranks its runs
+    ranked, unranked = (set(rows["model"]) for rows in split_standing(ranking))
     assert ranked and unranked
+    tab = ranking.set_index("model")["indic"]
     for model in ranked:
         assert rows.loc[model, wb] == pytest.approx(evaluated.summary(model)["config_groups"]["indic"])
+        assert rows.loc[model, wb] == pytest.approx(tab[model])  # the tab's figure
     assert all(pd.isna(rows.loc[model, wb]) for model in unranked if model in rows.index)
     # A model evaluated on both shows both numbers, each from its own summary.
     strong = rows.loc["acme/strong-7b"]

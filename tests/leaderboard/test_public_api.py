@@ -30,8 +30,9 @@ LEADERBOARD_PARAMETERS = ["search", "languages", "variants", "sort", "min_params
                           "ranked_only", "licenses", "open_weights_only", "hide_flags", "benchmark"]
 LONG_QA_ID = "indic-qa-research-collective/" + "a-very-long-descriptive-model-name-for-shahmukhi-qa-".ljust(71, "q")
 assert len(LONG_QA_ID) == 100
-LICENSES = 8
-"""The License filter's place among the page's board event's inputs (`leaderboard_tab.build`)."""
+LICENSES = 11
+"""The License filter's place among WritingBench's rankings event's inputs (`ranking_controls.RankingControls.inputs`:
+search, flags, three "rank on" boxes, column groups, sort, two sizes, type, ranked only, licenses)."""
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +66,7 @@ def test_view_api_names_every_parameter_and_describes_records(api: dict[str, Any
     [returned] = board["returns"]
     assert returned["python_type"]["type"].startswith("dict(runs: list[dict(str, Any)]")
     languages = next(p for p in board["parameters"] if p["parameter_name"] == "languages")
-    assert "'Hindi'" in languages["python_type"]["type"]  # the allowed names, not an open text
+    assert languages["python_type"]["type"] == "None | list[str]"  # any benchmark's groups, checked against its own
     judgments = api["/judgments"]
     [run_id] = judgments["parameters"]
     assert run_id["parameter_name"] == "run_id" and run_id["python_type"]["type"] == "str"
@@ -85,9 +86,9 @@ def test_the_board_from_the_api_is_what_summary_json_says(client: Client, api: d
         assert run["rank"] == position
         assert run["overall"] == pytest.approx(summary["overall"])
         assert [run["overall_ci_low"], run["overall_ci_high"]] == pytest.approx(summary["overall_ci"])
-        assert run["indic_average"] == pytest.approx(summary["config_groups"]["indic"])
+        assert run["indic"] == pytest.approx(summary["config_groups"]["indic"])
         for config, score in summary["configs"].items():
-            assert run[f"config.{config}"] == pytest.approx(score), (run["model"], config)
+            assert run[f"language.{config}"] == pytest.approx(score), (run["model"], config)
     assert board["updated"]
 
 
@@ -97,7 +98,7 @@ def test_a_search_and_filters_by_name_narrow_the_board(client: Client, evaluated
 
     assert len(everything) == len(evaluated.folders)  # ranked and unranked, every run folder
     assert [run["model"] for run in strong] == ["acme/strong-7b"]
-    assert all(math.isfinite(run["subset_average"]) for run in strong)
+    assert all(math.isfinite(run["subset"]) for run in strong)
 
 
 def test_any_benchmark_s_ranking_is_asked_by_name(client: Client, app: AppServer) -> None:
@@ -109,12 +110,14 @@ def test_any_benchmark_s_ranking_is_asked_by_name(client: Client, app: AppServer
     assert [run["rank"] for run in board["runs"]] == list(expected["rank"])
     searched = client.predict(benchmark="indic_qa", search="COLLECTIVE", sort="model", api_name="/leaderboard")
     assert [run["model"] for run in searched["runs"]] == [LONG_QA_ID]
-    with pytest.raises(Exception, match="languages: not a filter of Indic QA's ranking"):
-        client.predict(benchmark="indic_qa", languages=["Hindi"], api_name="/leaderboard")
+    with pytest.raises(Exception, match="variants: Indic QA's ranking cannot be restricted to those groups"):
+        client.predict(benchmark="indic_qa", variants=["native"], api_name="/leaderboard")
     with pytest.raises(Exception, match="benchmark must be one of"):
         client.predict(benchmark="no_such_benchmark", api_name="/leaderboard")
     default = client.predict(api_name="/leaderboard")["runs"]
-    assert "indic_average" in default[0]  # WritingBench's board, as before
+    assert "indic" in default[0] and "language.Hindi" in default[0]  # WritingBench's board, as before
+    on_hindi = client.predict(benchmark="indic_qa", languages=["hindi"], api_name="/leaderboard")["runs"]
+    assert "subset" in on_hindi[0]  # any benchmark ranked on its languages
 
 
 def test_a_run_s_judgments_from_the_api_are_details_parquet_s(client: Client, evaluated: EvaluatedData) -> None:
@@ -138,7 +141,7 @@ BAD_BOARD_CALLS = {
     "a long license": ({"licenses": ["x" * 513]}, "each of licenses is 513 characters long; at most 512"),
     "a list for the search": ({"search": ["acme", "strong"]}, "search must be a text, not list"),
     "a dict for the sort": ({"sort": {"column": "rank"}}, "sort must be a text, not dict"),
-    "an unknown language": ({"languages": ["Klingon"]}, "languages: 'Klingon' is not one of 'Assamese'"),
+    "an unknown language": ({"languages": ["Klingon"]}, "languages: 'Klingon' is not one of 'Bengali', 'Hindi'"),
     "a text for a size": ({"min_params_b": '"7"'}, "min_params_b must be a number, not str"),
     "an infinite size": ({"max_params_b": "1e309"}, "max_params_b must be a finite number"),
     "NaN for a size": ({"min_params_b": "NaN"}, "min_params_b must be a finite number"),
@@ -165,13 +168,13 @@ def test_bad_input_to_the_board_api_is_refused_by_name(app: AppServer, case: str
 
 def test_the_page_s_own_board_event_checks_the_license_filter_before_any_work(app: AppServer) -> None:
     with httpx.Client(base_url=app.url, timeout=60) as http:
-        inputs = endpoint_inputs(page_config(http.get("/").text), "board_view")
+        inputs = endpoint_inputs(page_config(http.get("/").text), "leaderboard_view")
         inputs[LICENSES] = ",".join("x" * 50_000)  # one text where a list belongs (a bigger one is not read at all)
         with pytest.raises(ValueError, match="licenses must be a list of texts, not str"):
-            call_endpoint(http, "board_view", inputs)
+            call_endpoint(http, "leaderboard_view", inputs)
         inputs[LICENSES] = ["x"] * 33
         with pytest.raises(ValueError, match="licenses has 33 values; at most 32 are accepted"):
-            call_endpoint(http, "board_view", inputs)
+            call_endpoint(http, "leaderboard_view", inputs)
     assert "Traceback" not in log_of(app)
 
 
@@ -190,7 +193,7 @@ def test_a_20_mb_request_is_refused_before_it_is_read(app: AppServer) -> None:
     with httpx.Client(base_url=app.url, timeout=60) as http:
         bodies = {"judgments": ["w" * 20_000_000], "judgments_view": ["w" * 20_000_000],
                   "leaderboard": [None] * LICENSES + [["w"] * 1_000_000],  # the 1 MB License filter
-                  "board_view": [None] * (LICENSES + 1) + [",".join("w" * 500_000)]}
+                  "leaderboard_view": [None] * (LICENSES + 1) + [",".join("w" * 500_000)]}
         for endpoint, data in bodies.items():
             answer = http.post(f"/gradio_api/call/{endpoint}", json={"data": data})
             assert answer.status_code == 413

@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.details import read_details, write_details
 from eval_backend.item_values import ITEM_VALUES_FILE
@@ -27,14 +28,15 @@ from leaderboard.pairwise_matrix import matrix_view
 from leaderboard.results import ResultsStore, UnknownRunError
 from leaderboard.row_flags import OLD_DATASET
 from leaderboard.run_pair import compare_pair
+from leaderboard.scored_rankings import RANKED
 from leaderboard.scored_tables import ranking_frame
-from leaderboard.writing_bench_tables import RANKED, table_for_runs
 from tests.support.qa_runs import build_qa_runs
 from tests.support.readable_runs import LONG_IDS
 from tests.support.saraiki_runs import build_saraiki_runs
 
 BROKEN = "acme__strong-7b/main"
 """The best ranked run of the evaluated board: the one whose folder each case breaks."""
+WRITING_BENCH = BENCHMARKS["indic_writing_bench"]
 OTHERS_RANKED = {"acme__reasoner-3b/main", "evil-org___script_alert_1____script_/main"}
 
 
@@ -48,7 +50,7 @@ def _without(name: str) -> Callable[[dict], dict]:
 
 
 def _ranked_rules(runs_dir: Path) -> dict[str, str]:
-    table = table_for_runs(ResultsStore(runs_dir).snapshot().runs)
+    table = ranking_frame(ResultsStore(runs_dir).snapshot().runs, WRITING_BENCH)
     ranked = table[table["standing"] == RANKED]
     return dict(zip(ranked["run_id"], ranked["rank_rule"]))
 
@@ -64,9 +66,8 @@ def test_requests_without_a_resolution_date_read_as_runs_before_2026_11_30(evalu
                        else lambda record: {**record, "dataset_resolved_at": resolved_at})
     snapshot = ResultsStore(evaluated_copy).snapshot()
     assert snapshot.problems == () and len(snapshot.runs) == 5
-    table = table_for_runs(snapshot.runs)
-    assert len(table) == 5 and not table["dataset_outdated"].any()
-    assert not table["flags"].str.contains(OLD_DATASET.code).any()
+    table = ranking_frame(snapshot.runs, WRITING_BENCH)
+    assert len(table) == 5 and not table["flags"].str.contains(OLD_DATASET.code).any()  # no run reads as outdated
     assert set(_ranked_rules(evaluated_copy).values()) == {JOINT_RULE}
 
 
@@ -82,7 +83,7 @@ def test_a_folder_holding_only_an_empty_summary_is_a_problem(evaluated_copy: Pat
     snapshot = ResultsStore(evaluated_copy).snapshot()
     [problem] = snapshot.problems
     assert problem.startswith(run_id) and "summary.json" in problem and "'benchmark'" in problem
-    assert len(table_for_runs(snapshot.runs)) == 5
+    assert len(ranking_frame(snapshot.runs, WRITING_BENCH)) == 5
 
 
 # -- details.parquet ------------------------------------------------------------------------------

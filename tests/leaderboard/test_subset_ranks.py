@@ -1,41 +1,52 @@
 """A ranking on chosen groups ranks the subset (#42 item 2): its order, figure, interval and rank range are the
-subset's, from one joint bootstrap of the ranked runs on the subset's items, for any benchmark and breakdown."""
+subset's, from one joint bootstrap of the ranked runs on the subset's items, for any benchmark and breakdown;
+WritingBench's on the one tab every benchmark has (`scored_tables.ranking_of` with `chosen_subset`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.joint_ranking import aligned_figure
 from eval_backend.run_folder import RunFolder
 from eval_backend.statistics import joint_bootstrap
+from leaderboard.joint_ranks import JOINT_RULE
+from leaderboard.ranking_query import RankingQuery, kept_rows
 from leaderboard.results import ResultsStore
-from leaderboard.scored_tables import ranking_frame
-from leaderboard.scored_rankings import RANKED
+from leaderboard.scored_rankings import RANKED, SUBSET_COLUMN, split_standing
+from leaderboard.scored_tables import chosen_subset, ranking_frame, ranking_of, subset_breakdowns, subset_line
 from leaderboard.subset_ranks import Subset, subset_ranks
-from leaderboard.writing_bench_tables import BoardQuery, TableCache, query_rows, ranked_rows, subset_rule
 from tests.support.qa_runs import QA_PROFILES, QaProfile, build_qa_runs
 from tests.support.run_folders import EvaluatedData
 
+WRITING_BENCH = BENCHMARKS["indic_writing_bench"]
 LONG_ID = "indic-research-collective/" + "shahmukhi-devanagari-tamil-bengali-long-model-name-" + "x" * 23
 assert len(LONG_ID) == 100
 
 
+def _ranked_on(evaluated: EvaluatedData, ticked: Mapping[str, Sequence[str]]) -> pd.DataFrame:
+    """WritingBench's ranking as its tab ranks it with these groups ticked (by item field: `config`, `variant`)."""
+    chosen = [tuple(ticked.get(breakdown.item_field, ())) for breakdown in subset_breakdowns(WRITING_BENCH)]
+    snapshot = ResultsStore(evaluated.runs_dir).snapshot()
+    return ranking_of(snapshot, WRITING_BENCH, "", chosen_subset(WRITING_BENCH, chosen))
+
+
 def test_a_subset_is_ranked_by_its_own_figure_interval_and_rank_range(evaluated: EvaluatedData) -> None:
-    store, tables = ResultsStore(evaluated.runs_dir), TableCache()
-    snapshot = store.snapshot()
-    query = BoardQuery(languages=("Hindi",), variants=("romanized",))
-    rows = ranked_rows(query_rows(tables.table(snapshot), query, tables.subset(snapshot, query)))
+    whole = ranking_frame(ResultsStore(evaluated.runs_dir).snapshot().runs, WRITING_BENCH)
+    ranking = _ranked_on(evaluated, {"config": ("Hindi",), "variant": ("romanized",)})
+    rows = split_standing(ranking)[0]
     # The figure is the subset's: each run's Hindi x romanized score as its summary has it.
     expected = {model: evaluated.summary(model)["config_variants"]["Hindi"]["romanized"]
                 for model in evaluated.ranked_models()}
-    assert dict(zip(rows["model"], rows["subset_average"])) == pytest.approx(expected)
-    assert list(rows["subset_average"]) == sorted(expected.values(), reverse=True)
-    assert list(rows["rank"]) == [1, 2, 3]
+    assert dict(zip(rows["model"], rows[SUBSET_COLUMN])) == pytest.approx(expected)
+    assert list(rows[SUBSET_COLUMN]) == sorted(expected.values(), reverse=True)
+    assert list(rows["rank"]) == [1, 2, 3] and set(rows["rank_rule"]) == {JOINT_RULE}
     # Interval and rank range: a joint bootstrap of exactly the Hindi romanized items of every ranked run.
     aligned = aligned_figure([RunFolder(evaluated.runs_dir / run_id) for run_id in rows["run_id"]], "indic")
     details = pd.read_parquet(RunFolder(evaluated.runs_dir / rows["run_id"][0]).details_path)
@@ -44,40 +55,54 @@ def test_a_subset_is_ranked_by_its_own_figure_interval_and_rank_range(evaluated:
                      for config, index in zip(aligned.configs, aligned.indexes)])
     assert 0 < mask.sum() < len(mask)
     joint = joint_bootstrap(aligned.values[:, mask], aligned.design.subset(mask))
-    assert list(rows["subset_ci_low"]) == pytest.approx(list(joint.low))
-    assert list(rows["subset_ci_high"]) == pytest.approx(list(joint.high))
+    assert list(rows["ci_low"]) == pytest.approx(list(joint.low))
+    assert list(rows["ci_high"]) == pytest.approx(list(joint.high))
     assert list(rows["rank_best"]) == list(joint.rank_best) and list(rows["rank_worst"]) == list(joint.rank_worst)
-    assert (rows["subset_ci_low"] <= rows["subset_average"]).all()
-    assert (rows["subset_average"] <= rows["subset_ci_high"]).all()
-    assert rows["subset_ci_low"].tolist() != rows["indic_ci_low"].tolist()  # not the Indic average's
+    assert (rows["ci_low"] <= rows[SUBSET_COLUMN]).all() and (rows[SUBSET_COLUMN] <= rows["ci_high"]).all()
+    # Not the Indic average's interval, and the unranked runs follow, without a subset rank.
+    indic_low = whole.set_index("run_id").loc[rows["run_id"], "ci_low"].tolist()
+    assert rows["ci_low"].tolist() != pytest.approx(indic_low)
+    assert list(ranking["standing"][len(rows):]) and ranking["rank"][len(rows):].isna().all()
 
 
 def test_a_search_shows_each_row_s_rank_on_the_whole_subset_ranking(evaluated: EvaluatedData) -> None:
-    store, tables = ResultsStore(evaluated.runs_dir), TableCache()
-    snapshot = store.snapshot()
-    query = BoardQuery(languages=("Hindi", "Tamil"))
-    every = ranked_rows(query_rows(tables.table(snapshot), query, tables.subset(snapshot, query)))
+    ranking = _ranked_on(evaluated, {"config": ("Hindi", "Tamil")})
+    every = split_standing(ranking)[0]
     last = every.iloc[-1]
-    searched = query_rows(tables.table(snapshot), BoardQuery(search=last["model"], languages=("Hindi", "Tamil")),
-                          tables.subset(snapshot, query))
+    searched = ranking[kept_rows(ranking, RankingQuery(search=last["model"], ranked_on=(("Hindi", "Tamil"),)))]
     assert searched["model"].tolist() == [last["model"]]
     assert (searched["rank"].iloc[0], searched["rank_best"].iloc[0]) == (last["rank"], last["rank_best"])
+    assert searched[SUBSET_COLUMN].iloc[0] == last[SUBSET_COLUMN]
 
 
-def test_the_footnote_says_what_is_ranked() -> None:
-    assert "Hindi, Tamil; romanized" in subset_rule(("Hindi", "Tamil"), ("romanized",))
-    assert "the subset's" in subset_rule(("Hindi",))
-    assert subset_rule((), ()).startswith("Ranked by the Indic average")
+def test_the_footnote_says_what_is_ranked(evaluated: EvaluatedData) -> None:
+    subset = Subset((("config", ("Hindi", "Tamil")), ("variant", ("romanized",))))
+    ranking = _ranked_on(evaluated, dict(subset.groups))
+    line = subset_line(WRITING_BENCH, subset, ranking)
+    assert "on the chosen groups (Hindi, Tamil; romanized) alone" in line and "the subset's" in line
+    assert subset_line(WRITING_BENCH, None, ranking) == ""  # the standard ranking: its rule is the tab's own
 
 
-def test_a_subset_without_items_of_the_figure_has_no_interval_or_rank_range(evaluated: EvaluatedData) -> None:
-    store, tables = ResultsStore(evaluated.runs_dir), TableCache()
-    snapshot = store.snapshot()
-    english = BoardQuery(languages=("english_original",))  # not in the Indic average: nothing to resample
-    assert tables.subset(snapshot, english).empty
-    rows = ranked_rows(query_rows(tables.table(snapshot), english, tables.subset(snapshot, english)))
-    assert "rank_best" not in rows and "subset_ci_low" not in rows
-    assert list(rows["subset_average"]) == sorted(rows["config.english_original"], reverse=True)
+def test_the_footnote_names_the_figure_as_the_benchmark_labels_it(evaluated: EvaluatedData) -> None:
+    """"Indic" is a name: the line once read "Ranked by the Indic average on the chosen subset", and QA's labels
+    ("Judge accuracy") read well either way."""
+    subset = Subset((("config", ("Hindi",)),))
+    line = subset_line(WRITING_BENCH, subset, _ranked_on(evaluated, dict(subset.groups)))
+    assert line.startswith("Ranked by the Indic average on the chosen groups (Hindi) alone"), line
+
+
+def test_a_subset_without_items_of_the_figure_is_not_ranked_and_says_so(evaluated: EvaluatedData) -> None:
+    english = {"config": ("english_original",)}  # not in the Indic average: nothing to resample
+    subset = chosen_subset(WRITING_BENCH, [english["config"], (), ()])
+    snapshot = ResultsStore(evaluated.runs_dir).snapshot()
+    whole = ranking_of(snapshot, WRITING_BENCH)
+    assert subset_ranks(whole, snapshot.runs, whole["standing"].eq(RANKED), WRITING_BENCH.item_statistics(),
+                        "indic", subset).empty
+    ranking = _ranked_on(evaluated, english)
+    assert SUBSET_COLUMN not in ranking
+    pd.testing.assert_frame_equal(ranking, whole)  # the standard ranking, ...
+    assert subset_line(WRITING_BENCH, subset, ranking).startswith(  # ... and the line says why
+        "**Not ranked on the chosen groups** (english-original)")
 
 
 @pytest.fixture(scope="module")

@@ -22,8 +22,9 @@ import httpx
 BROWSER_ENCODINGS = {"accept-encoding": "gzip, deflate, br, zstd"}
 
 STEPS = ("page", "static files", "leaderboard", "judgments")
-BOARD_EVENTS = ("leaderboard_view", "leaderboard")
-"""The page's own board event: its name now, and before the documented API took `leaderboard` (a reference app)."""
+BOARD_EVENTS = ("leaderboard_view", "board_view", "leaderboard")
+"""The page's own board event: its name now (Indic WritingBench's tab, `leaderboard`, and its rankings' view), in
+apps before the one tab (`board_view`), and before the documented API took `leaderboard` (a reference app)."""
 JUDGMENTS_EVENTS = ("judgments_view", "judgments")
 """A visit: the page (which carries the board's first view), the scripts, styles and fonts a browser
 fetches to draw it, another view of the board, a model's judgments."""
