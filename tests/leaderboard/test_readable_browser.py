@@ -92,10 +92,10 @@ def test_the_overview_headers_lie_over_their_columns(page: Page) -> None:
 def test_a_long_id_wraps_inside_its_cell_and_reads_whole(page: Page) -> None:
     cell = page.locator('#leaderboard-table [data-col="1"][data-row="0"]')
     assert cell.inner_text().strip() == LONG_IDS[0]
-    # The one ranking shows a model id as text (its model page links it to the Hub): its text box, not a link's.
-    box, text = cell.bounding_box(), cell.locator("span.text").bounding_box()
+    box, text = cell.bounding_box(), cell.locator("a").bounding_box()
     assert box and text and text["x"] >= box["x"] and text["x"] + text["width"] <= box["x"] + box["width"] + 1
     assert fits(cell)
+    assert cell.locator("a").get_attribute("title") == LONG_IDS[0]  # the full id on hover
 
 
 def drawn_with(page: Page, selector: str) -> list[dict]:
