@@ -37,5 +37,12 @@ class AppContext:
 
 
 def as_updates(record: Any, components: Mapping[str, gr.components.Component]) -> dict[Any, Any]:
-    """A callback's named record (a dataclass) as Gradio's {component: value} return form."""
-    return {components[field.name]: getattr(record, field.name) for field in fields(record)}
+    """A callback's named record (a dataclass) as Gradio's {component: value} return form, each update a copy of
+    the record's own."""
+    # Gradio pops an update's "value" as it sends it: a record kept in a cache (a tab's renders) would answer the
+    # next caller with an update that changes nothing.
+    return {components[field.name]: _own(getattr(record, field.name)) for field in fields(record)}
+
+
+def _own(value: Any) -> Any:
+    return dict(value) if isinstance(value, dict) else value

@@ -56,7 +56,9 @@ crowd slow; nobody scrolls them. Past it the label says how many match and how t
 NO_COMPARISON = ("(none)", "")
 ITEM_URL_SCRIPT = """(model, compare, item, ...values) => {{
   const params = new URLSearchParams(window.location.search);
-  if (!{tabs}.includes(params.get("tab"))) return;
+  // An address naming no tab shows the first tab: its item browser, when on screen, writes the address too.
+  const shown = document.getElementById("{tab}-item-browser")?.offsetParent != null;
+  if (!({tabs}.includes(params.get("tab")) || (!params.get("tab") && shown))) return;
   params.set("tab", "{tab}");  // a former tab's link now names the tab it opened
   const fields = {fields};
   const put = (name, value) => value && value !== "{all}" ? params.set(name, value) : params.delete(name);

@@ -83,19 +83,19 @@ def test_a_link_to_what_the_board_does_not_have_is_ignored(page: Page, app: AppS
 def test_choosing_an_item_writes_the_link_and_the_link_opens_it_again(page: Page, app: AppServer) -> None:
     page.goto(app.url)
     expect(board_rows(page)).to_have_count(3)
-    open_tab(page, "judgments")
+    open_tab(page, "Indic WritingBench v1")  # its item browser: the former Judgments tab
     expect(page.locator("#leaderboard-model input")).to_have_value("acme/strong-7b")
     choose(page, "leaderboard-group", "Tamil")
     expect(item_rows(page)).to_have_count(6)
     row = cells(item_rows(page))[2]
     item_rows(page).nth(2).locator("[role=gridcell]").nth(2).click()
     wanted = row[0]  # the item column: `<config>:<index>`
-    page.wait_for_function(f"() => new URLSearchParams(location.search).get('judgments_item') === {wanted!r}")
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('leaderboard_item') === {wanted!r}")
     written = address(page)
-    assert {key: written.get(key) for key in ("tab", "judgments_model", "judgments_item", "config", "judgments_compare",
-                                              "variant", "model", "item")} == {
-        "tab": ["judgments"], "judgments_model": [STRONG], "judgments_item": [wanted], "config": ["Tamil"],
-        "judgments_compare": None, "variant": None, "model": None, "item": None}  # defaults stay out of the link
+    assert {key: written.get(key) for key in ("tab", "leaderboard_model", "leaderboard_item", "config",
+                                              "leaderboard_compare", "variant", "model", "item")} == {
+        "tab": ["leaderboard"], "leaderboard_model": [STRONG], "leaderboard_item": [wanted], "config": ["Tamil"],
+        "leaderboard_compare": None, "variant": None, "model": None, "item": None}  # defaults stay out of the link
     expect(page.locator("#leaderboard-item-title textarea")).to_have_value(re.compile(rf"^{wanted.replace(':', ' #')} · "))
     header = page.locator("#leaderboard-item-title textarea").input_value()
     page.goto(page.url)  # the address as a link, opened afresh
@@ -105,7 +105,7 @@ def test_choosing_an_item_writes_the_link_and_the_link_opens_it_again(page: Page
     choose(page, "leaderboard-model", "acme/reasoner-3b")  # a new model: its items, none of them opened yet
     page.wait_for_function("""() => {
       const params = new URLSearchParams(location.search);
-      return params.get('judgments_model') === 'acme__reasoner-3b/main' && !params.has('judgments_item')
+      return params.get('leaderboard_model') === 'acme__reasoner-3b/main' && !params.has('leaderboard_item')
         && params.get('config') === 'Tamil';  // the filters chosen stay, as on every benchmark's item browser
     }""")
 
@@ -118,7 +118,7 @@ def test_a_row_clicked_while_another_opens_is_the_one_shown(page: Page, app: App
         item_rows(page).nth(position).locator("[role=gridcell]").nth(2).click()
     last = rows[4]
     expect(page.locator("#leaderboard-item-title textarea")).to_have_value(re.compile(rf"^{last[0].replace(':', ' #')} · "))
-    page.wait_for_function(f"() => new URLSearchParams(location.search).get('judgments_item') === {last[0]!r}")
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('leaderboard_item') === {last[0]!r}")
 
 
 @both_widths

@@ -133,7 +133,7 @@ def test_board_ranks_the_models_and_shows_a_script_id_as_text(ui: BrowserPage, e
     model = headers(page, "leaderboard-table").index("Model")
     assert [row[model] for row in rows] == evaluated.ranked_models()
     assert [row[0] for row in rows] == ["1", "2", "3"]
-    expect(page.locator("#leaderboard-ranking-rule")).to_contain_text("Ranked by the Indic average")
+    expect(page.locator("#leaderboard-intro")).to_contain_text("Ranked by the Indic average")
     expect(board_rows(page).get_by_text(SCRIPT_MODEL_ID, exact=True)).to_be_visible()
     assert page.locator("#leaderboard-table script").count() == 0
     # the model name links to the Hub; the script id is no Hub id, so no link (scores link to their items)
@@ -150,8 +150,8 @@ def test_column_groups_toggle_and_search_filters(ui: BrowserPage) -> None:
     assert "Hindi" in headers(page, "leaderboard-table")
     assert "Literature & Arts" not in headers(page, "leaderboard-table")
     page.locator("#leaderboard-filters").get_by_text("Column groups, filters").click()  # folded: the rows come first
-    page.locator("#leaderboard-column-groups").get_by_label("languages").uncheck()
-    page.locator("#leaderboard-column-groups").get_by_label("domains").check()
+    page.locator("#leaderboard-column-groups").get_by_label("Language", exact=True).uncheck()
+    page.locator("#leaderboard-column-groups").get_by_label("Domain", exact=True).check()
     expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Literature & Arts")).to_have_count(1)
     assert "Hindi" not in headers(page, "leaderboard-table")
     page.locator("#leaderboard-search textarea").fill("acme")
@@ -168,7 +168,7 @@ def test_view_download_is_the_filtered_view(ui: BrowserPage, tmp_path: Path) -> 
     expect(board_rows(page)).to_have_count(0)
     exported = pd.read_csv(download(page, "leaderboard-download-view", tmp_path / "view.csv"))
     assert list(exported["model"]) == ["bharat/partial-1b", "flaky/judge-fails-2b"]
-    assert "config.Hindi" in exported.columns
+    assert "language.Hindi" in exported.columns
 
 
 def test_plots_render_with_escaped_labels(ui: BrowserPage) -> None:
@@ -287,7 +287,7 @@ def test_about_explains_how_to_reproduce_a_row(ui: BrowserPage) -> None:
     page = ui.page
     page.get_by_role("tab", name="About").click()
     expect(page.locator("#about-text")).to_contain_text("python -m eval_backend judge")
-    expect(page.locator("#about-text")).to_contain_text("Code-mixed drop %")
+    expect(page.locator("#about-text")).to_contain_text("per prompt rendering (native / code mixed / romanized)")
 
 
 def test_what_is_written_into_the_runs_folder_shows_without_a_restart(

@@ -77,4 +77,4 @@ def test_the_second_of_two_quick_row_clicks_is_sent_and_shown(page: Page, board_
     key = rows[4][0]  # an item row begins with its key, <config>:<index>
     config, index = key.split(":")
     expect(page.locator("#leaderboard-item-title textarea")).to_have_value(re.compile(rf"^{config} #{index} · "))
-    page.wait_for_function(f"() => new URLSearchParams(location.search).get('judgments_item') === {key!r}")
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('leaderboard_item') === {key!r}")
