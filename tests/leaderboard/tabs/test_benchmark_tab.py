@@ -85,10 +85,11 @@ def wb_context(runs_dir: Path, downloads: Path) -> AppContext:
 
 
 def shown_frame(update: dict) -> pd.DataFrame:
-    """A rendered table as read on screen: each cell's display text (a linked score as its plain text)."""
+    """A rendered table as read on screen: each cell's display text (a linked score or model as its plain text)."""
     value = update["value"]
     frame = pd.DataFrame(value["metadata"]["display_value"], columns=value["headers"])
-    return frame.map(lambda cell: re.sub(r"^\[(.*)\]\(.*\)$", r"\1", cell))
+    unlinked = frame.map(lambda cell: re.sub(r"^\[(.*?)\]\(.*\)$", r"\1", cell))
+    return unlinked.map(lambda cell: re.sub(r"\\(.)", r"\1", cell))  # markdown's escapes: the text as read
 
 
 def wb_board(evaluated: EvaluatedData, tmp_path: Path, **query: object):
