@@ -17,7 +17,7 @@ import pytest
 from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.run_folder import RunFolder
 from leaderboard.cell_links import ROW_LINK
-from leaderboard.display import format_rank_range, hub_url, is_hub_id, literal_markdown, short_revision
+from leaderboard.display import format_rank_range, hub_url, is_hub_id, literal_markdown, model_cell, short_revision
 from leaderboard.ranking_query import RankingQuery
 from leaderboard.results import ResultsStore
 from leaderboard.row_flags import OLD_DATASET
@@ -39,9 +39,17 @@ def _shown(store: ResultsStore, ranking: pd.DataFrame, downloads: Path, *groups:
 
 
 def _cells(table: Any) -> dict[str, list[str]]:
-    """Each column of a shown table (by its header) as its cells read."""
+    """Each column of a shown table (by its header) as its cells read; the model as its id (it reads as a link to
+    its Hub page: `_shown_models`)."""
     headers, rows = table["value"]["headers"], table["value"]["metadata"]["display_value"]
-    return {header: [row[position] for row in rows] for position, header in enumerate(headers)}
+    cells = {header: [row[position] for row in rows] for position, header in enumerate(headers)}
+    return {**cells, "Model": [row[headers.index("Model")] for row in table["value"]["data"]]}
+
+
+def _shown_models(table: Any) -> list[str]:
+    """The model column as it reads: markdown the grid renders."""
+    headers = table["value"]["headers"]
+    return [row[headers.index("Model")] for row in table["value"]["metadata"]["display_value"]]
 
 
 def test_a_hub_link_is_built_only_for_valid_hub_ids() -> None:
@@ -76,9 +84,13 @@ def test_the_board_leads_with_rank_model_score_and_reads_scores_with_two_decimal
     headers = ranked["value"]["headers"]
     assert headers[:6] == [labels[column] for column in ("rank", "model", "indic", "rank_range", "interval", "flags")]
     cells, rows = _cells(ranked), table[table["standing"] == "ranked"]
-    # Every model id, the script-laden one too, is plain text: the grid shows it as it is, never as markup.
-    assert cells[labels["model"]] == rows["model"].tolist() and SCRIPT_MODEL_ID in cells[labels["model"]]
-    assert ranked["datatype"][headers.index(labels["model"])] == "str"
+    # Every model id, the script-laden one too, is literal text (linked to its Hub page where it is a Hub id):
+    # the grid shows it as it is, never as markup.
+    assert cells[labels["model"]] == rows["model"].tolist()
+    assert _shown_models(ranked) == [model_cell(model, revision) for model, revision in zip(rows["model"],
+                                                                                          rows["revision"])]
+    assert literal_markdown(SCRIPT_MODEL_ID) in _shown_models(ranked)
+    assert ranked["datatype"][headers.index(labels["model"])] == "markdown"
     indic = headers.index(labels["indic"])
     assert all(re.fullmatch(r"\[\d+\.\d\d\]\(.+\)", row[indic]) for row in ranked["value"]["metadata"]["display_value"])
     assert [row[indic] for row in ranked["value"]["data"]] == rows["indic"].round(2).tolist()  # a number, sorted as one

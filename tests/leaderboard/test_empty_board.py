@@ -34,7 +34,7 @@ def test_every_grid_starts_with_its_real_headers(page_config: dict[str, Any]) ->
     placeholders = {grid: headers for grid, headers in grids.items()
                     if not headers or all(re.fullmatch(r"\d+", str(header)) for header in headers)}
     assert placeholders == {}, f"grids that would show Gradio's placeholder headers: {placeholders}"
-    assert grids["leaderboard-table"][:3] == ["Rank", "Model", "Indic average (1–10)"]
+    assert grids["leaderboard-table"][:3] == ["Rank", "Model", "Indic average (score 1–10)"]
     assert grids["overview-table"][:2] == ["Model", "Revision"]
     assert grids["queue-pending"][:2] == ["id", "model"]
 

@@ -121,7 +121,7 @@ def test_every_declared_figure_is_of_one_unit_and_direction_and_names_declared_b
     for spec in benchmark.board.figures:
         metrics = figure_metrics(benchmark, spec)
         assert len({(metric.unit, metric.higher_is_better) for metric in metrics}) == 1
-        if spec.breakdown and not benchmark.board.own_tabs:  # WritingBench's breakdowns are its table's groups
+        if spec.breakdown:
             assert spec.breakdown in breakdowns
 
 
