@@ -77,7 +77,7 @@ def build_app(settings: Settings, store: ResultsStore | None = None, downloads_d
     downloads_dir = downloads_dir or Path(tempfile.gettempdir()) / "indic-wb-downloads"
     # Each download is written once under a name of its content's version (`exports.py`): served
     # from where it lies, Gradio no longer hashes and copies it into its cache on every click and
-    # every model chosen, a third of the Judgments tab's time per call.
+    # every model chosen, a third of an item browser's time per call.
     gr.set_static_paths([downloads_dir])
     with gr.Blocks(title=TITLE, analytics_enabled=settings.app.analytics) as demo:
         gr.Markdown(INTRO, elem_id="intro")

@@ -17,7 +17,7 @@ from urllib.parse import unquote_plus
 MAX_LINK_CHARS = 8192
 """Characters of a query string read, at most (a browser's address bar keeps ~2,000 in a shared link)."""
 MAX_LINK_PARAMS = 64
-"""Parameters read, at most (the board's link has 11, the Judgments tab's 10)."""
+"""Parameters read, at most (a tab's rankings have 13, its item browser 10)."""
 MAX_VALUE_CHARS = 512
 """Characters of one value, decoded, at most: several 100-character model ids in a search, with room to spare."""
 MAX_LIST_ITEMS = 32

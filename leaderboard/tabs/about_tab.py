@@ -45,7 +45,7 @@ and **romanized** (transliterated to Roman script). Every item has its own
 - **Generation:** the model answers each item's `query` with temperature {_SAMPLING.temperature},
   top_p {_SAMPLING.top_p}, top_k {_SAMPLING.top_k}, at most {_SAMPLING.max_tokens} new tokens.
   A reasoning model's chain of thought (everything up to the first `</think>` and blank line) is
-  removed before judging; the Judgments tab shows it folded.
+  removed before judging; the item browser shows it folded.
 - **Judge:** an LLM judge (GPT-5.4 by default) is called once per criterion with the benchmark's
   own system and scoring prompts, and answers strict JSON: an integer score 1–10 and a reason.
   A criterion is asked up to {{attempts}} times in all until the answer is valid; a judgment that still
@@ -132,7 +132,7 @@ and **romanized** (transliterated to Roman script). Every item has its own
   when its Holm-adjusted p-value is at most {ALPHA:g} and its 95 % interval excludes 0 (the rule above). Rows and
   columns carry short model names; hover one for the whole id, a cell for its interval, raw and adjusted p-values
   and won/tied/lost.
-- The Judgments tab, with a second model chosen, gives the same figures for the items listed there.
+- The item browser, with a second model chosen, gives the same figures for the items listed there.
 
 ## The other benchmarks: choices where their seeds are silent
 - **Indic QA** (short answers, one chat turn, greedy): exact substring and word overlap exactly as
@@ -209,7 +209,7 @@ rank and interval, breakdowns, flags, provenance and links. {DEFAULT_REVISION_RU
 
 ## Reproduce a row
 Every row is a run folder under `DATA_DIR/runs/indic_writing_bench/<org>__<model>/<revision>/`; the
-Judgments tab downloads its per-item table. To judge your own responses (JSONL of `config`, `index`, `response`):
+item browser downloads its per-item table. To judge your own responses (JSONL of `config`, `index`, `response`):
 
 ```
 python -m eval_backend judge --responses responses.jsonl \

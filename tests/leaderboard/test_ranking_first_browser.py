@@ -55,7 +55,7 @@ def in_window(page: Page, selector: str) -> bool:
 @both_widths
 def test_the_first_screen_shows_ranked_rows_with_rank_range_and_interval(page: Page) -> None:
     lead = headers(page, "leaderboard-table")[:5]
-    assert lead == ["Rank", "Model", "Indic average (1–10)", "Rank range", "95% CI"]
+    assert lead == ["Rank", "Model", "Indic average (score 1–10)", "Rank range (95 %)", "95 % interval"]
     for index in range(5):  # each lead header and the first two rows' cells, without scrolling
         assert in_window(page, f'#leaderboard-table [data-heading="{index}"]'), lead[index]
         for row in (0, 1):
@@ -71,7 +71,8 @@ def test_every_score_links_to_its_items_and_the_address_says_so(page: Page) -> N
     assert hindi_link.get_attribute("href").startswith("#+")  # the row's address travels once (page size)
     href = linked_href(hindi_link)
     asked = parse_qs(urlparse(href).query)
-    assert asked["tab"] == ["judgments"] and asked["language"] == ["Hindi"] and asked["model"][0].endswith("/main")
+    # The items are on the same tab now, filtered by the item field (`config`), no longer by its label.
+    assert asked["tab"] == ["leaderboard"] and asked["config"] == ["Hindi"] and asked["model"][0].endswith("/main")
     with page.context.expect_page() as opened:  # Gradio opens a cell's link in a new tab: the board stays
         hindi_link.click()  # a link written against its row's first opens the whole address
     items = opened.value
@@ -86,14 +87,14 @@ def test_flags_are_badges_explained_on_hover_and_the_filters_hide_them(page: Pag
     models = column(page, "Model")
     flags = column(page, "Flags")
     assert flags[models.index(CUT_OFF_ID)] == CUT_OFF.badge and flags[models.index(OTHER_JUDGE_ID)] == OTHER_JUDGE.badge
-    assert column(page, "95% CI")[models.index(FEW_ITEMS_ID)] == FEW_ITEMS_INTERVAL  # never "5.24 – 5.24"
+    assert column(page, "95 % interval")[models.index(FEW_ITEMS_ID)] == FEW_ITEMS_INTERVAL  # never "5.24 – 5.24"
     badge = page.locator("#leaderboard-table a", has_text=CUT_OFF.badge).first
     assert badge.get_attribute("title") == CUT_OFF.explanation and badge.get_attribute("href") == "?tab=about"
     page.get_by_text("Column groups, filters").click()
     page.locator("#leaderboard-hide-flags").get_by_label(CUT_OFF.badge).check()
     expect(board_rows(page)).to_have_count(RANKED_RUNS - 1)
     expect(page.locator("#leaderboard-filters-active")).to_contain_text("hiding flagged rows")
-    page.wait_for_function("() => new URLSearchParams(location.search).get('hide_flags') === 'cut_off'")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('leaderboard_hide_flags') === 'cut_off'")
     shot(page, "flags-hidden")
     page.locator("#leaderboard-reset-filters").click()
     expect(board_rows(page)).to_have_count(RANKED_RUNS)

@@ -1,6 +1,6 @@
 """How a WritingBench item reads on the board: its table row, filters, and the item in full.
 
-An item's full view is what the Judgments tab showed: its header (language, index, id, variant,
+An item's full view is what the former Judgments tab showed: its header (language, index, id, variant,
 domain / subdomain), the query (read from the dataset: details.parquet keeps only the short
 prompt), the response, the reasoning folded away, and each of the five criteria with its score,
 what it asks, the judge's reason (or error) and the rubric's bands folded beneath.
