@@ -202,9 +202,9 @@ def board_css() -> str:
         header_row_css() + whole_cells_css() + reading_direction_css() + steady_cells_css() + accessible_css() + wide + outcome + overview_css()
         + pinned
         + f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"
-        # A phone's first screen is for the rankings: the title stays, the introduction's paragraph
-        # goes, and model columns are narrow so the first score shows beside them.
-        + "#intro p { display: none; }\n"
+        # A phone's first screen is for the rankings: the title stays, the introductions' paragraphs
+        # go (the page's and each benchmark tab's), and model columns are narrow so the first score shows beside them.
+        + "#intro p, [id$='-intro'] p { display: none; }\n"
         + phone + phone_ranking_css()
         + queues
         # Heatmaps and the radar keep a readable width and scroll sideways instead of squeezing into the screen.

@@ -72,7 +72,7 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     prefix, names = tab_id(benchmark), labels(benchmark)
     gr.Markdown(_intro(context, benchmark), elem_id=f"{prefix}-intro")
     on_groups = subset_breakdowns(benchmark)
-    reading = style_choice(context, benchmark)
+    reading = style_choice(context, benchmark, render=False)  # under the rankings: a phone's first screen is rows
     renders: LruCache[RankingsView] = LruCache(RENDERS_KEPT)
     section = rankings_section.build(
         prefix, benchmark, context.page_link, context.results_version,

@@ -22,7 +22,7 @@ from leaderboard.row_flags import FLAGS
 from leaderboard.scored_tables import group_labels
 
 SEARCH_HELP = "Search models (separate several with ;)"
-SORT_HELP = "Sort by (best first; the CSV follows; a column header sorts the rows on screen)"
+SORT_HELP = "Sort by (best first; the CSV follows)"
 FILTERS_TITLE = "Column groups, filters and ranking on chosen groups"
 FLAGS_LABEL = "Hide rows flagged (hover a badge for what it means; About explains each)"
 LICENSES_LABEL = ("License, as the model's Hub card declared it at submission (none chosen: all; runs without "

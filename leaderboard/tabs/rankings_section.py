@@ -102,6 +102,9 @@ def build(prefix: str, benchmark: Benchmark, page_link: gr.Textbox | None, resul
         "rule": gr.Markdown("", elem_id=f"{prefix}-ranking-rule"),
         "sort_by": sort_by, "licenses": controls.licenses, "groups": controls.groups,
     })
+    for reading in readings:  # how the rankings read (the style view), drawn under them: a phone's first screen is rows
+        if not reading.is_rendered:
+            reading.render()
     outputs = {name: outputs[name] for name in RankingsView.__dataclass_fields__}
     _wire(prefix, benchmark, controls, outputs, page_link, results_version, render, subsets, subset_choices, readings)
     return RankingsSection(controls, outputs)

@@ -25,11 +25,12 @@ STYLE_URL_SCRIPT = """(style) => {{
 """Keeps the address in step with the tab's ranking choice (in the browser only)."""
 
 
-def style_choice(context: AppContext, benchmark: Benchmark) -> gr.Radio:
-    """The tab's "Ranking" choice, read from a link's `style` and written to the address when changed."""
+def style_choice(context: AppContext, benchmark: Benchmark, render: bool = True) -> gr.Radio:
+    """The tab's "Ranking" choice, read from a link's `style` and written to the address when changed (`render`
+    False: drawn where the tab renders it, under its rankings)."""
     prefix = tab_id(benchmark)
     choice = gr.Radio(VIEW_CHOICES, value=SEED, label="Ranking", elem_id=f"{prefix}-style",
-                      visible=bool(benchmark.board.style_features))
+                      visible=bool(benchmark.board.style_features), render=render)
     choice.change(None, choice, None, js=STYLE_URL_SCRIPT.format(tab=prefix, controlled=CONTROLLED, param=STYLE_PARAM))
     if context.page_link is not None and benchmark.board.style_features:
         context.page_link.change(lambda query: linked_style(query, prefix), context.page_link, choice,

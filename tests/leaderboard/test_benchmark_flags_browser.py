@@ -21,7 +21,7 @@ from tests.leaderboard.test_benchmark_tab_browser import opened
 from tests.leaderboard.test_readable_browser import misaligned
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, assert_no_traceback, running_app
-from tests.support.browser_pages import both_widths, width_of
+from tests.support.browser_pages import both_widths, width_of, open_filters
 from tests.support.cut_cells import cut_cells
 from tests.support.flagged_toy_runs import (
     CLEAN_ID,
@@ -122,6 +122,7 @@ def test_a_badge_opens_about_which_explains_each_flag_for_every_benchmark(page: 
 
 
 def test_hiding_a_flag_leaves_out_its_rows_and_a_link_restores_the_filter(page: Page, app: AppServer) -> None:
+    open_filters(page, TAB)  # the flags filter is folded with the others
     page.locator(f"#{TAB}-hide-flags").get_by_label(CUT_OFF.badge).check()
     page.locator(f"#{TAB}-hide-flags").get_by_label(FEW_ITEMS.badge).check()
     expect(board_rows(page, f"{TAB}-table")).to_have_count(RANKED - 2)

@@ -25,7 +25,7 @@ from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, cho
 from tests.leaderboard.test_readable_browser import misaligned
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import LAPTOP, both_widths, new_page, width_of
+from tests.support.browser_pages import LAPTOP, both_widths, new_page, width_of, open_filters
 from tests.support.toy_runs import ECHO, LIMITED, LONG_ID, TRANSLATOR, ToyData, build_toy_runs
 
 TAB = "toy_translation"
@@ -159,6 +159,7 @@ def test_its_two_breakdowns_rank_on_chosen_groups_and_its_plots_follow_the_searc
     expect(ticks(page, f"{TAB}-plot-languages", "x")).to_have_count(2)  # every language named
     expect(ticks(page, f"{TAB}-plot-lengths")).to_have_count(3)  # one bar group per run
     # Rank on the long sentences alone: the subset's figure, rank range and interval, and a line saying so.
+    open_filters(page, TAB)  # the "rank on" boxes are folded with the filters
     page.locator(f"#{TAB}-rank-length").get_by_label("long", exact=True).check()
     lead = page.locator(f"#{TAB}-table [role=columnheader]", has_text="Adequacy on the chosen groups %")
     expect(lead).to_have_count(1)

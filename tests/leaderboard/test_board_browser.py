@@ -29,6 +29,7 @@ from tests.leaderboard.test_browser import (
 )
 from tests.support.app_server import AppServer
 from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, width_of
+from tests.support.browser_pages import open_filters as unfold
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
 SCORE = re.compile(r"^\d+\.\d\d$")
@@ -157,8 +158,12 @@ def test_sorting_is_a_control_and_the_csv_follows_it(page: Page, evaluated: Eval
     expect(page.locator("#leaderboard-table")).to_contain_text(
         "Rankings: complete runs by Indic average (score 1–10, higher is better; “Sort by” or a column header's menu")
     # One sort model on every tab: a header's own menu sorts the rows on screen, "Sort by" the rows and the CSV.
-    assert page.locator("#leaderboard-table .cell-menu-button").evaluate_all(
-        "bs => bs.length > 0 && bs.every(b => getComputedStyle(b).display !== 'none')")
+    model_header = page.locator('#leaderboard-table [data-heading="1"]')
+    model_header.hover()
+    model_header.locator(".cell-menu-button").click()
+    page.get_by_text("Sort ascending", exact=True).click()
+    expect(board_rows(page).first).to_contain_text(sorted(evaluated.ranked_models())[0])
+    page.get_by_role("tab", name="Indic WritingBench v1").click()
     choose(page, "leaderboard-sort-by", "Model")
     expected = sorted(evaluated.ranked_models())
     expect(board_rows(page).first).to_contain_text(expected[0])
@@ -175,7 +180,7 @@ def test_no_match_says_so(page: Page) -> None:
 
 
 def test_filters_and_ranking_on_chosen_languages(page: Page, tmp_path: Path) -> None:
-    page.get_by_text("filters and ranking on chosen groups").click()
+    open_filters(page)
     page.locator("#leaderboard-hide-unranked input").check()
     expect(page.locator("#leaderboard-unranked")).to_be_hidden()
     page.locator("#leaderboard-model-type").get_by_label("reasoning", exact=True).check()
@@ -264,7 +269,7 @@ def test_a_link_opens_its_tab_and_choosing_a_tab_updates_the_address(page: Page,
 
 
 def open_filters(page: Page) -> None:
-    page.get_by_text("filters and ranking on chosen groups").click()
+    unfold(page, "leaderboard")
 
 
 def address(page: Page) -> dict[str, list[str]]:

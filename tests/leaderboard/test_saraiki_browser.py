@@ -46,7 +46,7 @@ def test_the_saraiki_tab_ranks_each_task_apart_and_browses_items(
         assert label in columns
     rows = {row[columns.index("Model")]: row for row in cells(board_rows(page, "saraiki-table"))}
     assert rows[RAW_MODEL][columns.index("Prompts")] == "raw" and rows[RAW_MODEL][columns.index("Mode")] == "server"
-    assert rows[RAW_MODEL][columns.index("Math (8-shot) %")] == "50"
+    assert rows[RAW_MODEL][columns.index("Math (8-shot) %")] == "50.0"  # a percentage: one decimal
     assert rows[RAW_MODEL][columns.index("Rank range (95 %)")]  # ranked, with its range
     assert page.locator("#saraiki-table b").count() == 0  # a model id's markup stays text
     page.locator("#saraiki-search textarea").fill("<b>1b</b>")  # the QA tab's search, shared

@@ -73,8 +73,8 @@ def _headline(page: Page, model: str):
 
 
 def _shown(value: float) -> str:
-    """A score as the grid writes it: one decimal, a whole number without one (31.0 reads 31)."""
-    return f"{round(value, 1):g}"
+    """A percentage as the board writes it: one decimal (31.0 reads 31.0)."""
+    return f"{value:.1f}"
 
 
 @both_widths

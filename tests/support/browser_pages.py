@@ -34,3 +34,11 @@ def new_page(browser: Browser, viewport: dict, url: str | None = None) -> Page:
     if url is not None:
         page.goto(url)
     return page
+
+
+def open_filters(page: Page, tab: str) -> None:
+    """Unfold a benchmark tab's column groups and filters (`ranking_controls.build_filters`), folded at first."""
+    from leaderboard.tabs.ranking_controls import FILTERS_TITLE  # the app's own title, not a copy
+
+    page.locator(f"#{tab}-filters").get_by_text(FILTERS_TITLE).click()
+    page.locator(f"#{tab}-hide-flags").wait_for()

@@ -6,7 +6,7 @@ The board builds its tab from these, as every benchmark's; its addresses from be
 `?tab=plots`, `q=`, `langs=`, `variants=`, `sort=`, …) still open the same views (`former_tabs`, `former_params`).
 """
 
-from eval_backend.benchmarks.board_view import BoardView, Breakdown, FigureKind, FigureSpec, ItemField
+from eval_backend.benchmarks.board_view import LENGTH_FIGURE, BoardView, Breakdown, FigureKind, FigureSpec, ItemField
 from eval_backend.benchmarks.writing_bench import item_board
 from eval_backend.benchmarks.style_features import LOG_LENGTH_RELATIVE, MARKDOWN_DENSITY
 
@@ -34,6 +34,7 @@ FIGURES = (
     FigureSpec("language-variants", FigureKind.HEATMAP, "Score by language and rendering", "config_variant",
                chosen=1),
     FigureSpec("subdomains", FigureKind.HEATMAP, "Score by subdomain (Indic languages)", "subdomain"),
+    LENGTH_FIGURE,
 )
 """Its plots, each of a declared breakdown: the radar compares the runs a viewer chooses (default the best three),
 the language x rendering heatmap is one chosen run's (default the best)."""
