@@ -165,10 +165,10 @@ def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, benchmark: Benchmar
               "filters_active": gr.update(value=active, visible=bool(active)), "reset": gr.update(visible=bool(active))}
     higher = {metric.name: metric.higher_is_better for metric in benchmark.metrics}
     shown = sorted_rows(ranking[kept_rows(ranking, query)], query.sort_by, higher) if len(ranking) else ranking
-    if shown.empty:
+    if shown.empty:  # the note says so; the CSV of the view (its headers, no row) and the filters line stay
         hidden = gr.update(visible=False)
         return RankingsView(table=gr.update(visible=not snapshot.runs), unranked=hidden,
-                            download=gr.update(value=None, visible=False),
+                            download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, (query, rule)),
                             no_match=gr.update(visible=bool(snapshot.runs)), **common)
     labels, places = ranking_labels(ranking, benchmark), column_decimals(ranking, benchmark)
     ranked, unranked = split_standing(shown_ranking(shown, benchmark, query.groups))

@@ -169,7 +169,7 @@ def test_its_two_breakdowns_rank_on_chosen_groups_and_its_plots_follow_the_searc
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('{TAB}_on_length') === 'long'")
     # The translator renders Hindi only: on the long sentences (three Hindi, one Tamil) it has 75 %.
     rows = {row[1]: row[2] for row in cells(board_rows(page, f"{TAB}-table"))}
-    assert any(TRANSLATOR in model for model in rows) and rows[next(m for m in rows if TRANSLATOR in m)] == "75"
+    assert any(TRANSLATOR in model for model in rows) and rows[next(m for m in rows if TRANSLATOR in m)] == "75.0"
     page.locator(f"#{TAB}-search textarea").fill("translat")
     expect(board_rows(page, f"{TAB}-table")).to_have_count(2)
     for plot in ("headline", "languages", "lengths"):  # each run a row of every plot

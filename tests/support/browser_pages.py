@@ -37,8 +37,10 @@ def new_page(browser: Browser, viewport: dict, url: str | None = None) -> Page:
 
 
 def open_filters(page: Page, tab: str) -> None:
-    """Unfold a benchmark tab's column groups and filters (`ranking_controls.build_filters`), folded at first."""
+    """Unfold a benchmark tab's column groups and filters (`ranking_controls.build_filters`), folded at first; left
+    as they are when unfolded already."""
     from leaderboard.tabs.ranking_controls import FILTERS_TITLE  # the app's own title, not a copy
 
-    page.locator(f"#{tab}-filters").get_by_text(FILTERS_TITLE).click()
+    if not page.locator(f"#{tab}-hide-flags").is_visible():  # a link that sets a filter unfolds them itself
+        page.locator(f"#{tab}-filters").get_by_text(FILTERS_TITLE).click()
     page.locator(f"#{tab}-hide-flags").wait_for()

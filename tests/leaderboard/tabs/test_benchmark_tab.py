@@ -135,6 +135,7 @@ def test_no_match_says_so_and_names_the_filter(evaluated: EvaluatedData, tmp_pat
     assert board.no_match["visible"] is True
     assert board.table["visible"] is False and board.unranked["visible"] is False
     assert board.updated["value"].startswith("Last updated:")
+    assert board.download["visible"] is True and pd.read_csv(board.download["value"]).empty  # the empty view's CSV
     assert "search: no\\-such\\-model" in board.filters_active["value"] and board.reset["visible"] is True
 
 

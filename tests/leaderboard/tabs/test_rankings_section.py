@@ -69,10 +69,12 @@ def test_several_terms_keep_any_model_matching_one_and_the_csv_follows(store: Re
     assert rendered.download["value"] != view(store, "", tmp_path).download["value"]  # never the full table's file
 
 
-def test_no_match_hides_the_table_and_its_csv_and_says_so(store: ResultsStore, tmp_path: Path) -> None:
+def test_no_match_hides_the_table_says_so_and_keeps_the_csv_of_the_empty_view(store: ResultsStore,
+                                                                              tmp_path: Path) -> None:
     rendered = view(store, "no-such-model", tmp_path)
-    assert rendered.no_match["visible"] is True
-    assert rendered.table["visible"] is False and rendered.download["visible"] is False
+    assert rendered.no_match["visible"] is True and rendered.table["visible"] is False
+    assert rendered.download["visible"] is True and pd.read_csv(rendered.download["value"],
+                                                                encoding="utf-8-sig").empty
 
 
 def test_a_fresh_data_folder_is_no_search_miss(tmp_path: Path) -> None:
