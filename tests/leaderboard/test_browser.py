@@ -247,6 +247,12 @@ def test_a_script_in_a_model_id_and_response_stays_text(ui: BrowserPage) -> None
     page = ui.page
     page.get_by_role("tab", name="Indic WritingBench v1").click()
     choose(page, "leaderboard-model", SCRIPT_MODEL_ID)
+    # The choice has gone through (its items listed, the address written) before an item is clicked: a click while
+    # the table is redrawn lands on the old rows.
+    page.wait_for_function("""() => {
+      const params = new URLSearchParams(location.search);
+      return (params.get('leaderboard_model') || '').startsWith('evil-org') && !params.has('leaderboard_item');
+    }""")
     items = page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
     items.first.locator("[role=gridcell]").nth(2).click()
     expect(page.locator("#leaderboard-response .answer")).to_contain_text("<script>alert(1)</script>")
