@@ -27,9 +27,6 @@ from leaderboard.results import LruCache, RunResult
 logger = logging.getLogger(__name__)
 
 JOINT_RULE, OVERLAP_RULE = "joint bootstrap", "interval overlap"
-HEADLINE_FIGURE = "indic"
-HEADLINE_BOUNDS = ("indic_ci_low", "indic_ci_high")
-"""Indic WritingBench's headline figure and its interval's columns in the board's table (the defaults)."""
 _RUNS_KEPT = 2048
 """Per-item values of this many runs are kept (31 KB each at full size): a board whose one run
 changed reads that run's table again, not 500 of them."""
@@ -37,7 +34,7 @@ RUN_READS: LruCache[object] = LruCache(_RUNS_KEPT)
 
 
 def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranked: pd.Series,
-                           figure: str = HEADLINE_FIGURE, bounds: tuple[str, str] = HEADLINE_BOUNDS) -> pd.DataFrame:
+                           figure: str, bounds: tuple[str, str]) -> pd.DataFrame:
     """The table with the shared-revision runs' rank ranges from the joint bootstrap, and `rank_rule` per ranked run.
 
     `ranked` marks the table's ranked rows, whose rank ranges the interval-overlap rule has already filled;

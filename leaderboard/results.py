@@ -37,10 +37,6 @@ from leaderboard.run_shape import check_run_files
 
 logger = logging.getLogger(__name__)
 
-BREAKDOWN_GROUPS = ("config", "variant", "domain", "subdomain")
-"""The groups a summary breaks scores down by; `config` is the language config."""
-_SUMMARY_GROUPS = {"config": "configs", "variant": "variants", "domain": "domains", "subdomain": "subdomains"}
-
 UNKNOWN_LICENSE = "unknown"
 """The license of a run whose request recorded none (judged from the CLI, or queued before licenses were recorded)."""
 
@@ -249,19 +245,6 @@ RUN_COLUMNS = [
     "open_weights", "overall", "overall_ci_low", "overall_ci_high", "indic_average", "items", "scored_items",
     "failed_items", "pending_items", "missing_responses", "failed_judgments", "decoding_mode",
 ]
-
-
-def breakdown_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
-    """Long table of group scores: run_id, group (config/variant/domain/subdomain), name, score, CI."""
-    rows = []
-    for run in runs:
-        config_ci = run.summary.get("config_ci") or {}
-        for group in BREAKDOWN_GROUPS:
-            for name, score in (run.summary.get(_SUMMARY_GROUPS[group]) or {}).items():
-                low, high = (config_ci.get(name) if group == "config" else None) or (None, None)
-                rows.append({"run_id": run.run_id, "group": group, "name": name, "score": score,
-                             "ci_low": low, "ci_high": high})
-    return pd.DataFrame(rows, columns=["run_id", "group", "name", "score", "ci_low", "ci_high"])
 
 
 def _run_row(run: RunResult) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """Every number a link: a score cell opens the items behind it, and the address says which.
 
-A cell's link is an address of this page (`?tab=judgments&model=<run id>&language=Hindi`): opened,
-the page reads it like any shared link (`judgment_links`, or a benchmark's item browser), so the
-tab opens on that model with its filters set. Generic: a benchmark's tab names its item view's
+A cell's link is an address of this page (`?tab=leaderboard&model=<run id>&config=Hindi`): opened,
+the page reads it like any shared link (the benchmark tab's item browser), so the tab opens on that
+model with its filters set. Generic: a benchmark's tab names its item view's
 tab, which breakdown groups filter by which field, and which columns are its headline.
 """
 

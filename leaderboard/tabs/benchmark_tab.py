@@ -136,18 +136,10 @@ def _ranking_headers(benchmark: Benchmark) -> list[str]:
 def ranking_links(benchmark: Benchmark) -> CellLink:
     """A ranking cell's link: each metric opens the run's items in this tab (a per-task metric: that task's), a
     breakdown column (`language.Hindi`) the items of its group."""
-    group = benchmark.board.group.name
-    link = score_link(tab_id(benchmark), {}, metric_names(benchmark),
-                      {metric: {group: name} for metric, name in benchmark.board.metric_groups.items()})
-    fields = {breakdown.name: breakdown.item_field for breakdown in benchmark.board.breakdowns}
-
-    def cell_link(row: Mapping[str, Any], column: str) -> str | None:
-        name, _, member = column.partition(".")
-        if member and name in fields:
-            return items_address(tab_id(benchmark), str(row["run_id"]), {fields[name]: member})
-        return link(str(row["run_id"]), column)
-
-    return cell_link
+    link = score_link(tab_id(benchmark), {breakdown.name: breakdown.item_field for breakdown in benchmark.board.breakdowns},
+                      metric_names(benchmark),
+                      {metric: {benchmark.board.group.name: name} for metric, name in benchmark.board.metric_groups.items()})
+    return lambda row, column: link(str(row["run_id"]), column)
 
 
 def breakdown_links(benchmark: Benchmark, breakdown: Breakdown) -> CellLink:

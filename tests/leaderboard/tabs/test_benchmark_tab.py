@@ -16,7 +16,8 @@ from leaderboard.context import AppContext
 from leaderboard.ranking_query import RankingQuery, last_updated
 from leaderboard.results import LruCache, ResultsStore
 from leaderboard.scored_tables import chosen_subset, subset_breakdowns
-from leaderboard.tabs.benchmark_tab import render_board
+from leaderboard.page_link import MAX_VALUE_CHARS
+from leaderboard.tabs.benchmark_tab import ranking_links, render_board
 from leaderboard.tabs.ranking_controls import linked_values
 from tests.support.qa_runs import build_qa_runs
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
@@ -207,3 +208,11 @@ def test_a_former_link_of_the_writing_bench_board_sets_the_same_controls() -> No
 def test_last_updated_names_the_newest_result() -> None:
     frame = pd.DataFrame({"created_at": ["2026-01-02T03:04:05+00:00", "2026-03-01T10:00:00+00:00", None]})
     assert last_updated(frame) == "Last updated: 2026-03-01 10:00 UTC (3 runs)"
+
+
+def test_a_breakdown_column_links_to_its_group_s_items_unless_the_run_id_cannot_travel() -> None:
+    link = ranking_links(WB)
+    assert link({"run_id": "acme__strong-7b/main"}, "language.Hindi") == (
+        "?tab=leaderboard&model=acme__strong-7b%2Fmain&config=Hindi")
+    assert link({"run_id": "acme__strong-7b/main"}, "variant.native").endswith("&variant=native")
+    assert link({"run_id": "a" * (MAX_VALUE_CHARS + 1)}, "language.Hindi") is None  # the link would be dropped
