@@ -18,7 +18,6 @@ from leaderboard.results import (
     QueryUnavailableError,
     ResultsStore,
     UnknownRunError,
-    breakdown_frame,
     runs_frame,
 )
 from tests.support.hub_dataset import read_rows
@@ -59,19 +58,6 @@ def test_license_and_open_weights_come_from_request_json_and_are_unknown_without
     assert (frame.loc["flaky/judge-fails-2b", "license"], frame.loc["flaky/judge-fails-2b", "open_weights"]) == (
         "unknown", None)
     assert store.snapshot().problems == ()
-
-
-def test_breakdown_frame_holds_every_group_of_the_summary(store: ResultsStore, evaluated: EvaluatedData) -> None:
-    frame = breakdown_frame(store.snapshot().runs)
-    run_id = next(r.run_id for r in store.snapshot().runs if r.model == "bharat/partial-1b")
-    mine = frame[frame["run_id"] == run_id]
-    summary = evaluated.summary("bharat/partial-1b")
-    configs = mine[mine["group"] == "config"].set_index("name")
-    assert configs["score"].to_dict() == summary["configs"]
-    assert configs.loc["Hindi", ["ci_low", "ci_high"]].tolist() == summary["config_ci"]["Hindi"]
-    variants = mine[mine["group"] == "variant"].set_index("name")["score"].to_dict()
-    assert variants == summary["variants"]
-    assert mine[mine["group"] == "variant"]["ci_low"].isna().all()
 
 
 def test_unchanged_runs_are_not_read_again(evaluated_copy: Path) -> None:
