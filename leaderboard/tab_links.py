@@ -10,7 +10,9 @@ from typing import Any, Mapping, Sequence
 
 import gradio as gr
 
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from leaderboard.page_link import PageLink, read_link
+from leaderboard.scored_tables import tab_id
 
 TAB_PARAM = "tab"
 WRITE_TAB_SCRIPT = f"""(tab) => {{
@@ -42,6 +44,17 @@ def link_tabs(page_link: gr.Textbox, tabs: gr.Tabs, former: Mapping[str, str] | 
 def tab_ids(tabs: gr.Tabs) -> tuple[str, ...]:
     """The ids given to the tabs in `tabs` (`gr.Tab(..., id=...)`), in order."""
     return tuple(str(child.id) for child in tabs.children if isinstance(child, gr.Tab) and child.id is not None)
+
+
+def first_tab() -> str:
+    """The tab an address without `tab=` shows: the default benchmark's, which `app_factory` puts first."""
+    return tab_id(BENCHMARKS[DEFAULT_BENCHMARK])
+
+
+def shown_tab(link: PageLink) -> str:
+    """The tab a link's own parameters are for: the one it names, else the first (`?style=controlled` alone is the
+    first tab's view)."""
+    return link.text(TAB_PARAM) or first_tab()
 
 
 MODEL_PAGE_TAB = "model"

@@ -14,11 +14,12 @@ from eval_backend.benchmarks.plugin import Benchmark
 from leaderboard.context import AppContext
 from leaderboard.page_link import read_link
 from leaderboard.scored_tables import tab_id
+from leaderboard.tab_links import first_tab, shown_tab
 from leaderboard.style_view import CONTROLLED, SEED, STYLE_PARAM, VIEW_CHOICES
 
 STYLE_URL_SCRIPT = """(style) => {{
   const params = new URLSearchParams(window.location.search);
-  if ((params.get("tab") || "") !== "{tab}") return;
+  if ((params.get("tab") || "{first}") !== "{tab}") return;
   style === "{controlled}" ? params.set("{param}", style) : params.delete("{param}");
   window.history.replaceState(null, "", window.location.pathname + "?" + params.toString());
 }}"""
@@ -31,7 +32,8 @@ def style_choice(context: AppContext, benchmark: Benchmark, render: bool = True)
     prefix = tab_id(benchmark)
     choice = gr.Radio(VIEW_CHOICES, value=SEED, label="Ranking", elem_id=f"{prefix}-style",
                       visible=bool(benchmark.board.style_features), render=render)
-    choice.change(None, choice, None, js=STYLE_URL_SCRIPT.format(tab=prefix, controlled=CONTROLLED, param=STYLE_PARAM))
+    choice.change(None, choice, None, js=STYLE_URL_SCRIPT.format(tab=prefix, first=first_tab(), controlled=CONTROLLED,
+                                                               param=STYLE_PARAM))
     if context.page_link is not None and benchmark.board.style_features:
         context.page_link.change(lambda query: linked_style(query, prefix), context.page_link, choice,
                                  show_progress="hidden")
@@ -39,8 +41,9 @@ def style_choice(context: AppContext, benchmark: Benchmark, render: bool = True)
 
 
 def linked_style(query: str | None, prefix: str) -> Any:
-    """The reading a link to this tab asks for (`style=controlled`); an address that names none leaves it."""
+    """The reading a link to this tab asks for (`style=controlled`; a link naming no tab is the first tab's); an
+    address that names none leaves it."""
     link = read_link(query)
-    if link.text("tab") != prefix or not link.has(STYLE_PARAM):
+    if shown_tab(link) != prefix or not link.has(STYLE_PARAM):
         return gr.skip()
     return CONTROLLED if link.text(STYLE_PARAM) == CONTROLLED else SEED

@@ -17,6 +17,7 @@ import pytest
 
 from eval_backend.answer_style import CHARACTERS, TOKENS
 from eval_backend.benchmarks.qa.plugin import INDIC_QA
+from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.benchmarks.saraiki.plugin import SARAIKI
 from eval_backend.settings import Settings
 from eval_backend.statistics.style_control import Coefficient
@@ -26,14 +27,15 @@ from leaderboard.benchmark_ranks import benchmark_ranks
 from leaderboard.context import AppContext
 from leaderboard.model_page import BenchmarkStanding, model_page
 from leaderboard.results import ResultsStore
-from leaderboard.scored_tables import breakdown_frame, ranking_frame, shown_ranking
+from leaderboard.scored_tables import breakdown_frame, ranking_frame, shown_ranking, tab_id
 from leaderboard.style_view import (
     CONTROLLED, CONTROLLED_RULE, OUTSIDE_FIT, SEED, StyleView, coefficient_text, controlled_ranking, footnote,
     style_view,
 )
 from leaderboard.tabs.benchmark_tab import render_board
 from leaderboard.tabs.style_about import coefficients_frame
-from leaderboard.tabs.style_choice import linked_style
+from leaderboard.tabs.style_choice import STYLE_URL_SCRIPT, linked_style
+from leaderboard.tab_links import first_tab
 from tests.support.qa_style_runs import HEDGING_ID, TERSE_ID, VERBOSE_ID, build_qa_style_runs
 
 
@@ -178,6 +180,17 @@ def test_a_link_names_the_reading_only_for_its_own_tab() -> None:
     assert linked_style("tab=qa&style=controlled", "qa") == CONTROLLED
     assert linked_style("tab=qa&style=anything", "qa") == SEED
     assert linked_style("tab=saraiki&style=controlled", "qa") != CONTROLLED  # another tab's link: left as it is
+    assert linked_style("style=controlled", "qa") != CONTROLLED  # no tab named: the first tab's
+
+
+def test_a_link_naming_no_tab_sets_the_first_tab_s_reading_and_the_first_tab_writes_it_there() -> None:
+    first = first_tab()
+    assert first == tab_id(BENCHMARKS[DEFAULT_BENCHMARK])
+    assert linked_style("style=controlled", first) == CONTROLLED
+    assert linked_style("q=x", first) != CONTROLLED  # names no reading: left as it is
+    # The address script leaves an address without `tab=` alone unless the tab is the first one.
+    assert f'(params.get("tab") || "{first}") !== "{first}"' in STYLE_URL_SCRIPT.format(
+        tab=first, first=first, controlled=CONTROLLED, param="style")
 
 
 def test_the_model_page_states_the_run_s_median_answer_length(store: ResultsStore) -> None:
