@@ -32,7 +32,7 @@ from leaderboard.rankings_api import styled_rankings
 from leaderboard.results import RunResult, UnknownRunError
 from leaderboard.ranking_query import MODEL_TYPES, kept_rows, sorted_rows
 from leaderboard.row_flags import FLAGS
-from leaderboard.scored_tables import breakdown_groups, chosen_subset, ranking_of, subset_breakdowns
+from leaderboard.scored_tables import breakdown_groups, chosen_subset, higher_is_better, ranking_of, subset_breakdowns
 from leaderboard.style_view import CONTROLLED, SEED
 from leaderboard.tabs.ranking_controls import query_of
 
@@ -106,7 +106,7 @@ def register(context: AppContext) -> None:
                           ranked_only, licenses, open_weights_only], len(ranked_on))
         ranking = ranking_of(snapshot, chosen, context.settings.judge.model, chosen_subset(chosen, query.ranked_on))
         rows = ranking[kept_rows(ranking, query)] if len(ranking) else ranking
-        view = sorted_rows(rows.reset_index(drop=True), query.sort_by)
+        view = sorted_rows(rows.reset_index(drop=True), query.sort_by, higher_is_better(ranking, chosen))
         return Board(runs=records(view), problems=list(snapshot.problems), updated=last_written(view))
 
     @refusing_bad_input

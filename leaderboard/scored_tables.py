@@ -64,10 +64,13 @@ def labels(benchmark: Benchmark) -> dict[str, str]:
 
 
 def ranking_labels(ranking: pd.DataFrame, benchmark: Benchmark) -> dict[str, str]:
-    """`labels`, and each breakdown column of `ranking` headed by its group's name (`language.Hindi`: Hindi)."""
+    """`labels`, and each breakdown column of `ranking` headed by its group's name (`language.Hindi`: Hindi; a
+    shortfall from the baseline `variant_drop.romanized`: romanized drop %)."""
     prefixes = tuple(f"{breakdown.name}." for breakdown in benchmark.board.breakdowns)
-    return {**labels(benchmark), **{column: column.split(".", 1)[1] for column in ranking.columns
-                                   if column.startswith(prefixes)}}
+    return {**labels(benchmark),
+            **{column: column.split(".", 1)[1] for column in ranking.columns if column.startswith(prefixes)},
+            **{column: f"{column.split('.', 1)[1]} drop %" for column in ranking.columns
+               if column.startswith(_shortfall_prefixes(benchmark))}}
 
 
 def item_labels(benchmark: Benchmark) -> dict[str, str]:
@@ -130,23 +133,59 @@ card's license and whether its weights are open (the ranking's filters read them
 
 def breakdown_columns(runs: Sequence[RunResult], benchmark: Benchmark) -> pd.DataFrame:
     """Per run, the headline in each group of each breakdown that scores its groups by the headline, as columns
-    `<breakdown>.<group>` (`language.Hindi`): the ranking's column groups (`column_groups`)."""
+    `<breakdown>.<group>` (`language.Hindi`), and where the breakdown declares a baseline each other group's
+    shortfall from it (`shortfall_column`): the ranking's column groups (`column_groups`)."""
     rows = []
+    higher_is_better = benchmark.headline_metric().higher_is_better
     for run in runs:
         row: dict[str, Any] = {"run_id": run.run_id}
         for breakdown in benchmark.board.breakdowns:
-            for name, entry in (_mapping(run.summary.get(breakdown.summary_key))).items():
-                value = group_figures(entry, benchmark).get(benchmark.headline)
-                if _number(value) is not None:
-                    row[f"{breakdown.name}.{name}"] = value
+            scores = {name: _number(group_figures(entry, benchmark).get(benchmark.headline))
+                      for name, entry in _mapping(run.summary.get(breakdown.summary_key)).items()}
+            row.update({f"{breakdown.name}.{name}": value for name, value in scores.items() if value is not None})
+            row.update(_shortfalls(breakdown, scores, higher_is_better))
         rows.append(row)
     return pd.DataFrame(rows, columns=["run_id", *dict.fromkeys(key for row in rows for key in row if key != "run_id")])
+
+
+SHORTFALL = "_drop"
+
+
+def shortfall_column(breakdown: Breakdown, group: str) -> str:
+    """The ranking's column of `group`'s shortfall from its breakdown's baseline (`variant_drop.romanized`)."""
+    return f"{breakdown.name}{SHORTFALL}.{group}"
+
+
+def _shortfall_prefixes(benchmark: Benchmark) -> tuple[str, ...]:
+    return tuple(shortfall_column(breakdown, "") for breakdown in benchmark.board.breakdowns if breakdown.baseline)
+
+
+def _shortfalls(breakdown: Breakdown, scores: Mapping[str, float | None], higher_is_better: bool) -> dict[str, float]:
+    """Each group's shortfall from the breakdown's baseline group, in % of the baseline's score: positive where the
+    group does worse (the headline's direction); none without a baseline score, or with one of 0."""
+    base = scores.get(breakdown.baseline) if breakdown.baseline else None
+    if not base:
+        return {}
+    worse = 1.0 if higher_is_better else -1.0
+    return {shortfall_column(breakdown, name): worse * 100.0 * (base - value) / base
+            for name, value in scores.items() if name != breakdown.baseline and value is not None}
+
+
+def higher_is_better(ranking: pd.DataFrame, benchmark: Benchmark) -> dict[str, bool]:
+    """Which way each figure of `ranking` is better, for sorting best first: each metric its own way, a breakdown
+    column the headline's, a shortfall from a baseline the smaller."""
+    headline = benchmark.headline_metric().higher_is_better
+    breakdowns = tuple(f"{breakdown.name}." for breakdown in benchmark.board.breakdowns)
+    return {**{column: headline for column in ranking.columns if str(column).startswith(breakdowns)},
+            **{column: False for column in ranking.columns if str(column).startswith(_shortfall_prefixes(benchmark))},
+            **{metric.name: metric.higher_is_better for metric in benchmark.metrics}, SUBSET_COLUMN: headline}
 
 
 def column_groups(ranking: pd.DataFrame, benchmark: Benchmark) -> dict[str, list[str]]:
     """The ranking's column groups a viewer shows or hides, by name: each breakdown with a column in `ranking`
     (`breakdown_columns`), its groups in the summaries' order, then the run's details and its model card's."""
-    groups = {breakdown.name: [column for column in ranking.columns if column.startswith(f"{breakdown.name}.")]
+    groups = {breakdown.name: [column for column in ranking.columns
+                               if column.startswith((f"{breakdown.name}.", shortfall_column(breakdown, "")))]
               for breakdown in benchmark.board.breakdowns}
     return {**{name: columns for name, columns in groups.items() if columns},
             DETAILS: [column for column in DETAIL_COLUMNS if column in ranking],
@@ -220,11 +259,14 @@ def _interval(low: Any, high: Any, places: int = PERCENT_DECIMALS) -> str:
 
 def column_decimals(frame: pd.DataFrame, benchmark: Benchmark) -> dict[str, int]:
     """The decimals each figure of a ranking or breakdown frame reads with, by its unit (`display.decimals_of`):
-    each metric's, and the headline's for a breakdown column (`language.Hindi`) and the subset's figure."""
+    each metric's, the headline's for a breakdown column (`language.Hindi`) and the subset's figure, a percentage's
+    for a shortfall from a baseline."""
     headline = decimals_of(benchmark.headline_metric().unit)
     prefixes = tuple(f"{breakdown.name}." for breakdown in benchmark.board.breakdowns)
     return {**{metric.name: decimals_of(metric.unit) for metric in benchmark.metrics}, SUBSET_COLUMN: headline,
-            **{column: headline for column in frame.columns if str(column).startswith(prefixes)}}
+            **{column: headline for column in frame.columns if str(column).startswith(prefixes)},
+            **{column: decimals_of("%") for column in frame.columns
+               if str(column).startswith(_shortfall_prefixes(benchmark))}}
 
 
 def breakdown_frame(runs: Sequence[RunResult], benchmark: Benchmark, breakdown: Breakdown,

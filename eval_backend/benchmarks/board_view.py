@@ -40,13 +40,16 @@ class Breakdown:
     The figures are a mapping with `metrics` (the benchmark's metrics for that group), or flat
     figures (Saraiki's `tasks`: shots, n, rates) shown as they are. `field` is the details column
     whose value names an item's group (languages: `config`); None: the breakdown's `name`. A
-    figure's cell opens the items of its group, and the item table can be filtered by it.
+    figure's cell opens the items of its group, and the item table can be filtered by it. `baseline` names a
+    group the others are read against: each other group's shortfall from it, in % of it, is a column of the
+    ranking beside the groups' own (WritingBench's code-mixed and romanized drop from native script).
     """
 
     name: str
     label: str
     summary_key: str
     field: str | None = None
+    baseline: str | None = None
 
     @property
     def item_field(self) -> str:

@@ -28,7 +28,9 @@ from leaderboard.filter_summary import active_filters_line
 from leaderboard.ranking_query import RankingQuery, kept_rows, last_updated, license_choices, sorted_rows
 from leaderboard.results import Snapshot
 from leaderboard.scored_rankings import split_standing
-from leaderboard.scored_tables import column_decimals, column_groups, group_labels, metric_names, ranking_labels, shown_ranking
+from leaderboard.scored_tables import (
+    column_decimals, column_groups, group_labels, higher_is_better, metric_names, ranking_labels, shown_ranking,
+)
 from leaderboard.tabs import ranking_controls
 from leaderboard.tabs.ranking_controls import RankingControls
 from leaderboard.tabs.scored_tab_parts import CellLink, linked_table
@@ -163,8 +165,8 @@ def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, benchmark: Benchmar
               "licenses": gr.update(choices=license_choices(ranking)),
               "groups": gr.update(choices=group_choices(ranking, benchmark)),
               "filters_active": gr.update(value=active, visible=bool(active)), "reset": gr.update(visible=bool(active))}
-    higher = {metric.name: metric.higher_is_better for metric in benchmark.metrics}
-    shown = sorted_rows(ranking[kept_rows(ranking, query)], query.sort_by, higher) if len(ranking) else ranking
+    shown = (sorted_rows(ranking[kept_rows(ranking, query)], query.sort_by, higher_is_better(ranking, benchmark))
+             if len(ranking) else ranking)
     if shown.empty:  # the note says so; the CSV of the view (its headers, no row) and the filters line stay
         hidden = gr.update(visible=False)
         return RankingsView(table=gr.update(visible=not snapshot.runs), unranked=hidden,

@@ -134,6 +134,8 @@ def test_rank_model_and_score_come_first_figures_read_short_and_the_model_links_
     assert indic and all(SCORE.match(value) for value in indic), f"every score has two decimals: {indic}"
     assert all(re.match(r"^\d+\.\d\d – \d+\.\d\d$", value) for value in column(page, "95 % interval")), "intervals"
     assert {len(value) for value in column(page, "Dataset revision")} == {7}, "revisions are 7 characters"
+    drops = column(page, "romanized drop %")
+    assert drops and all(re.match(r"^-?\d+\.\d$", value) for value in drops), f"a rendering's drop in %: {drops}"
     link = board_rows(page).first.locator('[data-col="1"] a')  # the model cell (scores link to their items)
     assert link.get_attribute("href") == "https://huggingface.co/acme/strong-7b", "the model links to its Hub page"
     assert "Hub" not in headers(page, "leaderboard-table"), "no Hub column"

@@ -8,7 +8,12 @@ import pytest
 from eval_backend.benchmarks.writing_bench.plugin import INDIC_WRITING_BENCH as WB
 from eval_backend.benchmarks.writing_bench.scoring import SUBDOMAIN_SEPARATOR
 from leaderboard.results import ResultsStore
-from leaderboard.scored_tables import breakdown_frame, breakdown_groups, subset_breakdowns, tab_id
+from leaderboard.ranking_query import RANKED, sorted_rows
+from leaderboard.score_links import score_link
+from leaderboard.scored_tables import (
+    breakdown_frame, breakdown_groups, column_decimals, column_groups, higher_is_better, ranking_frame,
+    ranking_labels, subset_breakdowns, tab_id,
+)
 from tests.support.run_folders import EvaluatedData
 
 
@@ -47,3 +52,30 @@ def test_language_by_rendering_shows_each_rendering_s_score(evaluated: Evaluated
     hindi = frame[(frame["run_id"] == run.run_id) & (frame["config_variant"] == "Hindi")].iloc[0]
     for variant, score in run.summary["config_variants"]["Hindi"].items():
         assert hindi[variant] == pytest.approx(score)
+
+
+def test_each_rendering_s_drop_from_native_is_a_column_of_the_renderings_group_sorted_smallest_first(
+        evaluated: EvaluatedData) -> None:
+    runs = ResultsStore(evaluated.runs_dir).snapshot().runs
+    ranking = ranking_frame(runs, WB)
+    drops = ["variant_drop.code_mixed", "variant_drop.romanized"]
+    group = column_groups(ranking, WB)["variant"]  # the renderings in the summaries' order, then their drops
+    assert sorted(group[:3]) == ["variant.code_mixed", "variant.native", "variant.romanized"] and group[3:] == drops
+    for row in ranking.to_dict("records"):
+        scores = next(run for run in runs if run.run_id == row["run_id"]).summary["variants"]
+        for variant in ("code_mixed", "romanized"):
+            expected = 100 * (scores["native"] - scores[variant]) / scores["native"]
+            assert row[f"variant_drop.{variant}"] == pytest.approx(expected)
+    assert ranking["variant_drop.romanized"].nunique() > 1  # the stand-in runs drop by different amounts
+    labels, places = ranking_labels(ranking, WB), column_decimals(ranking, WB)
+    assert [labels[column] for column in drops] == ["code_mixed drop %", "romanized drop %"]
+    assert [places[column] for column in drops] == [1, 1] and places["variant.native"] == 2
+    # Best first is the smallest drop; a rendering's own score still sorts the largest first.
+    ranked = ranking[ranking["standing"] == RANKED]
+    by_drop = sorted_rows(ranked, "variant_drop.romanized", higher_is_better(ranking, WB))
+    assert list(by_drop["variant_drop.romanized"]) == sorted(ranked["variant_drop.romanized"])
+    by_score = sorted_rows(ranked, "variant.romanized", higher_is_better(ranking, WB))
+    assert list(by_score["variant.romanized"]) == sorted(ranked["variant.romanized"], reverse=True)
+    # A drop opens no items: it is no group's score.
+    link = score_link("leaderboard", {"variant": "variant"}, ())
+    assert link(ranked["run_id"].iloc[0], "variant_drop.romanized") is None

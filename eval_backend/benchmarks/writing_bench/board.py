@@ -18,13 +18,13 @@ INTRO = (
 BY_LANGUAGE = Breakdown("language", "Language", "configs", field="config")
 BREAKDOWNS = (
     BY_LANGUAGE,
-    Breakdown("variant", "Prompt rendering", "variants"),
+    Breakdown("variant", "Prompt rendering", "variants", baseline="native"),
     Breakdown("domain", "Domain", "domains"),
     Breakdown("subdomain", "Subdomain", "subdomains"),
     Breakdown("config_variant", "Language x rendering", "config_variants", field="config"),
 )
-"""The summary's breakdowns: one score (1–10) per group; language x rendering one score per rendering of each
-language. A subdomain's name is `<domain> / <subdomain>` (`scoring.SUBDOMAIN_SEPARATOR`)."""
+"""The summary's breakdowns: one score (1–10) per group, with each rendering's drop from native script in %;
+language x rendering one score per rendering of each language. A subdomain's name is `<domain> / <subdomain>` (`scoring.SUBDOMAIN_SEPARATOR`)."""
 
 FIGURES = (
     FigureSpec("overall", FigureKind.HEADLINE, "Indic average (95 % interval)"),
