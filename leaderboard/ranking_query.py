@@ -23,7 +23,7 @@ MAX_PARAMS_B = 100_000.0
 """The largest size bound accepted, in billions of parameters (far above any model)."""
 DETAILS, METADATA = "details", "metadata"
 """The column groups every ranking has beside its breakdowns: the run's facts, and its model card's."""
-DETAIL_COLUMNS = ("items", "missing_responses", "failed_judgments", "judge_model", "created_at", "dataset_revision",
+DETAIL_COLUMNS = ("items", "missing_responses", "failed_judgments", "unclosed_thinking", "judge_model", "created_at", "dataset_revision",
                   "params_b", "precision", "model_type")
 METADATA_COLUMNS = ("license", "open_weights")
 """What the model's Hub card said at submission (`unknown` / empty when it was not recorded)."""

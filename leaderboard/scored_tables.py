@@ -30,10 +30,11 @@ from leaderboard.subset_ranks import CONFIG_FIELD, Subset
 
 ALL = "all"
 """The item filters' choice that keeps every row."""
-COUNT_COLUMNS = ("items", "missing_responses", "failed_judgments")
+COUNT_COLUMNS = ("items", "missing_responses", "failed_judgments", "unclosed_thinking")
 LABELS = {
     "rank": "Rank", "rank_range": "Rank range (95 %)", "interval": "95 % interval", "model": "Model",
     "revision": "Revision", "items": "Items", "missing_responses": "No answer", "failed_judgments": "Judge failures",
+    "unclosed_thinking": "Cut off in thinking",
     "judge_model": "Judge", "created_at": "Scored at", "dataset_revision": "Dataset revision",
     "standing_note": "Why not ranked", "item": "Item", "flags": "Flags", "decoding_mode": "Mode", **LENGTH_LABELS,
     "params_b": "Parameters (B)", "precision": "Precision", "model_type": "Model type", "license": "License",

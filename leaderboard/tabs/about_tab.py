@@ -194,8 +194,8 @@ A model never gains by failing to answer: an item it could not answer is scored,
 | Indic average (1–10), 95 % interval | Mean of the Indic language scores (WritingBench's ranking), and its bootstrap interval; every benchmark's headline has its interval beside it |
 | All configs (1–10) | Mean of every language score, English included |
 | Why not ranked | For a run listed apart: partial (how many configs of the dataset) or incomplete (how many items scored) |
-| One column per group (column groups) | The headline in each group of a breakdown: per language (English configs included, outside the ranking), per prompt rendering (native / code mixed / romanized), per domain or subdomain |
-| Items, No answer, Judge failures | Items scored; items the model did not answer (WritingBench scores them 1); items whose judgment failed for good |
+| One column per group (column groups) | The headline in each group of a breakdown: per language (English configs included, outside the ranking), per prompt rendering (native / code mixed / romanized), per domain or subdomain; where a breakdown has a baseline group, each other group's drop from it (`romanized drop %`: how far below its native-script score a run falls in romanized prompts, in % of the native score; negative where it does better) |
+| Items, No answer, Judge failures, Cut off in thinking | Items scored; items the model did not answer (WritingBench scores them 1); items whose judgment failed for good; answers that ended inside an unclosed `<think>` part (the token limit reached while reasoning; many of them flag the row) |
 | Answer length (median), Length unit | Each run's median answer length, in tokens where the backend reported them, else characters (the unit is named) |
 | Dataset revision | The dataset commit of the run; a newer one on the board flags the row |
 | Flags | Warnings on a row, each a badge explained on hover and under "Flags on rows" below; every score cell links to the items behind it (the tab's item browser, filtered to that model and group) |
