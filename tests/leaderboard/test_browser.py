@@ -312,9 +312,10 @@ def test_what_is_written_into_the_runs_folder_shows_without_a_restart(
         rows = page.locator("#judge-consistency [role=row][aria-rowindex]:not([aria-rowindex='1'])")
         expect(rows, "one judge's consistency").to_have_count(1)
         row = cells(rows)[0]
-        assert row[:4] == [judge, "stand-in-judge", "1", "3"], "judge, judge model, runs, pairs"
-        assert [float(value) for value in row[4:8]] == pytest.approx([0.33, 0.67, 0.5, 1.0], abs=0.01), "agreement"
-        assert row[8] == "", "one run: no order of models to compare"
+        assert row[:5] == ["Indic WritingBench v1", judge, "stand-in-judge", "1", "3"], (
+            "benchmark, judge, judge model, runs, pairs")
+        assert [float(value) for value in row[5:9]] == pytest.approx([0.33, 0.67, 0.5, 1.0], abs=0.01), "agreement"
+        assert row[9] == "", "one run: no order of models to compare"
         assert page.locator("#judge-consistency b").count() == 0, "the judge's markup stays text"
         shot(page, "about-consistency")
 
