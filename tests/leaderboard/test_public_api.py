@@ -215,5 +215,5 @@ def test_a_20_mb_request_is_refused_before_it_is_read(app: AppServer) -> None:
             assert answer.status_code == 413
             assert "the request body is over 131,072 bytes" in answer.json()["error"]
             assert len(answer.content) < 200
-        assert call_endpoint(http, "judgments", ["acme__strong-7b/main"])[0]["run_id"] == "acme__strong-7b/main"
+        assert call_endpoint(http, "judgments", ["acme__strong-7b/main", None])[0]["run_id"] == "acme__strong-7b/main"
     assert "w" * (ECHO_CHARS + 1) not in log_of(app)
