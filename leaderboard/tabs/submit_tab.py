@@ -97,7 +97,7 @@ def build(context: AppContext) -> None:
 
     button.click(on_submit, [model_id, revision, precision, reasoning, benchmarks, chat_mode], [message]).then(refresh, None, list(tables.values()))
     judged = [BENCHMARKS[name] for name in offered if BENCHMARKS[name].judges and name in context.stores]
-    context.results_version.change(lambda: judge_cost_line(completed_summaries(judged, context.stores),
+    context.results_version.change(lambda: judge_cost_line(run_summaries(judged, context.stores),
                                                            context.settings.cost), None, cost)
     # The queue is in the prerendered page too (re-rendered on every refresh). A page polls it once this
     # tab has been opened: Gradio mounts a tab's timer with the tab, so a crowd reading the board polls nothing.
@@ -111,7 +111,7 @@ def chat_mode_label(raw_offered: Sequence[Benchmark]) -> str:
     return f"{titles} prompts: chat or raw (the other benchmarks always ask in chat)"
 
 
-def completed_summaries(judged: Sequence[Benchmark], stores: Mapping[str, ResultsStore]) -> dict[str, list[Any]]:
+def run_summaries(judged: Sequence[Benchmark], stores: Mapping[str, ResultsStore]) -> dict[str, list[Any]]:
     """Each judged benchmark's run summaries on the board, by its title, in the order given."""
     return {benchmark.title: [run.summary for run in stores[benchmark.name].snapshot().runs] for benchmark in judged}
 
