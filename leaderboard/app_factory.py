@@ -32,12 +32,14 @@ from leaderboard.tabs import (
 )
 
 TITLE = "Indic Benchmarks Leaderboard"
-INTRO = (
-    f"# {TITLE}\n"
-    "**Indic WritingBench**: long-form writing in 11 Indic languages and English (native, code-mixed, romanized), "
-    "judged against a per-item rubric; **Indic QA**: short answers; **Saraiki**: seven tasks. "
-    "Every score links to the items behind it; **All benchmarks** puts them side by side."
-)
+
+
+def intro_text() -> str:
+    """The page's introduction: each registered benchmark by its title and what its board says of it in brief."""
+    briefs = "; ".join(f"**{benchmark.title}**" + (f": {benchmark.board.in_brief}" if benchmark.board.in_brief else "")
+                       for benchmark in BENCHMARKS.values())
+    return (f"# {TITLE}\n{briefs}. Every score links to the items behind it; **All benchmarks** puts them side by "
+            "side.")
 
 
 FIRST_VIEW_REFRESH_S = 10.0
@@ -69,23 +71,21 @@ class LeaderboardApp:
                 "ssr_mode": False}
 
 
-def build_app(settings: Settings, store: ResultsStore | None = None, downloads_dir: Path | None = None
-              ) -> LeaderboardApp:
+def build_app(settings: Settings, downloads_dir: Path | None = None) -> LeaderboardApp:
     """The whole app; nothing is read or written until the server starts or a button is pressed."""
-    stores = benchmark_stores(settings, store)
-    store = stores[DEFAULT_BENCHMARK]
+    stores = benchmark_stores(settings)
     downloads_dir = downloads_dir or Path(tempfile.gettempdir()) / "indic-wb-downloads"
     # Each download is written once under a name of its content's version (`exports.py`): served
     # from where it lies, Gradio no longer hashes and copies it into its cache on every click and
     # every model chosen, a third of an item browser's time per call.
     gr.set_static_paths([downloads_dir])
     with gr.Blocks(title=TITLE, analytics_enabled=settings.app.analytics) as demo:
-        gr.Markdown(INTRO, elem_id="intro")
+        gr.Markdown(intro_text(), elem_id="intro")
         version = gr.Textbox(visible=False, elem_id="results-version")
         page_link = gr.Textbox("", visible=False, elem_id="page-link")
         first_view = FirstView(demo, version, lambda: results_version(*stores.values()))
         board_readiness.build(first_view)
-        context = AppContext(settings, store, downloads_dir, demo, version, stores, page_link, first_view)
+        context = AppContext(settings, downloads_dir, demo, version, stores, page_link, first_view)
         with gr.Tabs() as tabs:
             # The ranking first (the default benchmark's tab), the overview one click away, then every other
             # benchmark's tab, each built from its declarations alone.
@@ -134,13 +134,9 @@ def document_only(demo: gr.Blocks, names: Collection[str]) -> None:
             function.api_visibility = "undocumented"
 
 
-def benchmark_stores(settings: Settings, writing_bench: ResultsStore | None = None) -> dict[str, ResultsStore]:
+def benchmark_stores(settings: Settings) -> dict[str, ResultsStore]:
     """A results store per benchmark, each over its own tree `DATA_DIR/runs/<benchmark>/`."""
-    return {
-        name: writing_bench if name == DEFAULT_BENCHMARK and writing_bench else
-        ResultsStore(settings.data.benchmark_runs_dir(name))
-        for name in BENCHMARKS
-    }
+    return {name: ResultsStore(settings.data.benchmark_runs_dir(name)) for name in BENCHMARKS}
 
 
 def results_version(*stores: ResultsStore) -> str:

@@ -8,7 +8,7 @@ This is the table the results repo's `board` config holds and the app's "downloa
   gains joins this table with no change here;
 - the run's identity and counts (`results.runs_frame`: judge, precision, size, license, items scored);
 - its summary's figures (`SUMMARY_COLUMNS`): dataset and dates, coverage, every metric with its
-  interval, and every group of every breakdown the benchmark declares or its summary holds.
+  interval, and every group of every breakdown the benchmark declares.
 
 A run's figures are named `metric.<metric>`, `<breakdown>.<group>` (a group scored with one number) or
 `<breakdown>.<group>.<figure>`; columns a benchmark does not have are empty on its rows.
@@ -32,9 +32,7 @@ LEAD_COLUMNS = ["benchmark", "model", "revision", "run_id", "dataset", "dataset_
 """The columns every row starts with, in this order: which run of which benchmark, scored against what."""
 RUN_FRAME_COLUMNS = ["precision", "params_b", "license", "open_weights", "decoding_mode", "items", "scored_items",
                      "failed_items", "pending_items", "missing_responses", "failed_judgments"]
-"""What `results.runs_frame` adds of each run (its WritingBench-only overall and Indic average are the headline)."""
-SUMMARY_GROUPS = {"config": "configs", "variant": "variants", "domain": "domains", "subdomain": "subdomains"}
-"""Score groups a summary may hold besides its declared breakdowns (WritingBench's languages, renderings, domains)."""
+"""What `results.runs_frame` adds of each run (its figures are the benchmark's metrics and breakdowns)."""
 
 SummaryColumns = Callable[[RunResult], Mapping[str, Any]]
 
@@ -73,9 +71,8 @@ def metrics(run: RunResult) -> dict[str, Any]:
 
 
 def breakdowns(run: RunResult) -> dict[str, Any]:
-    """Every group's figures of every breakdown: those the benchmark declares, and the summary's score groups."""
+    """Every group's figures of every breakdown the benchmark declares."""
     groups = {breakdown.summary_key: breakdown.name for breakdown in run.benchmark.board.breakdowns}
-    groups.update({key: name for name, key in SUMMARY_GROUPS.items() if key not in groups})
     columns: dict[str, Any] = {}
     for key, name in groups.items():
         for group, figures in _mapping(run.summary.get(key)).items():

@@ -1,4 +1,4 @@
-"""What every tab is built with: the settings, the results store, and shared app-wide state."""
+"""What every tab is built with: the settings, every benchmark's results store, and shared app-wide state."""
 
 from __future__ import annotations
 
@@ -23,11 +23,10 @@ class AppContext:
     (`leaderboard.first_view`), so a plain first visit sends no event to the server.
     `page_link` holds the page address's query string (`?tab=qa&q=…`), set in the browser
     when the page opens with one: its change event is how a shared link restores a view.
-    `store` reads Indic WritingBench's runs; `stores` every benchmark's, by benchmark name.
+    `stores` reads every benchmark's runs, by benchmark name.
     """
 
     settings: Settings
-    store: ResultsStore
     downloads_dir: Path
     demo: gr.Blocks
     results_version: gr.Textbox

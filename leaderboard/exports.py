@@ -49,10 +49,8 @@ def export_judgments(details: pd.DataFrame, fmt: str, downloads_dir: Path, run_i
     return _write_once(Path(downloads_dir), f"judgments-{name}-{version}", f"{name}-judgments.{fmt}", writers[fmt])
 
 
-def export_view_csv(
-    view: pd.DataFrame, downloads_dir: Path, version: str, file_name: str = "indic-writingbench-leaderboard.csv"
-) -> Path:
-    """The leaderboard rows and columns on screen, at full precision, as CSV; `version` names the view."""
+def export_view_csv(view: pd.DataFrame, downloads_dir: Path, version: str, file_name: str) -> Path:
+    """The rows and columns on screen, at full precision, as CSV named `file_name`; `version` names the view."""
     return _write_once(
         Path(downloads_dir), f"board-{version}", file_name,
         lambda path: write_csv(view, path),

@@ -7,7 +7,7 @@ items), named parameters in, plain JSON records out, as `gradio_client`'s `view_
         print(run["rank"], run["model"], run["subset_average"])
     qa = Client("http://127.0.0.1:7860/").predict(benchmark="indic_qa", search="sarvam", api_name="/leaderboard")
 
-`benchmark` names any benchmark of the registry (default: Indic WritingBench); its answer is the ranking its tab
+`benchmark` names any benchmark of the registry (default: the registry's default); its answer is the ranking its tab
 shows (`scored_tables.ranking_of`), with the search and filters every tab has. Ranking on chosen languages or
 variants is refused by name for a benchmark whose ranking cannot be restricted to them, rather than ignored.
 
@@ -110,20 +110,22 @@ def register(context: AppContext) -> None:
         return Board(runs=records(view), problems=list(snapshot.problems), updated=last_written(view))
 
     @refusing_bad_input
-    def judgments(run_id: str) -> Judgments:
-        """One run's items as the board lists them in Judgments, with their scores.
+    def judgments(run_id: str, benchmark: BenchmarkName = DEFAULT_BENCHMARK) -> Judgments:
+        """One run's items as its benchmark's item browser lists them, with their scores.
 
         Args:
             run_id: the run, as `<org>__<name>/<revision>` (the `run_id` of a `/leaderboard` record)
+            benchmark: the run's benchmark (its name in the registry)
         """
         chosen = text(run_id, "run_id")
+        store = context.stores[choice(benchmark, "benchmark", BENCHMARKS, DEFAULT_BENCHMARK)]
         try:
-            run = context.store.run(chosen)
-            details = context.store.details(chosen)
+            run = store.run(chosen)
+            details = store.details(chosen)
         except UnknownRunError:
             raise InvalidInput(f"No evaluated run {echo(chosen)}: choose one from the list.") from None
         return Judgments(run_id=run.run_id, model=run.model, revision=run.revision,
-                         items=records(_judgment_items(details)))
+                         items=records(judgment_items(details, run.benchmark)))
 
     @refusing_bad_input
     def benchmark_rankings(benchmark: str = "indic_qa", search: str = "", hide_flags: list[Flag] | None = None,
@@ -159,12 +161,11 @@ def subset_choice(benchmark: Benchmark, runs: Sequence[RunResult], asked: Mappin
             if breakdown.item_field in asked else () for breakdown in breakdowns]
 
 
-JUDGMENT_COLUMNS = ["config", "index", "status", "item_score", "language", "variant", "domain", "subdomain", "prompt"]
-"""`/judgments`' columns of each item (details.parquet's)."""
-
-
-def _judgment_items(details: pd.DataFrame) -> pd.DataFrame:
-    return details[JUDGMENT_COLUMNS].sort_values(["config", "index"], kind="stable").reset_index(drop=True)
+def judgment_items(details: pd.DataFrame, benchmark: Benchmark) -> pd.DataFrame:
+    """`/judgments`' items of a run: the details columns its benchmark declares (all of them if none), by config
+    and index."""
+    columns = list(benchmark.board.judgment_columns) or list(details.columns)
+    return details[columns].sort_values(["config", "index"], kind="stable").reset_index(drop=True)
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:

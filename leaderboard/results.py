@@ -235,21 +235,21 @@ ValueError covers undecodable bytes; RecursionError, JSON nested too deep for th
 
 
 def runs_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
-    """One row per run: identity, provenance, overall with its interval, and the counts."""
+    """One row per run: identity, provenance, the model's card, decoding mode and the counts (its figures are its
+    benchmark's, read by `scored_tables`)."""
     rows = [_run_row(run) for run in runs]
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 
 RUN_COLUMNS = [
     "run_id", "model", "revision", "benchmark", "judge_model", "created_at", "params_b", "precision", "license",
-    "open_weights", "overall", "overall_ci_low", "overall_ci_high", "indic_average", "items", "scored_items",
+    "open_weights", "items", "scored_items",
     "failed_items", "pending_items", "missing_responses", "failed_judgments", "decoding_mode",
 ]
 
 
 def _run_row(run: RunResult) -> dict[str, Any]:
     counts = run.summary.get("counts") or {}
-    low, high = run.summary.get("overall_ci") or (None, None)
     return {
         "run_id": run.run_id,
         "model": run.model,
@@ -261,10 +261,6 @@ def _run_row(run: RunResult) -> dict[str, Any]:
         "precision": run.request.get("precision"),
         "license": _license(run.request),
         "open_weights": run.request.get("open_weights") if isinstance(run.request.get("open_weights"), bool) else None,
-        "overall": run.summary.get("overall"),
-        "indic_average": (run.summary.get("config_groups") or {}).get("indic"),
-        "overall_ci_low": low,
-        "overall_ci_high": high,
         "decoding_mode": mode_text(run.summary.get("decoding_mode")),
         **{name: counts.get(name, 0) for name in (
             "items", "scored_items", "failed_items", "pending_items", "missing_responses", "failed_judgments")},

@@ -83,3 +83,15 @@ def test_writing_bench_is_one_package_that_only_the_registry_imports_in_the_engi
     )
     assert importers == ["eval_backend/benchmarks/registry.py"]
     assert _imported_modules(ROOT / "eval_backend" / "benchmarks" / "__init__.py") == set()
+
+
+def test_the_board_imports_no_benchmark_s_package() -> None:
+    """The board is built from the registry's declarations: no module of `leaderboard/` reaches into a package."""
+    packages = sorted(path.parent.name for path in (ROOT / "eval_backend" / "benchmarks").glob("*/__init__.py"))
+    assert {"qa", "saraiki", "writing_bench"} <= set(packages)
+    importers = {
+        str(path.relative_to(ROOT)): sorted(name for name in _imported_modules(path)
+                                            if name.split(".")[:3] in (["eval_backend", "benchmarks", package]
+                                                                       for package in packages))
+        for path in (ROOT / "leaderboard").rglob("*.py")}
+    assert {path: names for path, names in importers.items() if names} == {}

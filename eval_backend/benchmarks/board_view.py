@@ -205,3 +205,13 @@ class BoardView:
     style_features: tuple[StyleFeature, ...] = ()
     """What its style-controlled ranking adjusts for (`eval_backend.benchmarks.style_features`); none:
     the board shows answer length only."""
+    in_brief: str = ""
+    """What the page's introduction says of it after its title, in a few words ("short answers"); empty: its title
+    alone."""
+    about: str = ""
+    """Its section of the About page (Markdown; subsections `###`, headings no other benchmark's section repeats),
+    shown under its title after the sections every benchmark shares: its dataset, the choices made where its seed
+    is silent, how its items cluster, its own columns, how to reproduce its rows. Empty: no section of its own."""
+    judgment_columns: tuple[str, ...] = ()
+    """The details columns the `/judgments` endpoint answers with for each of a run's items, in order; empty:
+    every column of its details."""

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 import gradio as gr
 
 from eval_backend.benchmarks.chat_mode import AUTO, ChatMode, offers_raw
+from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.cost import measured_cost
 from eval_backend.dataset_loader import configured_benchmarks
@@ -18,6 +19,7 @@ from eval_backend.submissions.service import queue_submission
 from eval_backend.submissions.validation import PRECISIONS
 from leaderboard.endpoint_inputs import flag, refusing_bad_input, text, texts
 from leaderboard.context import AppContext, as_updates
+from leaderboard.results import ResultsStore
 from leaderboard.queue_view import queue_tables
 from leaderboard.submit_messages import QUEUED_LABEL, REFUSED_LABEL, parse_model_input, readable
 
@@ -58,11 +60,11 @@ def build(context: AppContext) -> None:
         choices=[(BENCHMARKS[name].title, name) for name in offered], value=offered,
         label="Benchmarks (each is its own run in the queue)", elem_id="submit-benchmarks",
     )
+    raw_offered = [BENCHMARKS[name] for name in offered if offers_raw(BENCHMARKS[name])]
     chat_mode = gr.Radio(
         choices=[("Auto: chat if the model has a chat template, else raw", AUTO),
                  ("Chat template", ChatMode.CHAT.value), ("Raw text (base models)", ChatMode.RAW.value)],
-        value=AUTO, label="Saraiki prompts: chat or raw (the other benchmarks always ask in chat)",
-        visible=any(offers_raw(BENCHMARKS[name]) for name in offered), elem_id="submit-chat-mode",
+        value=AUTO, label=chat_mode_label(raw_offered), visible=bool(raw_offered), elem_id="submit-chat-mode",
     )
     cost = gr.Markdown(elem_id="submit-cost")
     button = gr.Button("Submit for evaluation", variant="primary", elem_id="submit-button")
@@ -94,7 +96,8 @@ def build(context: AppContext) -> None:
         return as_updates(queue_tables(queue().list_requests()), tables)
 
     button.click(on_submit, [model_id, revision, precision, reasoning, benchmarks, chat_mode], [message]).then(refresh, None, list(tables.values()))
-    context.results_version.change(lambda: judge_cost_line([run.summary for run in context.store.snapshot().runs],
+    judged = [BENCHMARKS[name] for name in offered if BENCHMARKS[name].judges and name in context.stores]
+    context.results_version.change(lambda: judge_cost_line(run_summaries(judged, context.stores),
                                                            context.settings.cost), None, cost)
     # The queue is in the prerendered page too (re-rendered on every refresh). A page polls it once this
     # tab has been opened: Gradio mounts a tab's timer with the tab, so a crowd reading the board polls nothing.
@@ -102,13 +105,25 @@ def build(context: AppContext) -> None:
         gr.Timer(QUEUE_REFRESH_S).tick(refresh, None, list(tables.values()), show_progress="hidden"))
 
 
-def judge_cost_line(summaries: list[Any], prices: CostSettings) -> str:
-    """What one submission costs in judge calls and tokens, measured on the complete runs on the board."""
-    measured = measured_cost(summaries, prices)
-    if measured is None:
-        return ("**Judge cost of a submission** (Indic WritingBench): no complete run yet to measure it on; "
-                "`python -m eval_backend estimate` estimates it before any call.")
-    return f"**Judge cost of a submission** (Indic WritingBench): {measured.describe()}."
+def chat_mode_label(raw_offered: Sequence[Benchmark]) -> str:
+    """The prompt-mode choice's label, naming the benchmarks a submitter may ask in raw text."""
+    titles = " and ".join(benchmark.title for benchmark in raw_offered)
+    return f"{titles} prompts: chat or raw (the other benchmarks always ask in chat)"
+
+
+def run_summaries(judged: Sequence[Benchmark], stores: Mapping[str, ResultsStore]) -> dict[str, list[Any]]:
+    """Each judged benchmark's run summaries on the board, by its title, in the order given."""
+    return {benchmark.title: [run.summary for run in stores[benchmark.name].snapshot().runs] for benchmark in judged}
+
+
+def judge_cost_line(summaries: Mapping[str, list[Any]], prices: CostSettings) -> str:
+    """What one submission costs in judge calls and tokens, per judged benchmark (`summaries`: its runs' summaries by
+    its title), measured on the complete runs on the board."""
+    measured = {title: measured_cost(runs, prices) for title, runs in summaries.items()}
+    costs = [f"{title}: {cost.describe()}" if cost else f"{title}: no complete judged run yet to measure it on"
+             for title, cost in measured.items()]
+    hint = "" if all(measured.values()) else "; `python -m eval_backend estimate` estimates it before any call"
+    return f"**Judge cost of a submission**: {'; '.join(costs) or 'no benchmark with a judge'}{hint}."
 
 
 def submit_form(form: SubmissionForm, user: str | None, store: QueueStore, settings: Settings) -> SubmitResult:

@@ -152,7 +152,7 @@ def test_judgment_csv_cells_never_start_a_formula(evaluated: EvaluatedData, tmp_
 
 def test_the_board_csv_keeps_numbers_and_neutralises_text(tmp_path: Path) -> None:
     view = pd.DataFrame({"model": ["=evil/model", "हिन्दी/मॉडल"], "romanized_drop": [-3.5, 1.25]})
-    path = export_view_csv(view, tmp_path, "v1")
+    path = export_view_csv(view, tmp_path, "v1", "board.csv")
     assert path.read_bytes().startswith(b"\xef\xbb\xbf")
     exported = pd.read_csv(path, encoding="utf-8-sig")
     assert exported["model"].tolist() == ["'=evil/model", "हिन्दी/मॉडल"]

@@ -51,8 +51,7 @@ def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StandInHubRepos]:
 def context_of(data_dir: Path, downloads: Path, hub: HubSettings | None = None) -> AppContext:
     settings = Settings(data=DataSettings(data_dir=data_dir), hub=hub or HubSettings())
     stores = benchmark_stores(settings)
-    return AppContext(settings, stores["indic_writing_bench"], downloads, None, None,
-                      stores)
+    return AppContext(settings, downloads, None, None, stores)
 
 
 def on_screen(context: AppContext) -> pd.DataFrame:

@@ -223,8 +223,8 @@ def test_the_same_row_after_switching_model_shows_the_new_model_s_judgment(ui: B
 def test_the_judgments_api_refuses_a_run_id_outside_the_runs_folder(app: AppServer, run_id: str) -> None:
     with httpx.Client(base_url=app.url, timeout=30) as client:
         with pytest.raises(ValueError, match="answered an error"):
-            call_endpoint(client, "judgments", [run_id])
-        assert len(call_endpoint(client, "judgments", ["acme__strong-7b/main"])[0]["items"]) > 0
+            call_endpoint(client, "judgments", [run_id, None])
+        assert len(call_endpoint(client, "judgments", ["acme__strong-7b/main", None])[0]["items"]) > 0
 
 
 def test_judgment_downloads_match_the_run_folder(ui: BrowserPage, evaluated: EvaluatedData, tmp_path: Path) -> None:
@@ -312,9 +312,10 @@ def test_what_is_written_into_the_runs_folder_shows_without_a_restart(
         rows = page.locator("#judge-consistency [role=row][aria-rowindex]:not([aria-rowindex='1'])")
         expect(rows, "one judge's consistency").to_have_count(1)
         row = cells(rows)[0]
-        assert row[:4] == [judge, "stand-in-judge", "1", "3"], "judge, judge model, runs, pairs"
-        assert [float(value) for value in row[4:8]] == pytest.approx([0.33, 0.67, 0.5, 1.0], abs=0.01), "agreement"
-        assert row[8] == "", "one run: no order of models to compare"
+        assert row[:5] == ["Indic WritingBench v1", judge, "stand-in-judge", "1", "3"], (
+            "benchmark, judge, judge model, runs, pairs")
+        assert [float(value) for value in row[5:9]] == pytest.approx([0.33, 0.67, 0.5, 1.0], abs=0.01), "agreement"
+        assert row[9] == "", "one run: no order of models to compare"
         assert page.locator("#judge-consistency b").count() == 0, "the judge's markup stays text"
         shot(page, "about-consistency")
 

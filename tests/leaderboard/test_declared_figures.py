@@ -88,7 +88,7 @@ def test_saraiki_draws_accuracies_per_task_and_each_safety_rate_apart(saraiki: R
 
 
 def test_the_tab_s_plots_follow_its_search_and_flag_filter(qa: ResultsStore, tmp_path) -> None:
-    context = AppContext(Settings(), qa, tmp_path, None, None, {INDIC_QA.name: qa})
+    context = AppContext(Settings(), tmp_path, None, None, {INDIC_QA.name: qa})
     everyone = render_figures(context, INDIC_QA)
     assert len(everyone[0].data[0].y) == 5
     searched = render_figures(context, INDIC_QA, RankingQuery(search="WEAK; bharat-collective"))

@@ -48,3 +48,14 @@ def test_a_benchmark_without_a_dataset_says_what_to_set_and_is_not_offered(page_
     names = [value for _, value in offered["choices"]]
     assert INDIC_QA.name not in names and INDIC_QA.name not in offered["value"]
     assert sorted(names) == sorted(name for name in BENCHMARKS if name != INDIC_QA.name)
+
+
+def test_the_intro_and_the_submit_form_name_each_benchmark_from_its_declarations(page_config: dict[str, Any]) -> None:
+    intro = next(c["props"]["value"] for c in components(page_config, "markdown") if c["props"].get("elem_id") == "intro")
+    for benchmark in BENCHMARKS.values():
+        assert f"**{benchmark.title}**: {benchmark.board.in_brief}" in intro
+    mode = next(c["props"] for c in components(page_config, "radio") if c["props"].get("elem_id") == "submit-chat-mode")
+    assert mode["label"] == "Saraiki prompts: chat or raw (the other benchmarks always ask in chat)"
+    consistency = next(grid["props"]["value"]["headers"] for grid in components(page_config, "dataframe")
+                       if grid["props"].get("elem_id") == "judge-consistency")
+    assert consistency[:2] == ["Benchmark", "Re-judged by"]  # each benchmark's judges apart: a judge's scale is its own

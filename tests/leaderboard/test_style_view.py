@@ -160,7 +160,7 @@ def test_about_lists_the_fit_over_all_configs_and_per_config(store: ResultsStore
 
 
 def test_the_tab_renders_the_controlled_view_with_its_footnote(store: ResultsStore, tmp_path: Path) -> None:
-    context = AppContext(Settings(), store, tmp_path, None, None, {INDIC_QA.name: store})
+    context = AppContext(Settings(), tmp_path, None, None, {INDIC_QA.name: store})
     breakdown = INDIC_QA.board.breakdowns[0]
     seed = render_board(context, INDIC_QA, breakdown, style=SEED)
     controlled = render_board(context, INDIC_QA, breakdown, style=CONTROLLED)

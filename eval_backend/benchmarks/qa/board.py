@@ -24,6 +24,7 @@ from eval_backend.benchmarks.board_view import (
     Row,
     verdict_text,
 )
+from eval_backend.benchmarks.qa.about import ABOUT
 from eval_backend.benchmarks.style_features import LOG_LENGTH
 
 INTRO = (
@@ -61,6 +62,8 @@ def item_view(row: Row) -> ItemView:
 QA_BOARD = BoardView(
     tab="qa",
     intro=INTRO,
+    in_brief="short answers",
+    about=ABOUT,
     breakdowns=(BY_LANGUAGE, Breakdown("domain", "Domain", "by_domain")),
     figures=(
         HEADLINE_FIGURE,

@@ -25,6 +25,7 @@ from eval_backend.benchmarks.board_view import (
     RunColumn,
     verdict_text,
 )
+from eval_backend.benchmarks.saraiki.about import ABOUT
 from eval_backend.benchmarks.saraiki.tasks import TASKS
 
 INTRO = (
@@ -118,6 +119,8 @@ METRIC_TASKS = {**{task.name: task.name for task in TASKS if task.name != "safet
 SARAIKI_BOARD = BoardView(
     tab="saraiki",
     intro=INTRO,
+    in_brief="seven tasks",
+    about=ABOUT,
     run_columns=(RunColumn("prompts", "Prompts", prompt_mode),),
     breakdowns=(Breakdown("task", "Task", "tasks"),),
     # Accuracies in one heatmap; the two safety rates apart, each its own direction (refusing harmful prompts is

@@ -60,8 +60,14 @@ FORMER_PARAMS = {"q": "q", "langs": "on_config", "variants": "on_variant", "sort
                  "hide_flags": "hide_flags", "groups": "groups"}
 """The parameters of its former Leaderboard tab's links, which set the same controls of this tab."""
 
+JUDGMENT_COLUMNS = ("config", "index", "status", "item_score", "language", "variant", "domain", "subdomain", "prompt")
+"""What the `/judgments` endpoint answers of each item (details.parquet's columns): its key, status, score and
+groups, never the answer or the judge's reasons (they are in the item browser's downloads)."""
+IN_BRIEF = ("long-form writing in 11 Indic languages and English (native, code-mixed, romanized), judged against a "
+            "per-item rubric")
+
 WRITING_BENCH_BOARD = BoardView(
-    tab="leaderboard", intro=INTRO, breakdowns=BREAKDOWNS, column_groups=("language", "variant", "details"),
+    tab="leaderboard", intro=INTRO, in_brief=IN_BRIEF, judgment_columns=JUDGMENT_COLUMNS, breakdowns=BREAKDOWNS, column_groups=("language", "variant", "details"),
     former_params=FORMER_PARAMS, empty_state=EMPTY_STATE, style_features=(LOG_LENGTH_RELATIVE, MARKDOWN_DENSITY), figures=FIGURES,
     # Its items (`item_board`): the five criteria read as parts, filtered by language, variant, domain, subdomain.
     group=ItemField("config", "Language"), item_fields=item_board.ITEM_FIELDS, item_groups=item_board.ITEM_GROUPS,

@@ -4,6 +4,7 @@ details rows, statistics and board, each from its module in this package.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,7 @@ from eval_backend.benchmarks.no_answer import NoAnswerPolicy, ScorerValues
 from eval_backend.benchmarks.metric import Metric
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.prompting import Prompt, SamplingDefaults
+from eval_backend.benchmarks.writing_bench.about import about_section
 from eval_backend.benchmarks.writing_bench.board import WRITING_BENCH_BOARD
 from eval_backend.benchmarks.writing_bench.details import details_row
 from eval_backend.benchmarks.writing_bench.items import INDIC_CONFIGS, KNOWN_CONFIGS, record_to_item
@@ -23,7 +25,9 @@ from eval_backend.statistics.design import Weighting
 if TYPE_CHECKING:
     from eval_backend.benchmarks.item_statistics import ItemStatistics
 
+TITLE = "Indic WritingBench v1"
 DATASET_ID = "sarvam/indic_writing_bench_v1"
+SAMPLING = SamplingDefaults(temperature=0.7, top_p=0.8, top_k=20, max_tokens=16000)
 FLOOR_SCORE = 1
 """The rubric's lowest score, given on every criterion of an item the model did not answer."""
 
@@ -63,7 +67,7 @@ def _prompt(item: Item) -> Prompt:
 
 INDIC_WRITING_BENCH = Benchmark(
     name="indic_writing_bench",
-    title="Indic WritingBench v1",
+    title=TITLE,
     description="",
     default_dataset=DATASET_ID,
     dataset_setting="WB_DATASET",
@@ -74,7 +78,7 @@ INDIC_WRITING_BENCH = Benchmark(
     item_from_meta=item_meta_from_dict,
     prompt=_prompt,
     judged_text=judged_text,
-    sampling=SamplingDefaults(temperature=0.7, top_p=0.8, top_k=20, max_tokens=16000),
+    sampling=SAMPLING,
     rules=(),
     judges=(RUBRIC_JUDGE,),
     metrics=METRICS,
@@ -83,7 +87,7 @@ INDIC_WRITING_BENCH = Benchmark(
     no_answer=RUBRIC_FLOOR,
     index_from_position=False,
     item_statistics=_item_statistics,
-    board=WRITING_BENCH_BOARD,
+    board=replace(WRITING_BENCH_BOARD, about=about_section(TITLE, DATASET_ID, SAMPLING)),
     verdict_lines=JUDGMENT_LINES,
     judged_from_folder=False,
     details_row=details_row,

@@ -1,12 +1,20 @@
-"""The About page says what the code does: the judge's attempts, the ranking rule, every column."""
+"""The About page says what the code does: the judge's attempts, the ranking rule, every column; each benchmark's
+own section is the one its package declares, composed in the registry's order."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
+import pytest
+
+from eval_backend.benchmarks.qa.plugin import INDIC_QA
 from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.benchmarks.saraiki.refusal import classify
 from eval_backend.benchmarks.saraiki.refusal_accuracy import classifier_figures
 from eval_backend.settings import JudgeSettings
-from leaderboard.scored_tables import LABELS
+from leaderboard.scored_tables import LABELS, labels
+from leaderboard.section_links import contents, heading_id
 from leaderboard.tabs.about_tab import about_text
 from tests.eval_backend.benchmarks.saraiki.refusal_set import labelled_replies
 
@@ -57,3 +65,41 @@ def test_the_precision_table_shows_each_measured_figure_labelled(evaluated) -> N
     assert indic["Clusters"] == 18 and float(indic["Detectable difference (80 % power)"]) > 0  # text: or why none
     for label in ("Clusters", "Design effect", "Clustered / naive width", "Detectable difference (80 % power)"):
         assert f"**{label}**" in PRECISION_INTRO
+
+
+def test_each_benchmark_s_declared_section_stands_under_its_title_in_the_registry_s_order() -> None:
+    text = about_text(3)
+    places = [text.index(f"## {benchmark.title}\n{benchmark.board.about.strip()}\n") for benchmark in BENCHMARKS.values()]
+    assert places == sorted(places) and places[0] == 0  # each package's own text, whole, the first one first
+    assert "Saraiki" not in BENCHMARKS["indic_writing_bench"].board.about  # each says only its own
+    assert "WritingBench" not in BENCHMARKS["saraiki"].board.about + BENCHMARKS["indic_qa"].board.about
+
+
+def test_what_differs_between_benchmarks_comes_from_their_declarations() -> None:
+    text = about_text(3)
+    for benchmark in BENCHMARKS.values():
+        assert f"- **{benchmark.title}:** {labels(benchmark)[benchmark.headline]}" in text  # what it ranks by
+    assert "(Indic WritingBench v1: each config alike; Indic QA: each item alike; Saraiki: each item alike)" in text
+    assert "Filters: Indic WritingBench v1: language, prompt rendering or domain; Indic QA: language or domain; " \
+           "Saraiki: task)" in text
+    assert "(`<benchmark>`:\n`indic_writing_bench`, `indic_qa`, `saraiki`)" in text
+
+
+def test_a_new_benchmark_s_section_joins_the_page_with_no_change_to_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    toy = replace(INDIC_QA, name="toy_translation", title="Toy translation",
+                  board=replace(INDIC_QA.board, about="Translations, scored by **chrF**.\n### Toy's corpus\nTen lines."))
+    monkeypatch.setitem(BENCHMARKS, toy.name, toy)
+    text = about_text(3)
+    assert text.index("## Saraiki\n") < text.index("## Toy translation\nTranslations, scored by **chrF**.")
+    assert "- **Toy translation:** Judge accuracy %" in text and "`toy_translation`" in text
+    assert "[Toy translation](#h-toy-translation)" in contents([text])
+
+
+def test_every_heading_is_unique_and_every_section_is_in_the_contents() -> None:
+    text = about_text(3)
+    headings = re.findall(r"^#{2,3} (.+?)$", text, re.MULTILINE)
+    ids = [heading_id(heading) for heading in headings]
+    assert len(ids) == len(set(ids)), sorted(ids)  # Gradio gives each its id: a repeat would link the first
+    listed = contents([text])
+    for heading in re.findall(r"^## (.+?)$", text, re.MULTILINE):
+        assert f"](#{heading_id(heading)})" in listed, heading

@@ -29,7 +29,7 @@ SKIP = {"__type__": "update"}
 def context(tmp_path_factory: pytest.TempPathFactory) -> AppContext:
     store = ResultsStore(build_qa_runs(tmp_path_factory.mktemp("qa")).runs_dir)
     downloads = tmp_path_factory.mktemp("downloads")
-    return AppContext(Settings(), store, downloads, None, None, {INDIC_QA.name: store})
+    return AppContext(Settings(), downloads, None, None, {INDIC_QA.name: store})
 
 
 def test_the_rankings_rank_on_chosen_groups_of_any_breakdown(context: AppContext) -> None:
@@ -82,7 +82,7 @@ LANGUAGE = WB.board.breakdowns[0]
 
 def wb_context(runs_dir: Path, downloads: Path) -> AppContext:
     store = ResultsStore(runs_dir)
-    return AppContext(Settings(), store, downloads, None, None, {WB.name: store})
+    return AppContext(Settings(), downloads, None, None, {WB.name: store})
 
 
 def shown_frame(update: dict) -> pd.DataFrame:

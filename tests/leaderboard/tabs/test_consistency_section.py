@@ -47,12 +47,15 @@ def test_pairs_are_pooled_over_runs_per_judge_model(checked_runs: Path) -> None:
     assert frame.loc["second-judge", "ranking_spearman"] == pytest.approx(1.0)
 
 
-def test_the_table_is_labelled_and_an_unreadable_report_is_left_out(checked_runs: Path) -> None:
-    update = consistency_table(ResultsStore(checked_runs))
+def test_the_table_is_labelled_and_an_unreadable_report_is_left_out(checked_runs: Path, tmp_path: Path) -> None:
+    update = consistency_table({DEFAULT_BENCHMARK: ResultsStore(checked_runs), "indic_qa": ResultsStore(tmp_path)})
     assert list(update["value"].columns) == list(LABELS.values())
     assert len(update["value"]) == 2 and update["label"] == "Judge consistency"
+    # Each row names its benchmark (a judge's scale is its benchmark's); a benchmark with no check has no row.
+    assert set(update["value"]["Benchmark"]) == {BENCHMARKS[DEFAULT_BENCHMARK].title}
 
 
 def test_without_checks_the_table_says_so(evaluated_copy: Path) -> None:
-    update = consistency_table(ResultsStore(evaluated_copy))
+    update = consistency_table({DEFAULT_BENCHMARK: ResultsStore(evaluated_copy)})
     assert update["value"].empty and update["label"] == "No run has been checked yet"
+    assert list(update["value"].columns) == list(LABELS.values())

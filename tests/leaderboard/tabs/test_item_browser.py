@@ -36,7 +36,7 @@ STRONG, REASONER = "acme__strong-7b/main", "acme__reasoner-3b/main"
 def context(tmp_path_factory: pytest.TempPathFactory, store: ResultsStore) -> AppContext:
     qa = ResultsStore(build_qa_runs(tmp_path_factory.mktemp("qa")).runs_dir)
     downloads = tmp_path_factory.mktemp("downloads")
-    return AppContext(Settings(), qa, downloads, None, None,
+    return AppContext(Settings(), downloads, None, None,
                       {INDIC_QA.name: qa, WRITING_BENCH.name: store})
 
 

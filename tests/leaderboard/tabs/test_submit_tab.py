@@ -18,15 +18,20 @@ from tests.support.hub_server import StandInHub, chat_model_files
 PRICES = CostSettings(input_price_per_m=1.0, output_price_per_m=10.0)
 
 
-def test_the_cost_line_is_measured_on_the_complete_runs_of_the_board() -> None:
+def test_the_cost_line_is_measured_on_the_complete_runs_of_each_judged_benchmark() -> None:
     usage = {"prompt_tokens": 400_000_000, "completion_tokens": 15_000_000, "total_tokens": 415_000_000, "calls": 19_625}
-    line = judge_cost_line([{"complete": True, "usage": usage}, {"complete": False, "usage": {"calls": 3}}], PRICES)
-    assert "19,625 judge calls" in line and "415,000,000 judge tokens" in line and "1 complete run" in line
-    assert "$550.00 at live prices" in line and "$275.00 in batch mode" in line
+    line = judge_cost_line({"Indic WritingBench v1": [{"complete": True, "usage": usage},
+                                                      {"complete": False, "usage": {"calls": 3}}]}, PRICES)
+    assert "Indic WritingBench v1: ~19,625 judge calls" in line and "415,000,000 judge tokens" in line
+    assert "1 complete run" in line and "$550.00 at live prices" in line and "$275.00 in batch mode" in line
+    assert "eval_backend estimate" not in line  # every benchmark measured
 
 
 def test_without_a_complete_run_it_points_to_the_estimate() -> None:
-    assert "eval_backend estimate" in judge_cost_line([], PRICES)
+    usage = {"prompt_tokens": 40, "completion_tokens": 10, "total_tokens": 50, "calls": 2}
+    line = judge_cost_line({"Indic WritingBench v1": [{"complete": True, "usage": usage}], "Indic QA": []}, PRICES)
+    assert "Indic WritingBench v1: ~2 judge calls" in line
+    assert "Indic QA: no complete judged run yet" in line and "eval_backend estimate" in line
 
 
 @pytest.fixture
