@@ -18,11 +18,14 @@ from leaderboard.style_view import CONTROLLED, SEED, STYLE_PARAM, VIEW_CHOICES
 
 STYLE_URL_SCRIPT = """(style) => {{
   const params = new URLSearchParams(window.location.search);
-  if ((params.get("tab") || "") !== "{tab}") return;
+  const shown = document.getElementById("{tab}-style")?.offsetParent != null;
+  if (params.get("tab") !== "{tab}" && (params.get("tab") || !shown)) return;
+  params.set("tab", "{tab}");
   style === "{controlled}" ? params.set("{param}", style) : params.delete("{param}");
   window.history.replaceState(null, "", window.location.pathname + "?" + params.toString());
 }}"""
-"""Keeps the address in step with the tab's ranking choice (in the browser only)."""
+"""Keeps the address in step with the tab's ranking choice (in the browser only). The first tab is open at an
+address that names none: its choice names it, so that the address opens the view it shows."""
 
 
 def style_choice(context: AppContext, benchmark: Benchmark, render: bool = True) -> gr.Radio:

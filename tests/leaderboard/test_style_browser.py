@@ -45,6 +45,9 @@ from tests.support.writing_bench_style_runs import VERBOSE_ID as WB_VERBOSE_ID
 TAB = "qa"
 ORDER = [profile.model_id for profile in STYLE_PROFILES]
 CONTROLLED_NOTE = "Controlled for log answer length"
+LINKED_TIMEOUT_MS = 3 * UI_TIMEOUT_MS
+"""A view opened from an address waits on the server's first render of the whole board (both benchmarks' tabs,
+figures and About) before the link's tab and reading apply: a loaded machine takes tens of seconds."""
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,31 @@ def _check_lengths_and_figure(page: Page, side: Side, engine: StyleBoard) -> Non
     expect(plot.locator(".xtitle")).to_have_text(f"median answer length ({side.unit})")
     box = plot.bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= (page.viewport_size or {})["width"] + 1
+    hovers = _hover_texts(page, plot)
+    assert all(sum(model in text for text in hovers) == 1 for model in side.order), "\n".join(hovers)  # whole ids, each once
     shot(page, f"style-length-figure-{side.tab}")
+
+
+def _hover_texts(page: Page, plot) -> list[str]:
+    """What the figure's hover label says over each of its points, pointed at in turn."""
+    texts = []
+    label = plot.locator(".hoverlayer .hovertext")
+    for point in plot.locator(".scatterlayer .point").all():
+        box = point.bounding_box()
+        assert box, "a point the pointer cannot reach"
+        page.mouse.move(0, 0)  # away first: the last point's label goes, so the next one read is this point's
+        expect(label).to_have_count(0)
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        expect(label).to_have_count(1)
+        texts.append(label.text_content() or "")
+    return texts
+
+
+def _check_seed_s(page: Page, side: Side, engine: StyleBoard) -> None:
+    """The verbose model's headline as the seed scores it (the engine's raw reading), not controlled."""
+    verbose = side.order.index(side.verbose)
+    expect(_headline(page, side, side.verbose)).to_have_text(side.shown(engine.control.raw.headlines[verbose]))
+    expect(page.locator(f"#{side.tab}-style-note")).to_be_hidden()
 
 
 def _check_controlled(page: Page, side: Side, engine: StyleBoard) -> None:
@@ -172,6 +199,7 @@ def _check_controlled(page: Page, side: Side, engine: StyleBoard) -> None:
     verbose = side.order.index(side.verbose)
     expect(_headline(page, side, side.verbose)).to_have_text(side.shown(control.headlines[verbose]))
     rows = _rows(page, side)
+    assert list(rows) == sorted(side.order, key=lambda model: (control.rank[side.order.index(model)], model))
     for position, model in enumerate(side.order):
         row = rows[model]
         assert row[side.headline] == side.shown(control.headlines[position])
@@ -181,20 +209,22 @@ def _check_controlled(page: Page, side: Side, engine: StyleBoard) -> None:
 
 @both_widths
 def test_the_tab_shows_lengths_the_figure_and_the_controlled_view_when_chosen_and_from_its_link(
-    page: Page, app: AppServer, side: Side, engine: StyleBoard
+    page: Page, browser: Browser, side: Side, engine: StyleBoard
 ) -> None:
     _check_lengths_and_figure(page, side, engine)
+    _check_seed_s(page, side, engine)
     page.locator(f"#{side.tab}-style").get_by_text("controlled for answer length and style").click()
     expect(page.locator(f"#{side.tab}-style-note")).to_contain_text(CONTROLLED_NOTE)
     _check_controlled(page, side, engine)
     page.wait_for_function("() => new URLSearchParams(location.search).get('style') === 'controlled'")
     assert parse_qs(urlparse(page.url).query)["tab"] == [side.tab]
     shot(page, f"style-controlled-{side.tab}")
-    link = page.url
-    page.goto(app.url)  # the seed's view again, then the link back to the controlled one
-    page.goto(link)
-    expect(page.locator(f"#{side.tab}-style-note")).to_contain_text(CONTROLLED_NOTE)
-    _check_controlled(page, side, engine)
+    linked = new_page(browser, page.viewport_size or {}, page.url)  # the address alone, in a fresh context
+    try:
+        expect(linked.locator(f"#{side.tab}-style-note")).to_contain_text(CONTROLLED_NOTE, timeout=LINKED_TIMEOUT_MS)
+        _check_controlled(linked, side, engine)
+    finally:
+        linked.context.close()
 
 
 def test_writing_bench_s_judge_rewards_length_so_the_controlled_order_differs_from_the_seed_s(
@@ -230,7 +260,7 @@ def _expected_coefficients(board: StyleBoard, scopes: list[str]) -> list[tuple[s
 def test_about_states_the_features_the_fit_and_its_coefficients_from_the_board(
     about: Page, engines: dict[str, StyleBoard]
 ) -> None:
-    expect(about.locator("#h-answer-length-and-style-control")).to_be_visible(timeout=UI_TIMEOUT_MS)
+    expect(about.locator("#h-answer-length-and-style-control")).to_be_visible(timeout=LINKED_TIMEOUT_MS)
     text = about.locator("#style-text")
     expect(text).to_contain_text(f"{INDIC_QA.title}: log answer length")
     features = "; ".join(feature.label for feature in engines[INDIC_WRITING_BENCH.name].features)
@@ -266,6 +296,13 @@ def test_the_api_gives_either_reading_as_records(app: AppServer, engines: dict[s
             control.rank[position], control.rank_best[position], control.rank_worst[position])
         assert run["median_length"] == engine.lengths[position].overall.median and run["length_unit"] == "tokens"
     assert {run["model"]: run["judge"] for run in seed["runs"]}[VERBOSE_ID] == pytest.approx(100 * 5 / 9)
+    writing = engines[INDIC_WRITING_BENCH.name].control.controlled
+    runs = client.predict(benchmark=INDIC_WRITING_BENCH.name, style="controlled", api_name="/benchmark_rankings")["runs"]
+    by_model = {run["model"]: run for run in runs}
+    for position, model in enumerate(SIDES[INDIC_WRITING_BENCH.name].order):
+        run = by_model[model]
+        assert (run[INDIC_WRITING_BENCH.headline], run["rank"], run["length_unit"]) == (
+            pytest.approx(writing.headlines[position]), writing.rank[position], "characters")
     searched = client.predict(benchmark="indic_qa", search="terse", style="controlled", api_name="/benchmark_rankings")
     assert [run["model"] for run in searched["runs"]] == ["terse-lab/exact-7b"]
     with httpx.Client(base_url=app.url, timeout=60) as http:
