@@ -20,10 +20,12 @@ from leaderboard.style_view import CONTROLLED, SEED, STYLE_PARAM, VIEW_CHOICES
 STYLE_URL_SCRIPT = """(style) => {{
   const params = new URLSearchParams(window.location.search);
   if ((params.get("tab") || "{first}") !== "{tab}") return;
+  params.set("tab", "{tab}");
   style === "{controlled}" ? params.set("{param}", style) : params.delete("{param}");
   window.history.replaceState(null, "", window.location.pathname + "?" + params.toString());
 }}"""
-"""Keeps the address in step with the tab's ranking choice (in the browser only)."""
+"""Keeps the address in step with the tab's ranking choice (in the browser only). An address that names no tab is
+the first tab's: its choice names it there too, so that the address opens the view it shows."""
 
 
 def style_choice(context: AppContext, benchmark: Benchmark, render: bool = True) -> gr.Radio:

@@ -21,7 +21,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from eval_backend.benchmarks.writing_bench.records import Item
@@ -40,6 +40,7 @@ __all__ = [
     "JUDGE_MODEL",
     "ModelProfile",
     "SCRIPT_MODEL_ID",
+    "ScoreFn",
     "build_evaluated_data",
     "quality_score",
 ]
@@ -148,16 +149,22 @@ def quality_score(criterion: Mapping[str, Any], response: str) -> int:
     return min(10, max(1, quality + nudge))
 
 
+ScoreFn = Callable[[Mapping[str, Any], str], int]
+"""(criterion, judged response) -> the stand-in judge's score (1-10)."""
+
+
 def build_evaluated_data(
-    root: Path, profiles: Sequence[ModelProfile] = DEFAULT_PROFILES, configs: Mapping[str, int] = CONFIGS
+    root: Path, profiles: Sequence[ModelProfile] = DEFAULT_PROFILES, configs: Mapping[str, int] = CONFIGS,
+    score: ScoreFn = quality_score,
 ) -> EvaluatedData:
-    """Write the dataset and evaluate every profile into `root/data/runs/indic_writing_bench` with the real engine."""
+    """Write the dataset and evaluate every profile into `root/data/runs/indic_writing_bench` with the real engine,
+    the stand-in judge scoring each criterion by `score`."""
     root = Path(root)
     dataset_dir = write_writing_bench_dataset(root / "dataset", DatasetShape(configs=dict(configs)))
     runs_dir = root / "data" / "runs" / DEFAULT_BENCHMARK
     plan = FaultPlan()
     folders = {}
-    with StandInChatServer(judge_reply(quality_score), faults=plan, record=False) as server:
+    with StandInChatServer(judge_reply(score), faults=plan, record=False) as server:
         judge = JudgeSettings(
             model=JUDGE_MODEL, base_url=server.base_url, api_key="stand-in", concurrency=8,
             transport_retries=0, max_backoff_s=0.1,
