@@ -46,7 +46,7 @@ FIRST_VIEW_REFRESH_S = 10.0
 """How often the prerendered first view looks for new results (and re-renders the queue tables)."""
 PAGE_LINK_SCRIPT = "() => window.location.search"
 """Runs in the browser when the page opens: a plain address leaves `page_link` empty, so nothing is sent."""
-DOCUMENTED_ENDPOINTS = ("leaderboard", "judgments", "benchmark_rankings")
+DOCUMENTED_ENDPOINTS = ("leaderboard", "judgments", "benchmark_judgments", "benchmark_rankings")
 """The endpoints the page's API docs list (`leaderboard.public_api`): the board's ranking (by search and filters),
 a run's judgments, and a declared benchmark's rankings (seed's or style-controlled)."""
 

@@ -1,5 +1,5 @@
-"""The board's documented API: `/leaderboard` (the rankings for a search and filters) and `/judgments` (one run's
-items), named parameters in, plain JSON records out, as `gradio_client`'s `view_api()` describes them.
+"""The board's documented API: `/leaderboard` (the rankings for a search and filters), `/judgments` (one run's
+items; `/benchmark_judgments` names the run's benchmark), named parameters in, plain JSON records out, as `gradio_client`'s `view_api()` describes them.
 
     from gradio_client import Client
     board = Client("http://127.0.0.1:7860/").predict(search="sarvam", languages=["Hindi"], api_name="/leaderboard")
@@ -110,7 +110,17 @@ def register(context: AppContext) -> None:
         return Board(runs=records(view), problems=list(snapshot.problems), updated=last_written(view))
 
     @refusing_bad_input
-    def judgments(run_id: str, benchmark: BenchmarkName = DEFAULT_BENCHMARK) -> Judgments:
+    def judgments(run_id: str) -> Judgments:
+        """One run of the default benchmark (Indic WritingBench): its items as its item browser lists them, with their
+        scores (`/benchmark_judgments` names the benchmark).
+
+        Args:
+            run_id: the run, as `<org>__<name>/<revision>` (the `run_id` of a `/leaderboard` record)
+        """
+        return benchmark_judgments(run_id)
+
+    @refusing_bad_input
+    def benchmark_judgments(run_id: str, benchmark: BenchmarkName = DEFAULT_BENCHMARK) -> Judgments:
         """One run's items as its benchmark's item browser lists them, with their scores.
 
         Args:
@@ -145,6 +155,7 @@ def register(context: AppContext) -> None:
     gr.api(leaderboard, api_name="leaderboard", concurrency_limit=API_CONCURRENCY)
     gr.api(benchmark_rankings, api_name="benchmark_rankings", concurrency_limit=API_CONCURRENCY)
     gr.api(judgments, api_name="judgments", concurrency_limit=API_CONCURRENCY)
+    gr.api(benchmark_judgments, api_name="benchmark_judgments", concurrency_limit=API_CONCURRENCY)
 
 
 def subset_choice(benchmark: Benchmark, runs: Sequence[RunResult], asked: Mapping[str, tuple[str, Any]]) -> list[Any]:

@@ -39,4 +39,4 @@ def test_a_hundred_simultaneous_viewers_all_get_the_board_and_the_judgments(
 def test_an_api_client_naming_an_unknown_run_is_told_so(app: AppServer, run_id: str) -> None:
     with httpx.Client(base_url=app.url.rstrip("/"), timeout=60) as client:
         with pytest.raises(ValueError, match=r"No evaluated run .*choose one from the list"):
-            call_endpoint(client, "judgments", [run_id, None])
+            call_endpoint(client, "judgments", [run_id])

@@ -68,11 +68,15 @@ def test_view_api_names_every_parameter_and_describes_records(api: dict[str, Any
     languages = next(p for p in board["parameters"] if p["parameter_name"] == "languages")
     assert languages["python_type"]["type"] == "None | list[str]"  # any benchmark's groups, checked against its own
     judgments = api["/judgments"]
-    run_id, benchmark = judgments["parameters"]
+    [run_id] = judgments["parameters"]  # the run alone: a raw call of one value, as documented before
     assert run_id["parameter_name"] == "run_id" and run_id["python_type"]["type"] == "str"
-    assert benchmark["parameter_name"] == "benchmark" and benchmark["parameter_has_default"]  # a bare call: as before
-    assert "Literal[]" not in str(judgments)
     assert judgments["returns"][0]["python_type"]["type"].startswith("dict(run_id: str")
+    any_benchmark = api["/benchmark_judgments"]
+    run_id, benchmark = any_benchmark["parameters"]
+    assert run_id["parameter_name"] == "run_id" and run_id["python_type"]["type"] == "str"
+    assert benchmark["parameter_name"] == "benchmark" and benchmark["parameter_has_default"]
+    assert "Literal[]" not in str(any_benchmark)
+    assert any_benchmark["returns"] == judgments["returns"]
 
 
 def test_the_board_from_the_api_is_what_summary_json_says(client: Client, api: dict[str, Any],
@@ -138,15 +142,17 @@ def test_any_benchmark_s_judgments_are_asked_by_name(client: Client, app: AppSer
     store = ResultsStore(app.data_dir / "runs" / INDIC_QA.name)
     run = next(run for run in store.snapshot().runs if run.model == LONG_QA_ID)
     details = store.details(run.run_id)
-    answer = client.predict(run_id=run.run_id, benchmark="indic_qa", api_name="/judgments")
+    answer = client.predict(run_id=run.run_id, benchmark="indic_qa", api_name="/benchmark_judgments")
     assert (answer["model"], answer["revision"]) == (LONG_QA_ID, run.revision)
     assert len(answer["items"]) == len(details) and list(answer["items"][0]) == list(details.columns)  # it declares none
     expected = {(row.config, int(row.index)): row.judge_correct for row in details.itertuples()}
     assert {(item["config"], item["index"]): item["judge_correct"] for item in answer["items"]} == expected
     with pytest.raises(Exception, match="No evaluated run"):  # the default is WritingBench's runs, as before
         client.predict(run_id=run.run_id, api_name="/judgments")
+    with pytest.raises(Exception, match="No evaluated run"):
+        client.predict(run_id=run.run_id, api_name="/benchmark_judgments")
     with pytest.raises(Exception, match="benchmark must be one of"):
-        client.predict(run_id=run.run_id, benchmark="no_such_benchmark", api_name="/judgments")
+        client.predict(run_id=run.run_id, benchmark="no_such_benchmark", api_name="/benchmark_judgments")
 
 
 # -- bad input, as an attacker sends it -------------------------------------------------------------
@@ -215,5 +221,5 @@ def test_a_20_mb_request_is_refused_before_it_is_read(app: AppServer) -> None:
             assert answer.status_code == 413
             assert "the request body is over 131,072 bytes" in answer.json()["error"]
             assert len(answer.content) < 200
-        assert call_endpoint(http, "judgments", ["acme__strong-7b/main", None])[0]["run_id"] == "acme__strong-7b/main"
+        assert call_endpoint(http, "judgments", ["acme__strong-7b/main"])[0]["run_id"] == "acme__strong-7b/main"
     assert "w" * (ECHO_CHARS + 1) not in log_of(app)

@@ -119,9 +119,7 @@ def _visit(base_url: str, run_id: str, timeout_s: float, first: FirstPage, start
             board = call_endpoint(client, first.board_event, first.board_inputs)
             seconds["leaderboard"] = time.perf_counter() - began
             began = time.perf_counter()
-            # The run's benchmark left to the endpoint's default (Gradio wants every input; an older app's
-            # event ignores the extra one).
-            judgments = call_endpoint(client, first.judgments_event, [run_id, None])
+            judgments = call_endpoint(client, first.judgments_event, [run_id])
             seconds["judgments"] = time.perf_counter() - began
         except (httpx.HTTPError, ValueError) as exc:
             return ViewerResult(seconds, error=f"{type(exc).__name__}: {exc}")
