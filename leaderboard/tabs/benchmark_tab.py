@@ -102,16 +102,20 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
           [breakdown, style_note], show_progress="hidden", trigger_mode="always_last")
 
     @refusing_bad_input
-    def figures(*values: object) -> list[Any]:
+    def figures(opened: object, *values: object) -> list[Any]:
+        if not opened:  # the folded plots draw nothing until opened (the first view included): `benchmark_plots`
+            return [gr.skip()] * len(plots.outputs)
         query = query_of(values[:len(controls.inputs)], len(on_groups), groups)
         top_n, *chosen = values[len(controls.inputs):]
         return render_figures(context, benchmark, query, top_n, chosen)
 
-    # The plots draw the ranked rows the rankings' search and filters keep, re-drawn when any changes; a chooser's
-    # own `input` (a viewer's choice), never its `change`, which the render sets off by writing its value.
-    gr.on([context.results_version.change, *(control.change for control in controls.inputs), plots.top_n.change,
-           *(chooser.input for chooser in plots.choosers)], figures, [*controls.inputs, *plots.inputs], plots.outputs,
-          show_progress="hidden", trigger_mode="always_last")
+    # The plots draw the ranked rows the rankings' search and filters keep, re-drawn when any changes, from when
+    # they are first opened; a chooser's own `input` (a viewer's choice), never its `change`, which the render sets
+    # off by writing its value.
+    gr.on([context.results_version.change, plots.opened.change, *(control.change for control in controls.inputs),
+           plots.top_n.change, *(chooser.input for chooser in plots.choosers)], figures,
+          [plots.opened, *controls.inputs, *plots.inputs], plots.outputs, show_progress="hidden",
+          trigger_mode="always_last")
 
 
 def _reading(style: object) -> str:

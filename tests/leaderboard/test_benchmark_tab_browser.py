@@ -25,7 +25,7 @@ from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, cho
 from tests.leaderboard.test_readable_browser import misaligned
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import LAPTOP, both_widths, new_page, width_of, open_filters
+from tests.support.browser_pages import LAPTOP, both_widths, new_page, width_of, open_filters, open_plots
 from tests.support.toy_runs import ECHO, LIMITED, LONG_ID, TRANSLATOR, ToyData, build_toy_runs
 
 TAB = "toy_translation"
@@ -155,6 +155,7 @@ def test_its_two_breakdowns_rank_on_chosen_groups_and_its_plots_follow_the_searc
     expect(choices.get_by_label("Sentence length", exact=True)).to_be_visible()
     choices.get_by_label("Sentence length", exact=True).check()
     expect(page.locator(f"#{TAB}-breakdown [role=columnheader]", has_text="Sentence length")).to_have_count(1)
+    open_plots(page, TAB)
     expect(ticks(page, f"{TAB}-plot-headline")).to_have_count(3)
     expect(ticks(page, f"{TAB}-plot-languages", "x")).to_have_count(2)  # every language named
     expect(ticks(page, f"{TAB}-plot-lengths")).to_have_count(3)  # one bar group per run

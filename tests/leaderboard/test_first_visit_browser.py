@@ -20,11 +20,13 @@ from leaderboard.tabs.submit_tab import QUEUE_REFRESH_S
 from tests.leaderboard.test_board_browser import SCORE
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells
 from tests.support.app_server import AppServer
-from tests.support.browser_pages import LAPTOP, PHONE
+from tests.support.browser_pages import LAPTOP, PHONE, open_plots
 from tests.support.viewer_load import call_endpoint, component_value, endpoint_inputs, page_config
 
 EVENT_PATHS = re.compile(r"/gradio_api/(queue/join|run/|call/)")
 """Where the page sends events to the server (queued, direct and API calls)."""
+PLOTTING_SCRIPT = re.compile(r"/assets/PlotlyPlot-[^/]*\.js")
+"""Gradio's plotting library (1.1 MB): a page fetches it when a plot it mounts has a figure."""
 
 
 QUIET_PERIOD_MS = int((QUEUE_REFRESH_S + 2) * 1_000)
@@ -108,6 +110,25 @@ def test_a_shared_link_asks_only_for_the_view_it_names(app: AppServer, browser: 
     expect(board_rows(page)).to_have_count(1)
     assert cells(board_rows(page))[0][1].startswith("acme/strong-7b")
     assert sent, "a link's view is asked for"
+    page.context.close()
+
+
+def test_the_plots_stay_folded_and_undrawn_until_a_viewer_opens_them(app: AppServer, browser: Browser) -> None:
+    config = page_config(httpx.get(app.url, timeout=60).text)
+    plots = [c for c in config["components"] if c["type"] == "plot"]
+    assert plots and all(plot["props"].get("value") is None for plot in plots), "a figure in the page"
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url) if PLOTTING_SCRIPT.search(request.url) else None)
+    page.goto(app.url)
+    expect(board_rows(page)).to_have_count(3)
+    expect(page.locator("#leaderboard-top-n")).to_be_hidden()  # folded
+    assert fetched == [], "the first view fetched the plotting library"
+
+    open_plots(page, "leaderboard")
+    expect(page.locator("#leaderboard-plot-overall .main-svg").first).to_be_visible()
+    assert fetched, "opened plots are drawn with the plotting library"
     page.context.close()
 
 

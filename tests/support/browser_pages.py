@@ -44,3 +44,14 @@ def open_filters(page: Page, tab: str) -> None:
     if not page.locator(f"#{tab}-hide-flags").is_visible():  # a link that sets a filter unfolds them itself
         page.locator(f"#{tab}-filters").get_by_text(FILTERS_TITLE).click()
     page.locator(f"#{tab}-hide-flags").wait_for()
+
+
+def open_plots(page: Page, tab: str) -> None:
+    """Unfold a benchmark tab's plots (`benchmark_plots.build`), folded and undrawn until a viewer opens them; left
+    as they are when unfolded already."""
+    from leaderboard.tabs.benchmark_plots import PLOTS_TITLE  # the app's own title, not a copy
+
+    fold = page.locator(f"#{tab}-plots")
+    if not page.locator(f"#{tab}-top-n").is_visible():
+        fold.get_by_text(PLOTS_TITLE, exact=True).first.click()
+    page.locator(f"#{tab}-top-n").wait_for()
