@@ -6,8 +6,8 @@ QA and Saraiki runs evaluated by the real engine against stand-in servers. Both 
 extracted with `git archive`, and of this tree) serve that folder at once. Each visit is a fresh browser context
 (nothing cached, as a first visit), at 1440 px, of one of the views:
 
-- `/`: the first tab's ranking (a visible grid with a "Model" header has its first row);
-- `/?tab=qa`: the QA tab's ranking, the same way;
+- `/`: the first tab's ranking (`#leaderboard-table`) on screen with its first row;
+- `/?tab=qa`: the QA tab's ranking (`#qa-table`), the same way (not the first tab's, drawn before the tab moves);
 - `/?tab=about`: the About text on screen;
 - `/?model=<id>`: the model page naming that model.
 
@@ -46,15 +46,11 @@ from tests.support.viewer_load import percentile  # noqa: E402
 
 APP_PATHS = ["app.py", "eval_backend", "leaderboard"]
 VISIT_TIMEOUT_MS = 120_000
-RANKING_SHOWN_JS = """() => {
-  for (const grid of document.querySelectorAll('.table-wrap')) {
-    if (!grid.offsetParent) continue;
-    const heads = Array.from(grid.querySelectorAll('[role=columnheader]')).map(h => h.innerText.trim());
-    if (heads.includes('Model') && grid.querySelector('[role=gridcell][data-row="0"]')) return true;
-  }
-  return false;
+RANKING_SHOWN_JS = """table => {
+  const grid = document.getElementById(table);
+  return Boolean(grid && grid.offsetParent && grid.querySelector('[role=gridcell][data-row="0"]'));
 }"""
-"""A visible grid with a Model column has its first row: the ranking is on screen."""
+"""The tab's ranking (its element id, the same in both revisions) is on screen with its first row."""
 ABOUT_SHOWN_JS = """() => {
   const about = document.querySelector('#about-text');
   return Boolean(about && about.offsetParent && about.innerText.trim().length > 200);
@@ -101,7 +97,8 @@ def main() -> int:
         root = Path(tmp)
         data_dir, datasets, _, counts = write_board(root, args)
         model = first_model(data_dir)
-        views = [View("/", "", RANKING_SHOWN_JS), View("/?tab=qa", "?tab=qa", RANKING_SHOWN_JS),
+        views = [View("/", "", RANKING_SHOWN_JS, "leaderboard-table"),
+                 View("/?tab=qa", "?tab=qa", RANKING_SHOWN_JS, "qa-table"),
                  View("/?tab=about", "?tab=about", ABOUT_SHOWN_JS),
                  View("/?model=<id>", f"?model={quote(model, safe='')}", MODEL_SHOWN_JS, model)]
         trees = {args.reference: extract_revision(root / "reference", args.reference, APP_PATHS), "current": ROOT}

@@ -14,7 +14,8 @@ set (the item browser, `item_browser`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 import gradio as gr
@@ -45,18 +46,24 @@ from leaderboard.scored_tables import (
     tab_id,
 )
 from leaderboard.answer_lengths import lengths_of
-from leaderboard.style_view import SEED, VIEW_CHOICES, footnote, in_reading, style_view
+from leaderboard.style_view import SEED, STYLE_PARAM, VIEW_CHOICES, footnote, in_reading, style_view
 from leaderboard.tabs.style_choice import style_choice
 from leaderboard.scored_rankings import split_standing
 from leaderboard.tabs import benchmark_plots, item_browser, rankings_section
 from leaderboard.tabs.benchmark_plots import DEFAULT_TOP_N, render_plots
 from leaderboard.tabs.item_browser import store_of
 from leaderboard.tabs.rankings_section import RankingsView, rankings_view
-from leaderboard.tabs.ranking_controls import query_of
+from leaderboard.tabs.ranking_controls import params, query_of
 from leaderboard.tabs.scored_tab_parts import CellLink, empty_table, linked_table
 
 RENDERS_KEPT = 64
 """Rankings renders kept per tab (one per state of the results, query and reading a viewer asked for)."""
+TAB_LINK_SCRIPT = """(query) => {{
+  const params = new URLSearchParams(query || "");
+  return {names}.some((name) => params.has(name)) ? query : "";
+}}"""
+"""Hands the page's address to the tab's rankings and reading only when it names one of their parameters: any
+other address (`?tab=about`, another tab's link) asks the server nothing on this tab's behalf."""
 
 @dataclass(frozen=True)
 class Board:
@@ -72,10 +79,11 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     prefix, names = tab_id(benchmark), labels(benchmark)
     gr.Markdown(_intro(context, benchmark), elem_id=f"{prefix}-intro")
     on_groups = subset_breakdowns(benchmark)
-    reading = style_choice(context, benchmark, render=False)  # under the rankings: a phone's first screen is rows
+    linked = replace(context, page_link=tab_link(context, benchmark))
+    reading = style_choice(linked, benchmark, render=False)  # under the rankings: a phone's first screen is rows
     renders: LruCache[RankingsView] = LruCache(RENDERS_KEPT)
     section = rankings_section.build(
-        prefix, benchmark, context.page_link, context.results_version,
+        prefix, benchmark, linked.page_link, context.results_version,
         lambda query, style=SEED: rankings_of(context, benchmark, query, style, renders),
         empty_table(_ranking_headers(benchmark), names), on_groups,
         lambda: [breakdown_groups(store_of(context, benchmark).snapshot().runs, breakdown) for breakdown in on_groups],
@@ -116,6 +124,19 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
            plots.top_n.change, *(chooser.input for chooser in plots.choosers)], figures,
           [plots.opened, *controls.inputs, *plots.inputs], plots.outputs, show_progress="hidden",
           trigger_mode="always_last")
+
+
+def tab_link(context: AppContext, benchmark: Benchmark) -> gr.Textbox | None:
+    """The page's address as the tab's rankings and reading see it: set (and changed) only when the address names
+    a parameter of theirs (`TAB_LINK_SCRIPT`), in the browser; None on a page with no address box."""
+    if context.page_link is None:
+        return None
+    prefix = tab_id(benchmark)
+    names = [*params(prefix, subset_breakdowns(benchmark)), *benchmark.board.former_params, STYLE_PARAM]
+    # Empty, not None: an address naming none of them is handed back as "", which must not be a change.
+    link = gr.Textbox("", visible=False, elem_id=f"{prefix}-page-link")
+    context.page_link.change(None, context.page_link, link, js=TAB_LINK_SCRIPT.format(names=json.dumps(names)))
+    return link
 
 
 def _reading(style: object) -> str:
