@@ -13,10 +13,12 @@ extracted with `git archive`, and of this tree) serve that folder at once. Each 
 
 Timed from `goto` until the view's content is on screen (polled every animation frame), median and p90 over
 `--repeats`; beside it the bytes the visit transferred until then (the page itself and everything), the events
-the page sent to the server's queue (`/gradio_api/queue/join`) by then, and the page's component count. The two
-apps take turns visit by visit, so a change in the machine's load falls on both.
+the page sent to the server's queue (`/gradio_api/queue/join`) by then, and the page's component count. The apps
+(each `--reference` given, then this tree's) take turns visit by visit, so a change in the machine's load falls on
+all of them.
 
     python bench/page_load.py --reference c1ef9ae --repeats 9 --record
+    python bench/page_load.py --reference c1ef9ae --reference 32ddf79 --record   # before and after a change
 """
 
 from __future__ import annotations
@@ -92,6 +94,7 @@ class Visit:
 
 def main() -> int:
     args = parse_args()
+    args.reference = args.reference or ["c1ef9ae"]
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="bench-page-load-") as tmp:
         root = Path(tmp)
@@ -101,7 +104,8 @@ def main() -> int:
                  View("/?tab=qa", "?tab=qa", RANKING_SHOWN_JS, "qa-table"),
                  View("/?tab=about", "?tab=about", ABOUT_SHOWN_JS),
                  View("/?model=<id>", f"?model={quote(model, safe='')}", MODEL_SHOWN_JS, model)]
-        trees = {args.reference: extract_revision(root / "reference", args.reference, APP_PATHS), "current": ROOT}
+        trees = {**{revision: extract_revision(root / f"reference-{number}", revision, APP_PATHS)
+                    for number, revision in enumerate(dict.fromkeys(args.reference))}, "current": ROOT}
         with sync_playwright() as playwright, contextlib.ExitStack() as apps:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             urls = {label: apps.enter_context(running_app(data_dir, root / f"app-{number}.log", repo=tree,
@@ -162,8 +166,8 @@ def report(visits: dict[tuple[str, str], list[Visit]], views: list[View], counts
         rows[f"{view.name}: median / p90"] = " -> ".join(
             f"{medians[label]:.2f} s / {_p90([one.seconds for one in visits[label, view.name]]):.2f} s"
             for label in labels)
-        reference, current = medians.values()
-        rows[f"{view.name}: current / reference median"] = f"{current / reference:.2f}x"
+        for reference in labels[:-1]:
+            rows[f"{view.name}: current / {reference} median"] = f"{medians['current'] / medians[reference]:.2f}x"
         rows[f"{view.name}: queue events sent until shown"] = " -> ".join(
             _median_of(visits[label, view.name], "queue_joins") for label in labels)
         rows[f"{view.name}: KB transferred until shown (the page itself)"] = " -> ".join(
@@ -189,7 +193,8 @@ def _median_of(visits: list[Visit], field: str) -> str:
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reference", default="c1ef9ae", help="the git revision whose app is measured first")
+    parser.add_argument("--reference", action="append",
+                        help="a git revision whose app is measured beside this tree's (repeatable; default c1ef9ae)")
     parser.add_argument("--repeats", type=int, default=7, help="visits of each view per app")
     parser.add_argument("--writing-bench", type=int, default=130)
     parser.add_argument("--qa", type=int, default=10)

@@ -51,7 +51,7 @@ SMALLEST = {
     "saraiki_batch_sensitivity": (["--rows", "1", "--configs", "knowledge"], r"knowledge: reference, run twice"),
     # Its reference's app and the current one over the same small board, one visit of each view each.
     "page_load": (["--repeats", "1", "--writing-bench", "3", "--qa", "2", "--saraiki", "2", "--reference", "c1ef9ae"],
-                  r"/\?tab=about: current / reference median\s+[\d.]+x"),
+                  r"/\?tab=about: current / c1ef9ae median\s+[\d.]+x"),
     "queue_throughput": (["--workers", "1", "--requests", "20", "--rate", "20", "--seconds", "0.5", "--work-ms", "1",
                           "--poll-ms", "10"], "postgres / sqlite, 1 workers: claims/s"),
 }
