@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
-from bench.language_tick import write_board  # noqa: E402
+from bench.language_tick import add_board_arguments, write_board  # noqa: E402
 from bench.record import publish  # noqa: E402
 from bench.reference import ROOT, extract_revision  # noqa: E402
 from tests.leaderboard.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
@@ -196,9 +196,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--reference", action="append",
                         help="a git revision whose app is measured beside this tree's (repeatable; default c1ef9ae)")
     parser.add_argument("--repeats", type=int, default=7, help="visits of each view per app")
-    parser.add_argument("--writing-bench", type=int, default=130)
-    parser.add_argument("--qa", type=int, default=10)
-    parser.add_argument("--saraiki", type=int, default=10)
+    add_board_arguments(parser)
     parser.add_argument("--record", action="store_true", help="append the figures to bench/README.md")
     return parser.parse_args()
 
