@@ -26,7 +26,7 @@ from tests.leaderboard.test_board_browser import open_tab, shot
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, headers
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import both_widths, new_page, width_of
+from tests.support.browser_pages import both_widths, new_page, open_plots, width_of
 from tests.support.qa_runs import QaData
 from tests.support.viewer_load import call_endpoint
 from tests.support.qa_style_runs import STYLE_PROFILES, VERBOSE_ID, build_qa_style_runs
@@ -84,6 +84,7 @@ def test_the_ranking_shows_each_run_s_median_length_and_the_figure_a_point_per_m
     for model, lengths in zip(ORDER, engine.lengths):
         assert rows[model]["Answer length (median)"] == f"{lengths.overall.median:g}"
         assert rows[model]["Length unit"] == "tokens"
+    open_plots(page, TAB)
     plot = page.locator(f"#{TAB}-plot-length")
     plot.scroll_into_view_if_needed()
     expect(plot.locator(".main-svg").first).to_be_visible(timeout=UI_TIMEOUT_MS)
