@@ -3,10 +3,9 @@ chooser above each figure of chosen runs (`FigureSpec.chosen`: a radar's models,
 breakdown).
 
 The section lays itself out (`build`) and draws (`render_plots`); the tab registers the events, as its plots
-follow its search, filters and chosen groups. The section is folded until a viewer opens it, and nothing is drawn
-before: a drawn figure makes the page fetch and run the plotting library (1.1 MB of script) and draw every figure,
-which on the first tab delayed the ranking on every first visit, and every linked view (`?tab=about`) that opens
-on the first tab before it moves (`bench/page_load.py`). A chooser offers every ranked run, not only the top N; a chosen run
+follow its search, filters and chosen groups. The section is folded and drawn once a viewer opens it
+(`opened_fold`): drawn on the first screen, its figures delayed the first tab's ranking on every first visit, and
+every linked view (`?tab=about`), which opens on the first tab before it moves. A chooser offers every ranked run, not only the top N; a chosen run
 no longer ranked is dropped, never refused.
 """
 
@@ -26,14 +25,13 @@ from leaderboard.declared_figures import chosen_runs, figure_title, ranked_figur
 from leaderboard.endpoint_inputs import InvalidInput, number, text, texts
 from leaderboard.figure_kinds import MAX_RADAR_ROWS, MAX_ROWS
 from leaderboard.results import RunResult
+from leaderboard.tabs.opened_fold import opened_fold
 
 DEFAULT_TOP_N = 20
 MAX_TOP_N = 100
 """The most models the top-N slider (and a client) may ask for; a figure draws at most `figure_kinds.MAX_ROWS`."""
 TOP_N_LABEL = "Show the top N models"
 PLOTS_TITLE = "Plots"
-OPENED_SCRIPT = "() => true"
-"""Runs in the browser when the section is first opened: its `opened` box changes once, which draws the plots."""
 WIDE_PLOT = "wide-plot"
 """The class of a plot that keeps its width on a phone and scrolls sideways inside the page (`styles`)."""
 PLOTS_NOTE = ("**Plots** of the ranked runs the search and flags above keep, in the ranking's order (on the chosen "
@@ -65,8 +63,7 @@ class PlotsSection:
 def build(benchmark: Benchmark, prefix: str) -> PlotsSection:
     """Lays out, folded (`<prefix>-plots`), the plots note, the slider, each chooser above its plot, the plots; the
     only event it registers marks the section opened (`PlotsSection.opened`)."""
-    opened = gr.Checkbox(False, visible=False, elem_id=f"{prefix}-plots-opened")
-    with gr.Accordion(PLOTS_TITLE, open=False, elem_id=f"{prefix}-plots") as fold:
+    with opened_fold(PLOTS_TITLE, f"{prefix}-plots") as opened:
         gr.Markdown(PLOTS_NOTE, elem_id=f"{prefix}-plots-note")
         top_n = gr.Slider(1, MAX_TOP_N, value=DEFAULT_TOP_N, step=1, label=TOP_N_LABEL, elem_id=f"{prefix}-top-n")
         choosers, plots = [], []
@@ -79,7 +76,6 @@ def build(benchmark: Benchmark, prefix: str) -> PlotsSection:
                                             max_choices=most_chosen(spec) if spec.chosen > 1 else None,
                                             allow_custom_value=True, elem_id=f"{prefix}-chosen-{spec.name}"))
             plots.append(plot(title, spec, f"{prefix}-"))
-    fold.expand(None, None, opened, js=OPENED_SCRIPT, show_progress="hidden")
     return PlotsSection(top_n, tuple(choosers), tuple(plots), opened)
 
 

@@ -52,12 +52,14 @@ from leaderboard.scored_rankings import split_standing
 from leaderboard.tabs import benchmark_plots, item_browser, rankings_section
 from leaderboard.tabs.benchmark_plots import DEFAULT_TOP_N, render_plots
 from leaderboard.tabs.item_browser import store_of
+from leaderboard.tabs.opened_fold import opened_fold
 from leaderboard.tabs.rankings_section import RankingsView, rankings_view
 from leaderboard.tabs.ranking_controls import params, query_of
 from leaderboard.tabs.scored_tab_parts import CellLink, empty_table, linked_table
 
 RENDERS_KEPT = 64
 """Rankings renders kept per tab (one per state of the results, query and reading a viewer asked for)."""
+BREAKDOWNS_TITLE = "Figures per group"
 TAB_LINK_SCRIPT = """(query) => {{
   const params = new URLSearchParams(query || "");
   return {names}.some((name) => params.has(name)) ? query : "";
@@ -91,23 +93,28 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     controls = section.controls
     style_note = gr.Markdown(visible=False, elem_id=f"{prefix}-style-note")
     breakdowns = {breakdown.label: breakdown for breakdown in benchmark.board.breakdowns}
-    group_by = gr.Radio(list(breakdowns), value=next(iter(breakdowns)), label="Break down by",
-                        elem_id=f"{prefix}-breakdown-group", visible=len(breakdowns) > 1)
-    breakdown = gr.Dataframe(empty_table(["model", "revision", benchmark.board.breakdowns[0].name], names),
-                             label="Figures per group, with the headline's 95 % interval (each opens its items)",
-                             interactive=False, elem_id=f"{prefix}-breakdown")
+    # Folded: WritingBench's (a row per run and language) outweighed the rest of the page together.
+    with opened_fold(BREAKDOWNS_TITLE, f"{prefix}-breakdowns") as breakdowns_opened:
+        group_by = gr.Radio(list(breakdowns), value=next(iter(breakdowns)), label="Break down by",
+                            elem_id=f"{prefix}-breakdown-group", visible=len(breakdowns) > 1)
+        breakdown = gr.Dataframe(empty_table(["model", "revision", benchmark.board.breakdowns[0].name], names),
+                                 label="Figures per group, with the headline's 95 % interval (each opens its items)",
+                                 interactive=False, elem_id=f"{prefix}-breakdown")
     plots = benchmark_plots.build(benchmark, prefix)
     item_browser.build(context, benchmark)
     groups = list(group_labels(benchmark))
 
     @refusing_bad_input
-    def render(chosen: object, style: object) -> list[Any]:
+    def render(opened: object, chosen: object, style: object) -> list[Any]:
+        if not opened:  # folded and never opened: the reading's footnote only
+            return [gr.skip(), style_footnote(context, benchmark, _reading(style))]
         grouping = choice(chosen, "group by", breakdowns)
         return render_breakdown(context, benchmark, breakdowns[grouping], _reading(style))
 
     # The rankings have their own listener (`rankings_section`): one per view, so the last change is the one painted.
-    gr.on([context.results_version.change, group_by.change, reading.change], render, [group_by, reading],
-          [breakdown, style_note], show_progress="hidden", trigger_mode="always_last")
+    gr.on([context.results_version.change, breakdowns_opened.change, group_by.change, reading.change], render,
+          [breakdowns_opened, group_by, reading], [breakdown, style_note], show_progress="hidden",
+          trigger_mode="always_last")
 
     @refusing_bad_input
     def figures(opened: object, *values: object) -> list[Any]:
@@ -191,10 +198,17 @@ def render_breakdown(context: AppContext, benchmark: Benchmark, breakdown: Break
     ranking = _ranking(context, benchmark, snapshot)
     few = {run_id for run_id, codes in zip(ranking["run_id"], ranking["flags"]) if too_few_items(codes)}
     long = breakdown_frame(snapshot.runs, benchmark, breakdown, few, lengths_of(snapshot, benchmark))
-    controlled = style != SEED and bool(benchmark.board.style_features)
-    note = footnote(style_view(snapshot, benchmark, ranking), benchmark) if controlled else ""
     return [linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown), column_decimals(long, benchmark)),
-            gr.update(value=note, visible=controlled)]
+            style_footnote(context, benchmark, style)]
+
+
+def style_footnote(context: AppContext, benchmark: Benchmark, style: str = SEED) -> Any:
+    """The footnote of the controlled reading, shown in it; hidden in the seed's."""
+    if style == SEED or not benchmark.board.style_features:
+        return gr.update(value="", visible=False)
+    snapshot = store_of(context, benchmark).snapshot()
+    return gr.update(value=footnote(style_view(snapshot, benchmark, _ranking(context, benchmark, snapshot)), benchmark),
+                     visible=True)
 
 
 def render_figures(context: AppContext, benchmark: Benchmark, query: RankingQuery = RankingQuery(),

@@ -22,7 +22,7 @@ from leaderboard.tabs.submit_tab import QUEUE_REFRESH_S
 from tests.leaderboard.test_board_browser import SCORE
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells
 from tests.support.app_server import AppServer
-from tests.support.browser_pages import LAPTOP, PHONE, open_plots
+from tests.support.browser_pages import LAPTOP, PHONE, open_breakdowns, open_plots
 from tests.support.viewer_load import call_endpoint, component_value, endpoint_inputs, page_config
 
 EVENT_PATHS = re.compile(r"/gradio_api/(queue/join|run/|call/)")
@@ -139,10 +139,13 @@ def test_a_link_to_another_view_asks_nothing_of_the_benchmark_tabs(app: AppServe
     page.context.close()
 
 
-def test_the_plots_stay_folded_and_undrawn_until_a_viewer_opens_them(app: AppServer, browser: Browser) -> None:
+def test_the_plots_and_figures_per_group_stay_folded_and_undrawn_until_opened(app: AppServer,
+                                                                             browser: Browser) -> None:
     config = page_config(httpx.get(app.url, timeout=60).text)
     plots = [c for c in config["components"] if c["type"] == "plot"]
     assert plots and all(plot["props"].get("value") is None for plot in plots), "a figure in the page"
+    breakdown = component_value(config, "leaderboard-breakdown")["data"]
+    assert not any(cell not in ("", None) for row in breakdown for cell in row), "figures per group in the page"
     page = browser.new_context(viewport=LAPTOP).new_page()
     page.set_default_timeout(UI_TIMEOUT_MS)
     fetched: list[str] = []
@@ -155,6 +158,8 @@ def test_the_plots_stay_folded_and_undrawn_until_a_viewer_opens_them(app: AppSer
     open_plots(page, "leaderboard")
     expect(page.locator("#leaderboard-plot-overall .main-svg").first).to_be_visible()
     assert fetched, "opened plots are drawn with the plotting library"
+    open_breakdowns(page, "leaderboard")
+    expect(board_rows(page, "leaderboard-breakdown").first).to_be_visible()
     page.context.close()
 
 
