@@ -178,11 +178,16 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--ref", default="5bf2d6a", help="the git revision measured first (its app.py, engine, board)")
     parser.add_argument("--tree", default=str(ROOT), help="the checkout measured second (default: this working tree)")
     parser.add_argument("--ticks", type=int, default=20)
+    add_board_arguments(parser)
+    parser.add_argument("--record", action="store_true", help="append the figures to bench/README.md")
+    return parser.parse_args()
+
+
+def add_board_arguments(parser: argparse.ArgumentParser) -> None:
+    """`write_board`'s runs per benchmark: `--writing-bench`, `--qa`, `--saraiki`."""
     parser.add_argument("--writing-bench", type=int, default=130)
     parser.add_argument("--qa", type=int, default=10)
     parser.add_argument("--saraiki", type=int, default=10)
-    parser.add_argument("--record", action="store_true", help="append the figures to bench/README.md")
-    return parser.parse_args()
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@ chooser above each figure of chosen runs (`FigureSpec.chosen`: a radar's models,
 breakdown).
 
 The section lays itself out (`build`) and draws (`render_plots`); the tab registers the events, as its plots
-follow its search, filters and chosen groups. A chooser offers every ranked run, not only the top N; a chosen run
+follow its search, filters and chosen groups. The section is folded and drawn once a viewer opens it
+(`opened_fold`): drawn on the first screen, its figures delayed the first tab's ranking on every first visit, and
+every linked view (`?tab=about`), which opens on the first tab before it moves. A chooser offers every ranked run, not only the top N; a chosen run
 no longer ranked is dropped, never refused.
 """
 
@@ -23,11 +25,13 @@ from leaderboard.declared_figures import chosen_runs, figure_title, ranked_figur
 from leaderboard.endpoint_inputs import InvalidInput, number, text, texts
 from leaderboard.figure_kinds import MAX_RADAR_ROWS, MAX_ROWS
 from leaderboard.results import RunResult
+from leaderboard.tabs.opened_fold import opened_fold
 
 DEFAULT_TOP_N = 20
 MAX_TOP_N = 100
 """The most models the top-N slider (and a client) may ask for; a figure draws at most `figure_kinds.MAX_ROWS`."""
 TOP_N_LABEL = "Show the top N models"
+PLOTS_TITLE = "Plots"
 WIDE_PLOT = "wide-plot"
 """The class of a plot that keeps its width on a phone and scrolls sideways inside the page (`styles`)."""
 PLOTS_NOTE = ("**Plots** of the ranked runs the search and flags above keep, in the ranking's order (on the chosen "
@@ -42,6 +46,8 @@ class PlotsSection:
     top_n: gr.Slider
     choosers: tuple[gr.Dropdown, ...]
     plots: tuple[gr.Plot, ...]
+    opened: gr.Checkbox
+    """Hidden; true once the viewer has opened the section: the plots are drawn from then on."""
 
     @property
     def inputs(self) -> list:
@@ -55,20 +61,22 @@ class PlotsSection:
 
 
 def build(benchmark: Benchmark, prefix: str) -> PlotsSection:
-    """Lays out the plots note, the slider, each chooser above its plot, the plots; registers no event."""
-    gr.Markdown(PLOTS_NOTE, elem_id=f"{prefix}-plots-note")
-    top_n = gr.Slider(1, MAX_TOP_N, value=DEFAULT_TOP_N, step=1, label=TOP_N_LABEL, elem_id=f"{prefix}-top-n")
-    choosers, plots = [], []
-    for spec in benchmark.board.figures:
-        title = figure_title(benchmark, spec)
-        if spec.chosen:
-            # Choices come with each render; `render_plots` drops a value no longer ranked, so a value the page
-            # holds is never refused before it.
-            choosers.append(gr.Dropdown(label=chooser_label(spec, title), multiselect=spec.chosen > 1,
-                                        max_choices=most_chosen(spec) if spec.chosen > 1 else None,
-                                        allow_custom_value=True, elem_id=f"{prefix}-chosen-{spec.name}"))
-        plots.append(plot(title, spec, f"{prefix}-"))
-    return PlotsSection(top_n, tuple(choosers), tuple(plots))
+    """Lays out, folded (`<prefix>-plots`), the plots note, the slider, each chooser above its plot, the plots; the
+    only event it registers marks the section opened (`PlotsSection.opened`)."""
+    with opened_fold(PLOTS_TITLE, f"{prefix}-plots") as opened:
+        gr.Markdown(PLOTS_NOTE, elem_id=f"{prefix}-plots-note")
+        top_n = gr.Slider(1, MAX_TOP_N, value=DEFAULT_TOP_N, step=1, label=TOP_N_LABEL, elem_id=f"{prefix}-top-n")
+        choosers, plots = [], []
+        for spec in benchmark.board.figures:
+            title = figure_title(benchmark, spec)
+            if spec.chosen:
+                # Choices come with each render; `render_plots` drops a value no longer ranked, so a value the page
+                # holds is never refused before it.
+                choosers.append(gr.Dropdown(label=chooser_label(spec, title), multiselect=spec.chosen > 1,
+                                            max_choices=most_chosen(spec) if spec.chosen > 1 else None,
+                                            allow_custom_value=True, elem_id=f"{prefix}-chosen-{spec.name}"))
+            plots.append(plot(title, spec, f"{prefix}-"))
+    return PlotsSection(top_n, tuple(choosers), tuple(plots), opened)
 
 
 def plot(label: str, spec: FigureSpec, prefix: str = "") -> gr.Plot:

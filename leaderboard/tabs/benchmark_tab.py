@@ -14,7 +14,8 @@ set (the item browser, `item_browser`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 import gradio as gr
@@ -45,18 +46,26 @@ from leaderboard.scored_tables import (
     tab_id,
 )
 from leaderboard.answer_lengths import lengths_of
-from leaderboard.style_view import SEED, VIEW_CHOICES, footnote, in_reading, style_view
+from leaderboard.style_view import SEED, STYLE_PARAM, VIEW_CHOICES, footnote, in_reading, style_view
 from leaderboard.tabs.style_choice import style_choice
 from leaderboard.scored_rankings import split_standing
 from leaderboard.tabs import benchmark_plots, item_browser, rankings_section
 from leaderboard.tabs.benchmark_plots import DEFAULT_TOP_N, render_plots
 from leaderboard.tabs.item_browser import store_of
+from leaderboard.tabs.opened_fold import opened_fold
 from leaderboard.tabs.rankings_section import RankingsView, rankings_view
-from leaderboard.tabs.ranking_controls import query_of
+from leaderboard.tabs.ranking_controls import params, query_of
 from leaderboard.tabs.scored_tab_parts import CellLink, empty_table, linked_table
 
 RENDERS_KEPT = 64
 """Rankings renders kept per tab (one per state of the results, query and reading a viewer asked for)."""
+BREAKDOWNS_TITLE = "Figures per group"
+TAB_LINK_SCRIPT = """(query) => {{
+  const params = new URLSearchParams(query || "");
+  return {names}.some((name) => params.has(name)) ? query : "";
+}}"""
+"""Hands the page's address to the tab's rankings and reading only when it names one of their parameters: any
+other address (`?tab=about`, another tab's link) asks the server nothing on this tab's behalf."""
 
 @dataclass(frozen=True)
 class Board:
@@ -72,10 +81,11 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     prefix, names = tab_id(benchmark), labels(benchmark)
     gr.Markdown(_intro(context, benchmark), elem_id=f"{prefix}-intro")
     on_groups = subset_breakdowns(benchmark)
-    reading = style_choice(context, benchmark, render=False)  # under the rankings: a phone's first screen is rows
+    linked = replace(context, page_link=tab_link(context, benchmark))
+    reading = style_choice(linked, benchmark, render=False)  # under the rankings: a phone's first screen is rows
     renders: LruCache[RankingsView] = LruCache(RENDERS_KEPT)
     section = rankings_section.build(
-        prefix, benchmark, context.page_link, context.results_version,
+        prefix, benchmark, linked.page_link, context.results_version,
         lambda query, style=SEED: rankings_of(context, benchmark, query, style, renders),
         empty_table(_ranking_headers(benchmark), names), on_groups,
         lambda: [breakdown_groups(store_of(context, benchmark).snapshot().runs, breakdown) for breakdown in on_groups],
@@ -83,35 +93,57 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     controls = section.controls
     style_note = gr.Markdown(visible=False, elem_id=f"{prefix}-style-note")
     breakdowns = {breakdown.label: breakdown for breakdown in benchmark.board.breakdowns}
-    group_by = gr.Radio(list(breakdowns), value=next(iter(breakdowns)), label="Break down by",
-                        elem_id=f"{prefix}-breakdown-group", visible=len(breakdowns) > 1)
-    breakdown = gr.Dataframe(empty_table(["model", "revision", benchmark.board.breakdowns[0].name], names),
-                             label="Figures per group, with the headline's 95 % interval (each opens its items)",
-                             interactive=False, elem_id=f"{prefix}-breakdown")
+    # Folded: WritingBench's (a row per run and language) outweighed the rest of the page together.
+    with opened_fold(BREAKDOWNS_TITLE, f"{prefix}-breakdowns") as breakdowns_opened:
+        group_by = gr.Radio(list(breakdowns), value=next(iter(breakdowns)), label="Break down by",
+                            elem_id=f"{prefix}-breakdown-group", visible=len(breakdowns) > 1)
+        breakdown = gr.Dataframe(empty_table(["model", "revision", benchmark.board.breakdowns[0].name], names),
+                                 label="Figures per group, with the headline's 95 % interval (each opens its items)",
+                                 interactive=False, elem_id=f"{prefix}-breakdown")
     plots = benchmark_plots.build(benchmark, prefix)
     item_browser.build(context, benchmark)
     groups = list(group_labels(benchmark))
 
     @refusing_bad_input
-    def render(chosen: object, style: object) -> list[Any]:
+    def render(opened: object, chosen: object, style: object) -> list[Any]:
+        if not opened:  # folded and never opened: the reading's footnote only
+            return [gr.skip(), style_footnote(context, benchmark, _reading(style))]
         grouping = choice(chosen, "group by", breakdowns)
         return render_breakdown(context, benchmark, breakdowns[grouping], _reading(style))
 
     # The rankings have their own listener (`rankings_section`): one per view, so the last change is the one painted.
-    gr.on([context.results_version.change, group_by.change, reading.change], render, [group_by, reading],
-          [breakdown, style_note], show_progress="hidden", trigger_mode="always_last")
+    gr.on([context.results_version.change, breakdowns_opened.change, group_by.change, reading.change], render,
+          [breakdowns_opened, group_by, reading], [breakdown, style_note], show_progress="hidden",
+          trigger_mode="always_last")
 
     @refusing_bad_input
-    def figures(*values: object) -> list[Any]:
+    def figures(opened: object, *values: object) -> list[Any]:
+        if not opened:  # the folded plots draw nothing until opened (the first view included): `benchmark_plots`
+            return [gr.skip()] * len(plots.outputs)
         query = query_of(values[:len(controls.inputs)], len(on_groups), groups)
         top_n, *chosen = values[len(controls.inputs):]
         return render_figures(context, benchmark, query, top_n, chosen)
 
-    # The plots draw the ranked rows the rankings' search and filters keep, re-drawn when any changes; a chooser's
-    # own `input` (a viewer's choice), never its `change`, which the render sets off by writing its value.
-    gr.on([context.results_version.change, *(control.change for control in controls.inputs), plots.top_n.change,
-           *(chooser.input for chooser in plots.choosers)], figures, [*controls.inputs, *plots.inputs], plots.outputs,
-          show_progress="hidden", trigger_mode="always_last")
+    # The plots draw the ranked rows the rankings' search and filters keep, re-drawn when any changes, from when
+    # they are first opened; a chooser's own `input` (a viewer's choice), never its `change`, which the render sets
+    # off by writing its value.
+    gr.on([context.results_version.change, plots.opened.change, *(control.change for control in controls.inputs),
+           plots.top_n.change, *(chooser.input for chooser in plots.choosers)], figures,
+          [plots.opened, *controls.inputs, *plots.inputs], plots.outputs, show_progress="hidden",
+          trigger_mode="always_last")
+
+
+def tab_link(context: AppContext, benchmark: Benchmark) -> gr.Textbox | None:
+    """The page's address as the tab's rankings and reading see it: set (and changed) only when the address names
+    a parameter of theirs (`TAB_LINK_SCRIPT`), in the browser; None on a page with no address box."""
+    if context.page_link is None:
+        return None
+    prefix = tab_id(benchmark)
+    names = [*params(prefix, subset_breakdowns(benchmark)), *benchmark.board.former_params, STYLE_PARAM]
+    # Empty, not None: an address naming none of them is handed back as "", which must not be a change.
+    link = gr.Textbox("", visible=False, elem_id=f"{prefix}-page-link")
+    context.page_link.change(None, context.page_link, link, js=TAB_LINK_SCRIPT.format(names=json.dumps(names)))
+    return link
 
 
 def _reading(style: object) -> str:
@@ -166,10 +198,17 @@ def render_breakdown(context: AppContext, benchmark: Benchmark, breakdown: Break
     ranking = _ranking(context, benchmark, snapshot)
     few = {run_id for run_id, codes in zip(ranking["run_id"], ranking["flags"]) if too_few_items(codes)}
     long = breakdown_frame(snapshot.runs, benchmark, breakdown, few, lengths_of(snapshot, benchmark))
-    controlled = style != SEED and bool(benchmark.board.style_features)
-    note = footnote(style_view(snapshot, benchmark, ranking), benchmark) if controlled else ""
     return [linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown), column_decimals(long, benchmark)),
-            gr.update(value=note, visible=controlled)]
+            style_footnote(context, benchmark, style)]
+
+
+def style_footnote(context: AppContext, benchmark: Benchmark, style: str = SEED) -> Any:
+    """The footnote of the controlled reading, shown in it; hidden in the seed's."""
+    if style == SEED or not benchmark.board.style_features:
+        return gr.update(value="", visible=False)
+    snapshot = store_of(context, benchmark).snapshot()
+    return gr.update(value=footnote(style_view(snapshot, benchmark, _ranking(context, benchmark, snapshot)), benchmark),
+                     visible=True)
 
 
 def render_figures(context: AppContext, benchmark: Benchmark, query: RankingQuery = RankingQuery(),

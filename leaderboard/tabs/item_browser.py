@@ -211,7 +211,9 @@ def _build(context: AppContext, benchmark: Benchmark, prefix: str, tabs: str, fi
     gr.on([control.change for control in (model, compare, show, *groupings)], compare_listed,
           [model, compare, show, *groupings], paired, trigger_mode="always_last", show_progress="hidden")
     if context.page_link is not None:  # a link goes through a plain text box: only a valid run is chosen
-        linked = gr.Textbox(visible=False, elem_id=f"{prefix}-linked-model")
+        # Empty, not None: the script hands back "" for an address that names no item, which must not be a change
+        # (it would send this tab's four link events on every linked visit, to any tab).
+        linked = gr.Textbox("", visible=False, elem_id=f"{prefix}-linked-model")
         context.page_link.change(None, [context.page_link, linked], linked,
                                  js=LINK_SCRIPT.format(tabs=tabs, limit=MAX_LINK_CHARS))
 

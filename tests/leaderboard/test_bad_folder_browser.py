@@ -22,7 +22,7 @@ from tests.leaderboard.test_board_browser import open_tab, shot
 from tests.leaderboard.test_browser import board_rows, cells, headers
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, assert_no_traceback, running_app
-from tests.support.browser_pages import LAPTOP, new_page
+from tests.support.browser_pages import LAPTOP, new_page, open_plots
 from tests.support.flagged_runs import build_flagged_board
 from tests.support.readable_runs import LONG_IDS
 
@@ -80,6 +80,7 @@ def test_all_benchmarks_plots_and_the_qa_tab_render_and_qa_names_its_bad_folder(
     open_tab(page, "All benchmarks")
     expect(board_rows(page, "overview-table").first).to_be_visible()
     open_tab(page, "Indic WritingBench v1")
+    open_plots(page, "leaderboard")
     expect(page.locator("#leaderboard-plot-overall .js-plotly-plot")).to_be_visible()
     open_tab(page, "Indic QA")
     expect(board_rows(page, "qa-table").first).to_be_visible()

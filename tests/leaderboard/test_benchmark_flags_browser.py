@@ -21,7 +21,7 @@ from tests.leaderboard.test_benchmark_tab_browser import opened
 from tests.leaderboard.test_readable_browser import misaligned
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, assert_no_traceback, running_app
-from tests.support.browser_pages import both_widths, width_of, open_filters
+from tests.support.browser_pages import both_widths, width_of, open_breakdowns, open_filters
 from tests.support.cut_cells import cut_cells
 from tests.support.flagged_toy_runs import (
     CLEAN_ID,
@@ -141,6 +141,8 @@ def test_hiding_a_flag_leaves_out_its_rows_and_a_link_restores_the_filter(page: 
 
 
 def test_a_breakdown_cell_opens_exactly_its_items_and_the_position_counts_in_that_list(page: Page) -> None:
+    open_breakdowns(page, TAB)
+    expect(board_rows(page, f"{TAB}-breakdown").first).to_be_visible()  # drawn once opened
     names = headers(page, f"{TAB}-breakdown")
     rows = cells(board_rows(page, f"{TAB}-breakdown"))
     row = next(i for i, cells_ in enumerate(rows)

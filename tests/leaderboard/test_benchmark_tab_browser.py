@@ -25,7 +25,7 @@ from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, cho
 from tests.leaderboard.test_readable_browser import misaligned
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import LAPTOP, both_widths, new_page, width_of, open_filters
+from tests.support.browser_pages import LAPTOP, both_widths, new_page, width_of, open_breakdowns, open_filters, open_plots
 from tests.support.toy_runs import ECHO, LIMITED, LONG_ID, TRANSLATOR, ToyData, build_toy_runs
 
 TAB = "toy_translation"
@@ -151,10 +151,12 @@ def test_its_two_breakdowns_rank_on_chosen_groups_and_its_plots_follow_the_searc
     and every plot following the search, with the 100-character id shortened (whole on hover)."""
     from tests.leaderboard.test_qa_browser import assert_reads_right, ticks
 
+    open_breakdowns(page, TAB)
     choices = page.locator(f"#{TAB}-breakdown-group")
     expect(choices.get_by_label("Sentence length", exact=True)).to_be_visible()
     choices.get_by_label("Sentence length", exact=True).check()
     expect(page.locator(f"#{TAB}-breakdown [role=columnheader]", has_text="Sentence length")).to_have_count(1)
+    open_plots(page, TAB)
     expect(ticks(page, f"{TAB}-plot-headline")).to_have_count(3)
     expect(ticks(page, f"{TAB}-plot-languages", "x")).to_have_count(2)  # every language named
     expect(ticks(page, f"{TAB}-plot-lengths")).to_have_count(3)  # one bar group per run

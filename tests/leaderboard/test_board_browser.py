@@ -28,7 +28,7 @@ from tests.leaderboard.test_browser import (
     headers,
 )
 from tests.support.app_server import AppServer
-from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, width_of
+from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, open_plots, width_of
 from tests.support.browser_pages import open_filters as unfold
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
@@ -229,6 +229,7 @@ def test_criteria_read_without_scrolling_sideways(page: Page) -> None:
 @both_widths
 def test_plots_stay_readable_and_top_n_takes_a_typed_number(page: Page) -> None:
     open_tab(page, "Indic WritingBench")
+    open_plots(page, "leaderboard")
     page.locator("#leaderboard-plot-variants").scroll_into_view_if_needed()  # plots draw when they come into view
     expect(page.locator("#leaderboard-plot-variants .main-svg").first).to_be_visible(timeout=2 * UI_TIMEOUT_MS)
     plot_area = page.locator("#leaderboard-plot-variants .nsewdrag").first.bounding_box()

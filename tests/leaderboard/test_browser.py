@@ -26,7 +26,7 @@ from eval_backend.submissions.model_facts import SubmissionRejected
 from eval_backend.submissions.validation import check_model_id
 from leaderboard.submit_messages import REFUSED_LABEL, readable
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import UI_TIMEOUT_MS
+from tests.support.browser_pages import UI_TIMEOUT_MS, open_plots
 from tests.support.hub_dataset import read_rows
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 from tests.support.viewer_load import call_endpoint
@@ -174,6 +174,7 @@ def test_view_download_is_the_filtered_view(ui: BrowserPage, tmp_path: Path) -> 
 def test_plots_render_with_escaped_labels(ui: BrowserPage) -> None:
     page = ui.page
     page.get_by_role("tab", name="Indic WritingBench v1").click()
+    open_plots(page, "leaderboard")
     for plot in ("leaderboard-plot-overall", "leaderboard-plot-heatmap", "leaderboard-plot-variants", "leaderboard-plot-radar", "leaderboard-plot-language-variants",
                  "leaderboard-plot-subdomains"):
         page.locator(f"#{plot}").scroll_into_view_if_needed()

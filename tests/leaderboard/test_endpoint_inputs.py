@@ -133,12 +133,15 @@ def test_plots_refuse_a_top_n_that_is_not_a_number_of_models(app: LeaderboardApp
     render = event(app, "figures", "leaderboard-plot-overall")
     # The slider's own check (Gradio's) refuses what is past its maximum; NaN reaches ours.
     with pytest.raises(gr.Error, match="top N must be a finite number from 1 to 100|greater than maximum value 100"):
-        call(app, render, [*PAGE_BOARD, top, [], None])
+        call(app, render, [True, *PAGE_BOARD, top, [], None])
 
 
-def test_plots_render_for_a_page_s_own_values(app: LeaderboardApp) -> None:
+def test_plots_render_for_a_page_s_own_values_once_opened(app: LeaderboardApp) -> None:
     render = event(app, "figures", "leaderboard-plot-overall")
-    assert len(call(app, render, [*PAGE_BOARD, 20, [], None])["data"]) == len(render.outputs)
+    drawn = call(app, render, [True, *PAGE_BOARD, 20, [], None])["data"]
+    assert len(drawn) == len(render.outputs) and drawn[0]["type"] == "plotly"  # the overall figure
+    folded = call(app, render, [False, *PAGE_BOARD, 20, [], None])["data"]  # never opened: nothing drawn
+    assert folded == [{"__type__": "update"}] * len(render.outputs)
 
 
 def test_submitting_a_null_model_id_is_answered_not_raised(app: LeaderboardApp) -> None:

@@ -15,16 +15,20 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
+from eval_backend.benchmarks.registry import BENCHMARKS
 from leaderboard.app_factory import DOCUMENTED_ENDPOINTS
+from leaderboard.scored_tables import tab_id
 from leaderboard.tabs.submit_tab import QUEUE_REFRESH_S
 from tests.leaderboard.test_board_browser import SCORE
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells
 from tests.support.app_server import AppServer
-from tests.support.browser_pages import LAPTOP, PHONE
+from tests.support.browser_pages import LAPTOP, PHONE, open_breakdowns, open_plots
 from tests.support.viewer_load import call_endpoint, component_value, endpoint_inputs, page_config
 
 EVENT_PATHS = re.compile(r"/gradio_api/(queue/join|run/|call/)")
 """Where the page sends events to the server (queued, direct and API calls)."""
+PLOTTING_SCRIPT = re.compile(r"/assets/PlotlyPlot-[^/]*\.js")
+"""Gradio's plotting library (1.1 MB): a page fetches it when a plot it mounts has a figure."""
 
 
 QUIET_PERIOD_MS = int((QUEUE_REFRESH_S + 2) * 1_000)
@@ -108,6 +112,54 @@ def test_a_shared_link_asks_only_for_the_view_it_names(app: AppServer, browser: 
     expect(board_rows(page)).to_have_count(1)
     assert cells(board_rows(page))[0][1].startswith("acme/strong-7b")
     assert sent, "a link's view is asked for"
+    page.context.close()
+
+
+@pytest.mark.parametrize("address", ["?tab=about", "?model=acme/strong-7b"])
+def test_a_link_to_another_view_asks_nothing_of_the_benchmark_tabs(app: AppServer, browser: Browser,
+                                                                    address: str) -> None:
+    config = page_config(httpx.get(app.url, timeout=60).text)
+    elem_ids = {c["id"]: c.get("props", {}).get("elem_id") or "" for c in config["components"]}
+    outputs = {d["id"]: [elem_ids.get(output, "") for output in d["outputs"]] for d in config["dependencies"]}
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    sent: list[int] = []
+    page.on("request", lambda request: sent.append(json.loads(request.post_data)["fn_index"])
+            if "/gradio_api/queue/join" in request.url and request.post_data else None)
+    page.goto(app.url + address)
+    if "about" in address:
+        expect(page.locator("#about-text")).to_be_visible()
+    else:
+        expect(page.locator("#model-page")).to_contain_text("acme/strong-7b")
+    page.evaluate("() => document.readyState")  # the requests the page started are reported by now
+    written = {elem_id for fn_index in sent for elem_id in outputs[fn_index]}
+    tabs = [tab_id(benchmark) for benchmark in BENCHMARKS.values()]
+    assert sent, "the link's view is asked for"
+    assert not {elem_id for elem_id in written if elem_id.startswith(tuple(f"{tab}-" for tab in tabs))}, written
+    page.context.close()
+
+
+def test_the_plots_and_figures_per_group_stay_folded_and_undrawn_until_opened(app: AppServer,
+                                                                             browser: Browser) -> None:
+    config = page_config(httpx.get(app.url, timeout=60).text)
+    plots = [c for c in config["components"] if c["type"] == "plot"]
+    assert plots and all(plot["props"].get("value") is None for plot in plots), "a figure in the page"
+    breakdown = component_value(config, "leaderboard-breakdown")["data"]
+    assert not any(cell not in ("", None) for row in breakdown for cell in row), "figures per group in the page"
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url) if PLOTTING_SCRIPT.search(request.url) else None)
+    page.goto(app.url)
+    expect(board_rows(page)).to_have_count(3)
+    expect(page.locator("#leaderboard-top-n")).to_be_hidden()  # folded
+    assert fetched == [], "the first view fetched the plotting library"
+
+    open_plots(page, "leaderboard")
+    expect(page.locator("#leaderboard-plot-overall .main-svg").first).to_be_visible()
+    assert fetched, "opened plots are drawn with the plotting library"
+    open_breakdowns(page, "leaderboard")
+    expect(board_rows(page, "leaderboard-breakdown").first).to_be_visible()
     page.context.close()
 
 

@@ -22,6 +22,7 @@ from tests.leaderboard.test_board_browser import LAPTOP, PHONE, open_tab
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, BrowserPage, board_rows, cells, headers, open_ui, shot
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
+from tests.support.browser_pages import open_breakdowns, open_plots
 from tests.support.qa_runs import QaData, build_qa_runs
 from tests.support.run_folders import EvaluatedData
 
@@ -87,9 +88,11 @@ def test_the_qa_tab_has_rankings_breakdowns_plots_items_and_downloads(ui: Browse
     assert weak[columns.index("Blank responses")] == "4" and weak[columns.index("Exact substring %")] == "55.6"
     assert weak[columns.index("Rank range (95 %)")] == "3"  # 0 % on the items the others answer right: surely 3rd
 
+    open_breakdowns(page, "qa")
     expect(board_rows(page, "qa-breakdown")).to_have_count(len(qa.folders) * 3)  # three languages each
     page.locator("#qa-breakdown-group").get_by_label("Domain").check()
     expect(board_rows(page, "qa-breakdown")).to_have_count(len(qa.folders) * 5)
+    open_plots(page, "qa")
     for plot in ("qa-plot-metrics", "qa-plot-languages"):
         expect(page.locator(f"#{plot} .main-svg").first).to_be_visible(timeout=UI_TIMEOUT_MS)
 
@@ -199,6 +202,7 @@ def test_the_qa_plots_follow_the_search_and_read_right(sized: Page, qa: QaData) 
     page = sized
     open_tab(page, "Indic QA")
     expect(board_rows(page, "qa-table")).to_have_count(len(qa.folders))
+    open_plots(page, "qa")
     expect(ticks(page, "qa-plot-headline")).to_have_count(len(qa.folders))
     languages = ticks(page, "qa-plot-languages", "x")
     expect(languages).to_have_count(3)  # every language named

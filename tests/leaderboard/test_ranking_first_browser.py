@@ -19,7 +19,7 @@ from tests.leaderboard.test_board_browser import column, open_tab, shot
 from tests.leaderboard.test_browser import board_rows, headers, linked_href
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, assert_no_traceback, running_app
-from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, width_of
+from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, open_plots, width_of
 from tests.support.flagged_runs import CUT_OFF_ID, FEW_ITEMS_ID, OTHER_JUDGE_ID, build_flagged_board
 from tests.support.readable_runs import LONG_IDS
 
@@ -186,6 +186,7 @@ def test_plots_use_short_labels_and_follow_the_board_s_search(page: Page) -> Non
     page.locator("#leaderboard-search textarea").fill("indic-nlp;thinking-lab")
     expect(board_rows(page)).to_have_count(3)
     open_tab(page, "Indic WritingBench v1")
+    open_plots(page, "leaderboard")
     ticks = page.locator("#leaderboard-plot-overall .ytick text")
     expect(ticks).to_have_count(3)
     labels = ticks.all_text_contents()  # SVG text has no innerText

@@ -14,6 +14,7 @@ from tests.leaderboard.test_browser import BrowserPage, board_rows, cells, choos
 from tests.leaderboard.test_qa_browser import assert_reads_right, sized, ticks, ui  # noqa: F401 - fixtures, over `app`
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
+from tests.support.browser_pages import open_plots
 from tests.support.saraiki_runs import SARAIKI_MODELS, SaraikiData, build_saraiki_runs
 
 RAW_MODEL = "acme/base-<b>1b</b>"
@@ -81,6 +82,7 @@ def test_the_saraiki_plots_follow_the_search_and_keep_the_safety_rates_apart(
     assert len(LONG_ID) == 100
     open_tab(page, "Saraiki")
     expect(board_rows(page, "saraiki-table")).to_have_count(len(saraiki.folders))
+    open_plots(page, "saraiki")
     for plot in ("saraiki-plot-headline", "saraiki-plot-tasks", "saraiki-plot-refusals", "saraiki-plot-over-refusals"):
         expect(ticks(page, plot)).to_have_count(len(saraiki.folders))
     tasks = ticks(page, "saraiki-plot-tasks", "x")

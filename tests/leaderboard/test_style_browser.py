@@ -34,7 +34,7 @@ from tests.leaderboard.test_board_browser import open_tab, shot
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, headers
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, width_of
+from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, open_plots, width_of
 from tests.support.qa_runs import QaData
 from tests.support.qa_style_runs import STYLE_PROFILES, VERBOSE_ID, build_qa_style_runs
 from tests.support.run_folders import EvaluatedData
@@ -159,6 +159,7 @@ def _check_lengths_and_figure(page: Page, side: Side, engine: StyleBoard) -> Non
     for model, lengths in zip(side.order, engine.lengths):
         assert rows[model]["Answer length (median)"] == f"{lengths.overall.median:g}"
         assert rows[model]["Length unit"] == side.unit
+    open_plots(page, side.tab)
     plot = page.locator(f"#{side.tab}-plot-length")
     plot.scroll_into_view_if_needed()
     expect(plot.locator(".main-svg").first).to_be_visible(timeout=UI_TIMEOUT_MS)

@@ -44,3 +44,24 @@ def open_filters(page: Page, tab: str) -> None:
     if not page.locator(f"#{tab}-hide-flags").is_visible():  # a link that sets a filter unfolds them itself
         page.locator(f"#{tab}-filters").get_by_text(FILTERS_TITLE).click()
     page.locator(f"#{tab}-hide-flags").wait_for()
+
+
+def open_plots(page: Page, tab: str) -> None:
+    """Unfold a benchmark tab's plots (`benchmark_plots.build`), folded and undrawn until a viewer opens them."""
+    from leaderboard.tabs.benchmark_plots import PLOTS_TITLE  # the app's own title, not a copy
+
+    _unfold(page, f"{tab}-plots", PLOTS_TITLE, f"{tab}-top-n")
+
+
+def open_breakdowns(page: Page, tab: str) -> None:
+    """Unfold a benchmark tab's figures per group (`benchmark_tab.build`), folded and undrawn until opened."""
+    from leaderboard.tabs.benchmark_tab import BREAKDOWNS_TITLE  # the app's own title, not a copy
+
+    _unfold(page, f"{tab}-breakdowns", BREAKDOWNS_TITLE, f"{tab}-breakdown")
+
+
+def _unfold(page: Page, fold: str, title: str, inside: str) -> None:
+    """Open the fold `#<fold>` by its title until `#<inside>` shows; left as it is when open already."""
+    if not page.locator(f"#{inside}").is_visible():
+        page.locator(f"#{fold}").get_by_text(title, exact=True).first.click()
+    page.locator(f"#{inside}").wait_for()
