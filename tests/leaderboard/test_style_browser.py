@@ -177,6 +177,7 @@ def _hover_texts(page: Page, plot) -> list[str]:
     texts = []
     label = plot.locator(".hoverlayer .hovertext")
     for point in plot.locator(".scatterlayer .point").all():
+        point.scroll_into_view_if_needed()  # the plots draw once unfolded: the page below them may still be moving
         box = point.bounding_box()
         assert box, "a point the pointer cannot reach"
         page.mouse.move(0, 0)  # away first: the last point's label goes, so the next one read is this point's

@@ -48,9 +48,9 @@ English words mixed in, Roman script) and **romanized** (transliterated to Roman
 - **Columns:** *Indic average (score 1–10)* is the mean of the Indic language scores (its ranking), with its
   95 % interval; *Overall (every config)* the mean of every language score, English included; its column groups
   show the headline per language (English configs included, outside the ranking), per prompt rendering
-  (native / code mixed / romanized, with *code_mixed drop %* and *romanized drop %*: how far each falls below the
-  native score, in % of it), per domain or subdomain. The *No answer* column counts the items scored 1 for no
-  answer.
+  (native / code mixed / romanized), with *code_mixed drop %* and *romanized drop %* (how far each rendering falls
+  below the native score, in % of it), per domain or subdomain. The *No answer* column counts the items scored 1
+  for no answer.
 - **Figure precision:** its Indic languages are measured under the Indic average; its English configs, outside
   that average, under the overall figure.
 
