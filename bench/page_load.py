@@ -70,6 +70,9 @@ TRANSFERRED_JS = """() => {
 }"""
 
 
+VIEW_NAMES = ("/", "/?tab=qa", "/?tab=about", "/?model=<id>")
+
+
 @dataclass(frozen=True)
 class View:
     """A view a visitor opens: its address (after the app's root) and the script that says it is on screen (and
@@ -104,6 +107,7 @@ def main() -> int:
                  View("/?tab=qa", "?tab=qa", RANKING_SHOWN_JS, "qa-table"),
                  View("/?tab=about", "?tab=about", ABOUT_SHOWN_JS),
                  View("/?model=<id>", f"?model={quote(model, safe='')}", MODEL_SHOWN_JS, model)]
+        views = [view for view in views if not args.view or view.name in args.view]
         trees = {**{revision: extract_revision(root / f"reference-{number}", revision, APP_PATHS)
                     for number, revision in enumerate(dict.fromkeys(args.reference))}, "current": ROOT}
         with sync_playwright() as playwright, contextlib.ExitStack() as apps:
@@ -196,6 +200,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--reference", action="append",
                         help="a git revision whose app is measured beside this tree's (repeatable; default c1ef9ae)")
     parser.add_argument("--repeats", type=int, default=7, help="visits of each view per app")
+    parser.add_argument("--view", action="append", choices=VIEW_NAMES,
+                        help="a view to visit (repeatable; default every view)")
     add_board_arguments(parser)
     parser.add_argument("--record", action="store_true", help="append the figures to bench/README.md")
     return parser.parse_args()
