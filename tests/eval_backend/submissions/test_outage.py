@@ -22,6 +22,7 @@ from tests.support.postgres import PostgresServer, running_server
 
 SERVED = {"backend": "openai", "max_tokens": 8}  # the model under test behind a stand-in server: no weights to load
 WAITING = "waiting for the queue database"
+POLLING = "polling postgresql://"
 
 
 @pytest.fixture
@@ -67,6 +68,10 @@ def test_workers_wait_out_a_database_restart_and_the_busy_one_keeps_its_claim(
     try:
         running = wait_for(_when(url, request.id, lambda r: r.phase == "judging" and r.progress_done > 0),
                            "a worker to be judging", timeout_s=120)
+        # Both past their start: a worker that cannot reach the database as it starts exits saying so (a wrong
+        # QUEUE_URL), which is not the outage under test.
+        wait_for(lambda: all(POLLING in log.read_text(errors="replace") for log in logs), "both workers to poll",
+                 timeout_s=60)
         own_server.halt()
         held.release()  # the run goes on judging through the outage
         wait_for(lambda: all(WAITING in log.read_text(errors="replace") for log in logs)
