@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -18,13 +19,32 @@ from tests.support.chat_server import StandInChatServer, chat_reply
 from tests.support.held_replies import HeldReplies
 from tests.support.queue_backends import QueueBackend
 
-
 SERVED = {"backend": "openai", "max_tokens": 8}  # the model under test behind the stand-in server: no weights to load
 
 
 def _worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "eval_backend", "worker"], cwd=REPO_ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=log.open("wb"))
+
+
+def _stop_outside_a_write(worker: subprocess.Popen[bytes], queue: Path) -> None:
+    """SIGSTOP the worker while the test holds the queue's write lock. A worker stopped inside its own write
+    (a heartbeat every 0.2 s) would hold SQLite's lock while stopped, and no other worker could claim anything:
+    one loaded full run stopped it so and timed out."""
+    conn = sqlite3.connect(queue, timeout=30, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")  # waits for a write of the worker's to end
+        worker.send_signal(signal.SIGSTOP)
+        wait_for(lambda: _stopped(worker.pid), "the worker's every thread to stop", timeout_s=30)
+        conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
+def _stopped(pid: int) -> bool:
+    """Every thread of the process is stopped (a signal is sent at once, but takes effect when it is next run)."""
+    states = [(task / "stat").read_text().rsplit(")", 1)[1].split()[0] for task in Path(f"/proc/{pid}/task").iterdir()]
+    return all(state in "Tt" for state in states)
 
 
 @pytest.mark.parametrize("queue_backend", ["sqlite"], indirect=True)
@@ -45,7 +65,7 @@ def test_a_takeover_of_a_paused_workers_request_waits_for_its_folder_and_uses_no
     try:
         wait_for(lambda: (row := store.get(request.id)).progress_done > 0 and row.phase == "judging",
                  "the first worker to be judging", timeout_s=60)
-        paused.send_signal(signal.SIGSTOP)  # past the stale limit: it loses the claim but keeps the folder's lock
+        _stop_outside_a_write(paused, queue_backend.path)  # past the stale limit: it loses the claim, keeps the folder
         held.release()  # its call in flight is answered while it is paused; every later call at once
         workers.append(_worker(env, tmp_path / "taker.log"))
         given_back = wait_for(
