@@ -9,13 +9,8 @@ File uploads (Gradio's `/upload`, bounded by its own `max_file_size`) pass throu
 from __future__ import annotations
 
 import json
-from typing import Any, Awaitable, Callable
 
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY_BYTES = 128 * 1024
 """The largest request body accepted: the board's biggest event, every list full, is under a quarter of it."""
@@ -26,7 +21,7 @@ UNBOUNDED_SUFFIXES = ("/upload",)
 class BodyLimit:
     """ASGI middleware: reads a request's body up to `max_bytes` and hands it on, or answers 413 past it."""
 
-    def __init__(self, app: App, max_bytes: int = MAX_BODY_BYTES) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
         self.app = app
         self.max_bytes = max_bytes
 
