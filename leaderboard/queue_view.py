@@ -70,7 +70,8 @@ def _row(request: QueueRequest) -> dict[str, object]:
         "id": request.id,
         "model": request.model_id,
         "revision": short_revision(request.revision),
-        "benchmark": _benchmark_title(request.benchmark),
+        # A benchmark no longer registered is shown by its stored name.
+        "benchmark": BENCHMARKS[request.benchmark].title if request.benchmark in BENCHMARKS else request.benchmark,
         "mode": str(request.chat_mode),
         "precision": request.precision,
         "submitter": request.submitter,
@@ -106,9 +107,3 @@ def _duration(seconds: float) -> str:
         return f"{seconds:.0f}s"
     minutes = round(seconds / 60)
     return f"{minutes}m" if minutes < 60 else f"{minutes // 60}h {minutes % 60:02d}m"
-
-
-def _benchmark_title(name: str) -> str:
-    """The benchmark's short title (`Indic QA`); a name no longer registered is shown as stored."""
-    benchmark = BENCHMARKS.get(name)
-    return benchmark.title if benchmark else name
