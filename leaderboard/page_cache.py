@@ -11,7 +11,7 @@ ASGI middleware keeps each answer with its brotli and gzip forms (made once, in 
   `/assets/` have a content hash in their name, so browsers are told to keep them (`immutable`).
 
 Visitors asking at once for an answer not kept yet share one build. An answer that is not a 200, sets a cookie,
-is already encoded or is over a quarter of PAGE_CACHE_BYTES is passed through, not kept.
+is already encoded or is over MAX_ANSWER_BYTES is passed through, not kept.
 """
 
 from __future__ import annotations
@@ -24,12 +24,14 @@ import anyio.to_thread
 import brotli
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from leaderboard.byte_bounded_cache import ByteBoundedCache
 from leaderboard.first_view import FirstView
+from leaderboard.results import LruCache
 
 PAGE_CACHE_BYTES = 64 * 1024 * 1024
 """64 MiB: every file of Gradio's frontend a page can ask for, with its compressed forms (~35 MB), and some
 tens of pages (~0.84 MB each with theirs)."""
+MAX_ANSWER_BYTES = PAGE_CACHE_BYTES // 4
+"""The largest answer kept: a larger one would push out many others."""
 PAGE_PATHS = frozenset({"/"})
 STATIC_PREFIXES = ("/assets/", "/static/")
 STATIC_PATHS = frozenset({"/theme.css"})
@@ -86,10 +88,10 @@ def compressed_forms(body: bytes) -> dict[str, bytes]:
 class PageCache:
     """ASGI middleware serving the page and its static files from memory (`answers`: where they are kept)."""
 
-    def __init__(self, app: ASGIApp, first_view: FirstView, answers: ByteBoundedCache[_Answer] | None = None) -> None:
+    def __init__(self, app: ASGIApp, first_view: FirstView, answers: LruCache[_Answer] | None = None) -> None:
         self.app = app
         self.first_view = first_view
-        self.answers: ByteBoundedCache[_Answer] = answers if answers is not None else ByteBoundedCache(PAGE_CACHE_BYTES)
+        self.answers: LruCache[_Answer] = LruCache(PAGE_CACHE_BYTES, MAX_ANSWER_BYTES) if answers is None else answers
         self._building: dict[tuple, asyncio.Future[_Answer | None]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -142,7 +144,7 @@ class PageCache:
 
     async def _build(self, scope: Scope, receive: Receive, send: Send, key: tuple) -> _Answer | None:
         """Gradio's answer, kept when it may be shared; else passed on to this request as it came (None)."""
-        response = _RecordedResponse(send, self.answers.max_entry_bytes)
+        response = _RecordedResponse(send, self.answers.max_entry)
         await self.app(scope, receive, response.record)
         headers = list(response.start.get("headers", []))
         names = {name.lower() for name, _ in headers}

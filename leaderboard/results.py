@@ -91,12 +91,22 @@ class Snapshot:
 
 
 class LruCache(Generic[V]):
-    """A small thread-safe least-recently-used cache (Gradio calls back from many threads)."""
+    """A thread-safe least-recently-used cache (Gradio calls back from many threads): entries weigh 1 unless `put`
+    says otherwise, their total `weight` stays under `size`, and one heavier than `max_entry` is not kept.
 
-    def __init__(self, size: int) -> None:
+    The page cache weighs its answers in bytes: a count says nothing about memory when answers range from a 2 KB
+    style to a 5 MB script (512 pages of 0.84 MB each took a server from 389 MB to 824 MB).
+    """
+
+    def __init__(self, size: int, max_entry: int | None = None) -> None:
         self.size = size
-        self._entries: OrderedDict[Hashable, V] = OrderedDict()
+        self.max_entry = size if max_entry is None else max_entry
+        self.weight = 0
+        self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
     def get_or_load(self, key: Hashable, load: Callable[[], V]) -> V:
         """The value kept for `key`, else `load()`'s, kept."""
@@ -111,15 +121,25 @@ class LruCache(Generic[V]):
         with self._lock:
             if key in self._entries:
                 self._entries.move_to_end(key)
-                return self._entries[key]
+                return self._entries[key][0]
         return None
 
-    def put(self, key: Hashable, value: V) -> None:
-        """Keep `value` for `key`, dropping the least recently used entry past `size`."""
+    def put(self, key: Hashable, value: V, weight: int = 1) -> bool:
+        """Keep `value` for `key`, dropping the least recently used entries past `size`; False, keeping nothing,
+        when it alone weighs more than `max_entry`."""
+        if weight > self.max_entry:
+            return False
         with self._lock:
-            self._entries[key] = value
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            self._drop(key)
+            self._entries[key] = (value, weight)
+            self.weight += weight
+            while self.weight > self.size:
+                self._drop(next(iter(self._entries)))
+        return True
+
+    def _drop(self, key: Hashable) -> None:
+        if key in self._entries:
+            self.weight -= self._entries.pop(key)[1]
 
 
 class ResultsStore:
