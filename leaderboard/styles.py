@@ -40,75 +40,59 @@ def _pinned(table: str, index: int, left_px: int) -> str:
     )
 
 
-def header_row_css() -> str:
-    """Every grid's header cells laid out like its body cells: one flex row, each cell its own width.
-
-    As a table, the header row shares Gradio's sum of measured widths among its cells, so a column made narrower
-    here pushed every header after it sideways. The row is made flex only once Gradio has written that sum in
-    pixels, so its measuring still sees a table.
-    """
-    header = '.table-wrap table.header-table[style*="px"]'
-    return (f"{header} {{ display: block; width: max-content !important; }}\n"
-            f"{header} > thead {{ display: block; }}\n"
-            # Gradio pads and spaces the row (ignored in a table, not in a flex row): the body rows have neither.
-            f"{header} > thead > tr {{ display: flex; padding: 0; margin: 0; }}\n"
-            f"{header} > thead > tr > th {{ flex: 0 0 auto; box-sizing: border-box; }}\n"
-            # Gradio's hidden row for measuring: not needed once measured, and wider than the columns it set.
-            f"{header} > tbody.sizing-body {{ display: none; }}\n")
-
-
-def reading_direction_css() -> str:
-    """Text boxes and grid cells set each paragraph's direction from its own text (Shahmukhi, Urdu: right to left),
-    where Gradio draws them left to right whatever they hold."""
-    return ("textarea { unicode-bidi: plaintext; text-align: start; }\n"
-            ".table-wrap [role=gridcell] .cell-wrap > span { unicode-bidi: plaintext; }\n"
-            # An item table's text (a Shahmukhi question) is a block of its own direction: it starts at its start
-            # (the cell's right edge for right-to-left text), never cut there.
-            ".item-table [role=gridcell] .cell-wrap > span { display: block; text-align: start; }\n"
-            # An answer and the criteria: rendered blocks that fit the panel's width, the rubric folded.
-            ".answer, .criterion { overflow-wrap: anywhere; }\n"
-            ".criterion { border-top: 1px solid var(--border-color-primary); padding: 6px 0; }\n"
-            ".criterion h4 { margin: 4px 0; }\n")
-
-
-def whole_cells_css() -> str:
-    """Every grid cell's text drawn whole: it wraps inside its cell (inside a word only when the word alone is
-    wider), never ends in an ellipsis. Gradio cut cells at the width it measured from the first rows: a flag
-    badge read "⚠ other jud", a model id lost the end that tells it from its siblings."""
-    return (".table-wrap [role=gridcell] .cell-wrap > span { white-space: normal !important;"
-            " text-overflow: clip !important; overflow-wrap: break-word; }\n")
-
-
+HEADER = '.table-wrap table.header-table[style*="px"]'
+HEADER_ROW_CSS = (
+    # Every grid's header cells laid out like its body cells: one flex row, each cell its own width. As a table,
+    # the header row shared Gradio's sum of measured widths among its cells, so a column made narrower here pushed
+    # every header after it sideways. The row is made flex only once Gradio has written that sum in pixels, so its
+    # measuring still sees a table.
+    f"{HEADER} {{ display: block; width: max-content !important; }}\n"
+    f"{HEADER} > thead {{ display: block; }}\n"
+    # Gradio pads and spaces the row (ignored in a table, not in a flex row): the body rows have neither.
+    f"{HEADER} > thead > tr {{ display: flex; padding: 0; margin: 0; }}\n"
+    f"{HEADER} > thead > tr > th {{ flex: 0 0 auto; box-sizing: border-box; }}\n"
+    # Gradio's hidden row for measuring: not needed once measured, and wider than the columns it set.
+    f"{HEADER} > tbody.sizing-body {{ display: none; }}\n")
+WHOLE_CELLS_CSS = (
+    # Every grid cell's text drawn whole: it wraps inside its cell (inside a word only when the word alone is
+    # wider). Gradio cut cells with an ellipsis at the width it measured from the first rows: a flag badge read
+    # "⚠ other jud", a model id lost the end that tells it from its siblings.
+    ".table-wrap [role=gridcell] .cell-wrap > span { white-space: normal !important;"
+    " text-overflow: clip !important; overflow-wrap: break-word; }\n")
+READING_DIRECTION_CSS = (
+    # Text boxes and grid cells set each paragraph's direction from its own text (Shahmukhi, Urdu: right to left),
+    # where Gradio draws them left to right whatever they hold.
+    "textarea { unicode-bidi: plaintext; text-align: start; }\n"
+    ".table-wrap [role=gridcell] .cell-wrap > span { unicode-bidi: plaintext; }\n"
+    # An item table's text (a Shahmukhi question) is a block of its own direction: it starts at its start
+    # (the cell's right edge for right-to-left text), never cut there.
+    ".item-table [role=gridcell] .cell-wrap > span { display: block; text-align: start; }\n"
+    # An answer and the criteria: rendered blocks that fit the panel's width, the rubric folded.
+    ".answer, .criterion { overflow-wrap: anywhere; }\n"
+    ".criterion { border-top: 1px solid var(--border-color-primary); padding: 6px 0; }\n"
+    ".criterion h4 { margin: 4px 0; }\n")
 LINKED_GRIDS = (*BOARDS, "#overview-table")
 """Grids whose cells hold links (a score's items, a model's Hub page or its page, a flag's explanation)."""
-
-
-def steady_cells_css() -> str:
-    """A pressed cell's text stays where it is, so a click on a link in it opens the link.
-
-    Gradio lays a selected cell's text over the cell from its top: in a row made tall by a wrapped 100-character
-    id, a link then jumped up between the press and the release of the mouse, and the click opened nothing.
-    """
-    spans = ", ".join(f"{grid} [role=gridcell].cell-solo .cell-wrap > span" for grid in LINKED_GRIDS)
-    return (f"{spans} {{ position: relative !important; min-height: 0 !important; padding: 0 !important;"
-            " box-shadow: none !important; background: none !important; }\n")
-
+STEADY_CELLS_CSS = (
+    # A pressed cell's text stays where it is, so a click on a link in it opens the link. Gradio lays a selected
+    # cell's text over the cell from its top: in a row made tall by a wrapped 100-character id, a link jumped up
+    # between the press and the release of the mouse, and the click opened nothing.
+    ", ".join(f"{grid} [role=gridcell].cell-solo .cell-wrap > span" for grid in LINKED_GRIDS)
+    + " { position: relative !important; min-height: 0 !important; padding: 0 !important;"
+    " box-shadow: none !important; background: none !important; }\n")
 
 SELECTED_TAB_TEXT = "#b4420a"
 """The theme's orange, darkened to 5.6:1 on white (the theme's own is 2.8:1)."""
 PLACEHOLDER_TEXT = "#4b5563"
 """7.5:1 on white, 6.9:1 on the inputs' grey (the theme's placeholder is 1.9:1)."""
 TOUCH_TARGET_PX = 24
-
-
-def accessible_css() -> str:
-    """Text at 4.5:1 contrast or more where the theme has less, and phone-sized tick boxes."""
-    return (f'button[role=tab][aria-selected="true"] {{ color: {SELECTED_TAB_TEXT} !important; }}\n'
-            f"input::placeholder, textarea::placeholder {{ color: {PLACEHOLDER_TEXT} !important; opacity: 1; }}\n"
-            f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"
-            f"input[type=checkbox], input[type=radio] {{ width: {TOUCH_TARGET_PX}px !important;"
-            f" height: {TOUCH_TARGET_PX}px !important; }}\n}}\n")
-
+ACCESSIBLE_CSS = (
+    # Text at 4.5:1 contrast or more where the theme has less, and phone-sized tick boxes.
+    f'button[role=tab][aria-selected="true"] {{ color: {SELECTED_TAB_TEXT} !important; }}\n'
+    f"input::placeholder, textarea::placeholder {{ color: {PLACEHOLDER_TEXT} !important; opacity: 1; }}\n"
+    f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"
+    f"input[type=checkbox], input[type=radio] {{ width: {TOUCH_TARGET_PX}px !important;"
+    f" height: {TOUCH_TARGET_PX}px !important; }}\n}}\n")
 
 PHONE_RANK_WIDTH_PX = 40
 PHONE_LEAD_WIDTHS_PX = (58, 50, 104)
@@ -117,6 +101,13 @@ PHONE_MODEL_LINES = 3
 PHONE_MODEL_LINE_PX = 17
 PHONE_BLEED_PX = 26
 """How far a phone's ranking reaches into the page's 32 px side padding."""
+PHONE_MODEL_CSS = (
+    # A phone's ranked model id shows its last PHONE_MODEL_LINES lines: the end that tells two models of one family
+    # apart, the whole id in the link's title. Wrapped whole, a 100-character id made each row eight lines tall;
+    # clamped from its top (a flex column aligned to its end), it is not.
+    f'{BOARDS[0]} [data-col="1"] a {{ display: flex; flex-direction: column; justify-content: flex-end;'
+    f" line-height: {PHONE_MODEL_LINE_PX}px; max-height: {PHONE_MODEL_LINES * PHONE_MODEL_LINE_PX}px;"
+    " overflow: hidden; }\n")
 
 
 def phone_ranking_css() -> str:
@@ -136,17 +127,7 @@ def phone_ranking_css() -> str:
               " }\n"
             + f"{heads} {{ white-space: normal !important; overflow-wrap: normal !important; word-break: normal;"
               " text-overflow: clip !important; padding: 0 !important; font-size: 12px; }\n"
-            + phone_model_css())
-
-
-def phone_model_css() -> str:
-    """A phone's ranked model id shows its last PHONE_MODEL_LINES lines (inside a @media rule): the end that
-    tells two models of one family apart, the whole id in the link's title. Wrapped whole, a 100-character id
-    made each row eight lines tall; clamped from its top (a flex column aligned to its end), it is not."""
-    links = f'{BOARDS[0]} [data-col="1"] a'
-    return (f"{links} {{ display: flex; flex-direction: column; justify-content: flex-end;"
-            f" line-height: {PHONE_MODEL_LINE_PX}px; max-height: {PHONE_MODEL_LINES * PHONE_MODEL_LINE_PX}px;"
-            " overflow: hidden; }\n")
+            + PHONE_MODEL_CSS)
 
 
 OVERVIEW_MODEL_WIDTH_PX = 330
@@ -178,7 +159,7 @@ def board_css() -> str:
     outcome = (".submit-queued textarea { border-left: 6px solid #2e8540 !important; }\n"
                ".submit-refused textarea { border-left: 6px solid #c0392b !important; }\n")
     return (
-        header_row_css() + whole_cells_css() + reading_direction_css() + steady_cells_css() + accessible_css() + wide
+        HEADER_ROW_CSS + WHOLE_CELLS_CSS + READING_DIRECTION_CSS + STEADY_CELLS_CSS + ACCESSIBLE_CSS + wide
         + outcome + overview_css() + pinned
         + f"@media (max-width: {PHONE_MAX_WIDTH_PX}px) {{\n"
         # A phone's first screen is for the rankings: the title stays, the introductions' paragraphs
