@@ -112,8 +112,7 @@ def build_app(settings: Settings, downloads_dir: Path | None = None) -> Leaderbo
 
 
 def former_tabs() -> dict[str, str]:
-    """Each former tab id a benchmark's board declares, and the tab it names now (WritingBench's Plots and
-    Judgments tabs are its one tab's plots and item browser)."""
+    """Each former tab id a benchmark's board declares (`BoardView.former_tabs`), and the tab it names now."""
     return {old: tab_id(benchmark) for benchmark in BENCHMARKS.values() for old in benchmark.board.former_tabs}
 
 

@@ -28,7 +28,7 @@ def readiness_note(readiness: Readiness) -> Any:
         lines = "\n".join(f"- {literal_markdown(problem)}" for problem in readiness.problems)
         shown = "Part of the board could not be shown" if readiness.ready_s is not None else (
             "The board could not be prepared")
-        text = (f"**{shown}.** The server keeps serving and tries again when the results change.\n\n{lines}")
+        text = f"**{shown}.** The server keeps serving and tries again when the results change.\n\n{lines}"
         return gr.update(value=text, visible=True)
     if readiness.ready_s is None:
         return gr.update(value=f"{PREPARING} ({readiness.waited_s:.0f} s so far)", visible=True)
@@ -41,9 +41,8 @@ def build(first_view: FirstView) -> None:
     poll = gr.Timer(READY_POLL_S)
 
     def ask() -> tuple[Any, Any, Any]:
-        readiness = first_view.readiness
         version = first_view.rendered_version
-        return (version if version is not None else gr.skip(), readiness_note(readiness),
+        return (version if version is not None else gr.skip(), readiness_note(first_view.readiness),
                 gr.Timer(active=version is None))
 
     poll.tick(ask, None, [first_view.version, note, poll], show_progress="hidden")

@@ -36,8 +36,5 @@ def as_updates(record: Any, components: Mapping[str, gr.components.Component]) -
     the record's own."""
     # Gradio pops an update's "value" as it sends it: a record kept in a cache (a tab's renders) would answer the
     # next caller with an update that changes nothing.
-    return {components[field.name]: _own(getattr(record, field.name)) for field in fields(record)}
-
-
-def _own(value: Any) -> Any:
-    return dict(value) if isinstance(value, dict) else value
+    values = {field.name: getattr(record, field.name) for field in fields(record)}
+    return {components[name]: dict(value) if isinstance(value, dict) else value for name, value in values.items()}

@@ -79,10 +79,8 @@ class FirstView:
         return self._event_problems + ((self._refresh_problem,) if self._refresh_problem else ())
 
     async def refresh(self) -> bool:
-        """Render what changed since the last refresh into the page config; True when the page changed.
-
-        Called by one task at a time (`keep_fresh`).
-        """
+        """Render what changed since the last refresh into the page config; True when the page changed (called
+        by one task at a time, `keep_fresh`)."""
         version = await asyncio.to_thread(self.current_version)
         full = version != self.rendered_version
         changed, failures = await self._run_chain((self._changes_of(self.version._id) if full else []) + self._live)

@@ -31,11 +31,8 @@ def parse_model_input(text: str) -> ModelInput:
 
     Anything else is returned stripped, for the engine to accept or refuse with its own reason.
     """
-    stripped = text.strip()
-    match = _HUB_URL.match(stripped)
-    if match is None:
-        return ModelInput(stripped)
-    return ModelInput(match["model"], match["revision"])
+    match = _HUB_URL.match(text.strip())
+    return ModelInput(match["model"], match["revision"]) if match else ModelInput(text.strip())
 
 
 def readable(message: str) -> str:
