@@ -189,11 +189,8 @@ class FirstView:
         return self._configs()[block._id].get("props", {}).get("value")
 
     def _apply(self, block: Any, output: Any) -> None:
-        """Write one event output (a value or an update) into the page config and the server's defaults.
-
-        The server side matters too: a new session checks a dropdown's choice against the
-        block's own `choices`, so a prerendered list of choices must be the block's as well.
-        """
+        """Write one event output (a value or an update) into the page config and the server's defaults (a new
+        session checks a dropdown's choice against the block's own `choices`)."""
         component = self._configs()[block._id]
         props = dict(component.get("props", {}))
         is_update = isinstance(output, dict) and output.get("__type__") == "update"
