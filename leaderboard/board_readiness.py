@@ -1,10 +1,9 @@
 """The readiness note: what a visitor arriving before the board's first render sees, and how the page fills in.
 
-The server answers before the first view is rendered (`leaderboard.first_view`). A page served
-then holds the controls' defaults and this note; a timer asks every READY_POLL_S seconds how far
-the render is. When it is done the answer carries the results version, whose change events draw
-the board in that page as any refresh would (no reload), and the timer stops. A render that failed
-is named here, on every page, until a render succeeds.
+The server answers before the first view is rendered (`leaderboard.first_view`). A page served then holds the
+controls' defaults and this note; a timer asks every READY_POLL_S seconds how far the render is. When it is done the
+answer carries the results version, whose change events draw the board in that page as any refresh would (no reload),
+and the timer stops. A render that failed is named here, on every page, until a render succeeds.
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
 """Noto faces for every script the benchmarks use, served by the app itself.
 
-A reader's machine may have no font for Tamil or Shahmukhi (every letter a box), so the page
-names its own: Debian's fonts-noto-core (`make fonts`) ships the files, the app serves them as
-static files, and one family, `Board Noto`, maps each script's Unicode range to its face. Latin
-is Noto Sans too, in the weights it ships, so a bold heading is drawn in one face (the theme's
-Source Sans has no bold: Chromium drew some bold letters in another font). Tables keep a
-monospace face for Latin and digits; the scripts it lacks fall through to `Board Noto`.
+A reader's machine may have no font for Tamil or Shahmukhi (every letter a box), so the page names its own: Debian's
+fonts-noto-core (`make fonts`) ships the files, the app serves them as static files, and one family, `Board Noto`,
+maps each script's Unicode range to its face. Latin is Noto Sans too, in the weights it ships, so a bold heading is
+drawn in one face (the theme's Source Sans has no bold: Chromium drew some bold letters in another font). Tables keep
+a monospace face for Latin and digits; the scripts it lacks fall through to `Board Noto`.
 """
 
 from __future__ import annotations

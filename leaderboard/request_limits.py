@@ -1,9 +1,9 @@
 """`BodyLimit`: a request body past MAX_BODY_BYTES is refused (413) before Gradio reads or parses any of it.
 
-Every event the page sends carries its inputs' values: texts of at most 512 characters and lists of
-at most 32 of them (`leaderboard.endpoint_inputs`), a few KB in all. A body of megabytes is never a
-page's: without a bound, a 20 MB run id was parsed, looked up, written to the log and sent back.
-File uploads (Gradio's `/upload`, bounded by its own `max_file_size`) pass through.
+Every event the page sends carries its inputs' values: texts of at most 512 characters and lists of at most 32 of
+them (`leaderboard.endpoint_inputs`), a few KB in all. A body of megabytes is never a page's: without a bound, a 20
+MB run id was parsed, looked up, written to the log and sent back. File uploads (Gradio's `/upload`, bounded by its
+own `max_file_size`) pass through.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What the submit form reads and says: a pasted Hub URL understood, the engine's verdict made readable.
 
-The engine's messages are written for the command line too (lowercase, and a duplicate names
-the run folder on the server); the web form shows them capitalised and without server paths.
+The engine's messages are written for the command line too (lowercase, and a duplicate names the run folder on the
+server); the web form shows them capitalised and without server paths.
 """
 
 from __future__ import annotations
