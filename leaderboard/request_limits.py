@@ -30,7 +30,8 @@ class BodyLimit:
                 UNBOUNDED_SUFFIXES):
             await self.app(scope, receive, send)
             return
-        if self._declared_length(scope) > self.max_bytes:
+        declared = next((value for name, value in scope.get("headers", []) if name.lower() == b"content-length"), b"")
+        if declared.isdigit() and int(declared) > self.max_bytes:
             await self._refuse(send)
             return
         messages, size = [], 0
@@ -48,13 +49,6 @@ class BodyLimit:
             return messages.pop(0) if messages else await receive()
 
         await self.app(scope, replay, send)
-
-    @staticmethod
-    def _declared_length(scope: Scope) -> int:
-        for name, value in scope.get("headers", []):
-            if name.lower() == b"content-length":
-                return int(value) if value.isdigit() else 0
-        return 0
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps({"error": f"the request body is over {self.max_bytes:,} bytes, the most this server "
