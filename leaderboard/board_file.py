@@ -7,7 +7,6 @@ A new table is pushed to the Hub on a thread of its own (the page never waits fo
 
 from __future__ import annotations
 
-import io
 import logging
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -36,9 +35,7 @@ class BoardFile:
 
     def current(self, context: AppContext) -> Path:
         """The board of the current results as parquet (written if it is new), handed to the Hub when new."""
-        buffer = io.BytesIO()
-        board_table(context).to_parquet(buffer, index=False)
-        path = export_bytes(buffer.getvalue(), context.downloads_dir, BOARD_FILE_NAME)
+        path = export_bytes(board_table(context).to_parquet(index=False), context.downloads_dir, BOARD_FILE_NAME)
         if self.settings.hub.results_enabled:
             with self._lock:
                 if path != self._handed:
