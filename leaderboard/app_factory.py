@@ -38,8 +38,7 @@ def intro_text() -> str:
     """The page's introduction: each registered benchmark by its title and what its board says of it in brief."""
     briefs = "; ".join(f"**{benchmark.title}**" + (f": {benchmark.board.in_brief}" if benchmark.board.in_brief else "")
                        for benchmark in BENCHMARKS.values())
-    return (f"# {TITLE}\n{briefs}. Every score links to the items behind it; **All benchmarks** puts them side by "
-            "side.")
+    return f"# {TITLE}\n{briefs}. Every score links to the items behind it; **All benchmarks** puts them side by side."
 
 
 FIRST_VIEW_REFRESH_S = 10.0

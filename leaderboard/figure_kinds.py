@@ -176,11 +176,9 @@ KINDS: dict[FigureKind, Callable[[pd.DataFrame, str, Scale], go.Figure]] = {
 
 def error_figure(message: str) -> go.Figure:
     """An empty figure that says `message` (for no data, or a plot that failed)."""
-    figure = go.Figure()
-    figure.add_annotation(text=plot_text(message), showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper",
-                          font={"size": 16})
-    figure.update_layout(xaxis_visible=False, yaxis_visible=False, height=MIN_HEIGHT_PX)
-    return figure
+    figure = go.Figure().add_annotation(text=plot_text(message), showarrow=False, x=0.5, y=0.5, xref="paper",
+                                        yref="paper", font={"size": 16})
+    return figure.update_layout(xaxis_visible=False, yaxis_visible=False, height=MIN_HEIGHT_PX)
 
 
 def failsafe(build: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
