@@ -1,9 +1,9 @@
 """A model's answer as people read it: its markdown rendered, its HTML never live.
 
-Answers are untrusted text. CommonMark with raw HTML off shows a `<script>` or `<img onerror>`
-as the characters typed; images are off too (an answer must not make the page fetch from
-elsewhere), and markdown-it refuses `javascript:` links. Every block carries `dir="auto"`, so
-a Shahmukhi or Urdu paragraph reads right to left beside an English one.
+Answers are untrusted text. CommonMark with raw HTML off shows a `<script>` or `<img onerror>` as the characters
+typed; images are off too (an answer must not make the page fetch from elsewhere), and markdown-it refuses
+`javascript:` links. Every block carries `dir="auto"`, so a Shahmukhi or Urdu paragraph reads right to left beside an
+English one.
 """
 
 from __future__ import annotations

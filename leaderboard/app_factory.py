@@ -11,7 +11,7 @@ from typing import Any, Collection
 import gradio as gr
 from starlette.middleware import Middleware
 
-from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.settings import Settings
 from leaderboard import board_readiness, public_api
 from leaderboard.compare_links import COMPARE_TAB
@@ -21,7 +21,7 @@ from leaderboard.page_cache import PageCache
 from leaderboard.request_limits import BodyLimit
 from leaderboard.results import ResultsStore
 from leaderboard.scored_tables import tab_id
-from leaderboard.tab_links import MODEL_PAGE_TAB, link_tabs
+from leaderboard.tab_links import MODEL_PAGE_TAB, first_tab, link_tabs
 from leaderboard.tabs import (
     about_tab,
     benchmark_tab,
@@ -38,8 +38,7 @@ def intro_text() -> str:
     """The page's introduction: each registered benchmark by its title and what its board says of it in brief."""
     briefs = "; ".join(f"**{benchmark.title}**" + (f": {benchmark.board.in_brief}" if benchmark.board.in_brief else "")
                        for benchmark in BENCHMARKS.values())
-    return (f"# {TITLE}\n{briefs}. Every score links to the items behind it; **All benchmarks** puts them side by "
-            "side.")
+    return f"# {TITLE}\n{briefs}. Every score links to the items behind it; **All benchmarks** puts them side by side."
 
 
 FIRST_VIEW_REFRESH_S = 10.0
@@ -60,11 +59,8 @@ class LeaderboardApp:
 
     def launch_options(self, page_refresh_s: float) -> dict[str, Any]:
         """`launch` keywords: request bodies bounded, the page cache in front of Gradio's page, the first view
-        rendered after start.
-
-        The first view looks for new results at least as often as open pages do (`page_refresh_s`).
-        Server-side rendering is off: the page must be the one Python prerenders and caches.
-        """
+        rendered after start and looking for new results at least as often as open pages (`page_refresh_s`).
+        Server-side rendering is off: the page must be the one Python prerenders and caches."""
         period = min(page_refresh_s, FIRST_VIEW_REFRESH_S)
         middleware = [Middleware(BodyLimit), Middleware(PageCache, first_view=self.first_view)]
         return {"app_kwargs": {"middleware": middleware, "lifespan": self.first_view.lifespan(period)},
@@ -87,10 +83,8 @@ def build_app(settings: Settings, downloads_dir: Path | None = None) -> Leaderbo
         board_readiness.build(first_view)
         context = AppContext(settings, downloads_dir, demo, version, stores, page_link, first_view)
         with gr.Tabs() as tabs:
-            # The ranking first (the default benchmark's tab), the overview one click away, then every other
-            # benchmark's tab, each built from its declarations alone.
-            first, *others = [BENCHMARKS[DEFAULT_BENCHMARK], *(benchmark for name, benchmark in BENCHMARKS.items()
-                                                               if name != DEFAULT_BENCHMARK)]
+            # The first tab's ranking, the overview one click away, then every other benchmark's tab.
+            first, *others = sorted(BENCHMARKS.values(), key=lambda benchmark: tab_id(benchmark) != first_tab())
             with gr.Tab(first.title, id=tab_id(first)):
                 benchmark_tab.build(context, first)
             with gr.Tab("All benchmarks", id="overview"):
@@ -117,17 +111,15 @@ def build_app(settings: Settings, downloads_dir: Path | None = None) -> Leaderbo
 
 
 def former_tabs() -> dict[str, str]:
-    """Each former tab id a benchmark's board declares, and the tab it names now (WritingBench's Plots and
-    Judgments tabs are its one tab's plots and item browser)."""
+    """Each former tab id a benchmark's board declares (`BoardView.former_tabs`), and the tab it names now."""
     return {old: tab_id(benchmark) for benchmark in BENCHMARKS.values() for old in benchmark.board.former_tabs}
 
 
 def document_only(demo: gr.Blocks, names: Collection[str]) -> None:
     """Leave only the events named `names` in the page's API docs; the others stay callable, undocumented.
 
-    Gradio writes the schema of every documented event into every page it serves: the board's 100 or so
-    events of its own wiring were 0.66 MB of the 2.2 MB a first visit to a 500-model board downloaded.
-    Called inside `demo`'s block, before Gradio writes its config.
+    Gradio writes the schema of every documented event into every page: the board's own wiring was 0.66 MB of
+    the 2.2 MB a first visit to a 500-model board downloaded. Called inside `demo`'s block.
     """
     for function in demo.fns.values():
         if function.api_visibility == "public" and function.api_name not in names:

@@ -1,16 +1,12 @@
 """The whole board's file: written when the results change, served by the app and mirrored to the results repo.
 
-`BoardFile.current` is what the board's "download the board" button holds: the table of every run
-(`leaderboard.board_table`) as parquet, written once per content under the app's downloads folder, so the
-button and the results repo's `board` config (`eval_backend.hub_sync.board_push`) serve the same bytes. The
-button is set by the results-version change event, which the prerendered first view runs once per new state
-of the results; a visitor's page view runs nothing. A new table is pushed to the Hub on a thread of its own
-(the page never waits for the Hub), one push at a time, the newest table last.
+`BoardFile.current` is what the "download the board" button holds: every run's row (`leaderboard.board_table`)
+as parquet, written once per content, so the button and the results repo's `board` config serve the same bytes.
+A new table is pushed to the Hub on a thread of its own (the page never waits for the Hub), one push at a time.
 """
 
 from __future__ import annotations
 
-import io
 import logging
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -39,9 +35,7 @@ class BoardFile:
 
     def current(self, context: AppContext) -> Path:
         """The board of the current results as parquet (written if it is new), handed to the Hub when new."""
-        buffer = io.BytesIO()
-        board_table(context).to_parquet(buffer, index=False)
-        path = export_bytes(buffer.getvalue(), context.downloads_dir, BOARD_FILE_NAME)
+        path = export_bytes(board_table(context).to_parquet(index=False), context.downloads_dir, BOARD_FILE_NAME)
         if self.settings.hub.results_enabled:
             with self._lock:
                 if path != self._handed:

@@ -1,10 +1,9 @@
 """The readiness note: what a visitor arriving before the board's first render sees, and how the page fills in.
 
-The server answers before the first view is rendered (`leaderboard.first_view`). A page served
-then holds the controls' defaults and this note; a timer asks every READY_POLL_S seconds how far
-the render is. When it is done the answer carries the results version, whose change events draw
-the board in that page as any refresh would (no reload), and the timer stops. A render that failed
-is named here, on every page, until a render succeeds.
+The server answers before the first view is rendered (`leaderboard.first_view`). A page served then holds the
+controls' defaults and this note; a timer asks every READY_POLL_S seconds how far the render is. When it is done the
+answer carries the results version, whose change events draw the board in that page as any refresh would (no reload),
+and the timer stops. A render that failed is named here, on every page, until a render succeeds.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ def readiness_note(readiness: Readiness) -> Any:
         lines = "\n".join(f"- {literal_markdown(problem)}" for problem in readiness.problems)
         shown = "Part of the board could not be shown" if readiness.ready_s is not None else (
             "The board could not be prepared")
-        text = (f"**{shown}.** The server keeps serving and tries again when the results change.\n\n{lines}")
+        text = f"**{shown}.** The server keeps serving and tries again when the results change.\n\n{lines}"
         return gr.update(value=text, visible=True)
     if readiness.ready_s is None:
         return gr.update(value=f"{PREPARING} ({readiness.waited_s:.0f} s so far)", visible=True)
@@ -41,9 +40,8 @@ def build(first_view: FirstView) -> None:
     poll = gr.Timer(READY_POLL_S)
 
     def ask() -> tuple[Any, Any, Any]:
-        readiness = first_view.readiness
         version = first_view.rendered_version
-        return (version if version is not None else gr.skip(), readiness_note(readiness),
+        return (version if version is not None else gr.skip(), readiness_note(first_view.readiness),
                 gr.Timer(active=version is None))
 
     poll.tick(ask, None, [first_view.version, note, poll], show_progress="hidden")

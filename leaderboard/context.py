@@ -17,13 +17,9 @@ from leaderboard.results import ResultsStore
 class AppContext:
     """Built once in `build_app` and handed to each tab's `build`.
 
-    `results_version` holds a digest of the run folders' stamps: it changes (and fires
-    its change event) when a run is added or re-scored, which is how open pages refresh.
-    The page arrives with the current digest and every first-view value already in it
-    (`leaderboard.first_view`), so a plain first visit sends no event to the server.
-    `page_link` holds the page address's query string (`?tab=qa&q=…`), set in the browser
-    when the page opens with one: its change event is how a shared link restores a view.
-    `stores` reads every benchmark's runs, by benchmark name.
+    `results_version` holds a digest of the run folders' stamps: its change event, fired when a run is added or
+    re-scored, is how open pages refresh. `page_link` holds the address's query string (`?tab=qa&q=…`), set in
+    the browser: its change event is how a shared link restores a view. `stores`: each benchmark's runs by name.
     """
 
     settings: Settings
@@ -40,8 +36,5 @@ def as_updates(record: Any, components: Mapping[str, gr.components.Component]) -
     the record's own."""
     # Gradio pops an update's "value" as it sends it: a record kept in a cache (a tab's renders) would answer the
     # next caller with an update that changes nothing.
-    return {components[field.name]: _own(getattr(record, field.name)) for field in fields(record)}
-
-
-def _own(value: Any) -> Any:
-    return dict(value) if isinstance(value, dict) else value
+    values = {field.name: getattr(record, field.name) for field in fields(record)}
+    return {components[name]: dict(value) if isinstance(value, dict) else value for name, value in values.items()}

@@ -1,15 +1,8 @@
 """A benchmark's declared figures (`BoardView.figures`) of the runs a tab shows, read from their summaries.
 
-Each `FigureSpec` becomes the long frame `figure_kinds` draws: per run (short label, whole id on
-hover) and group, the value and its 95 % interval. A spec without a breakdown draws its metrics
-side by side, which must share one unit and one direction: a declaration mixing an accuracy with
-an over-refusal rate is refused with both named.
-
-The figures follow the ranking the tab shows (`ranked_figures`): the headline is read from it (on chosen
-groups, the subset's figure, its interval and rank range), a figure of the ranked runs draws the top N, and a
-figure of chosen runs (`FigureSpec.chosen`) the runs a viewer chose, default the best n. A figure of one chosen
-run whose breakdown's groups each hold several figures (WritingBench's language x rendering) is that run's
-two-way heatmap: rows the groups, columns each group's figures.
+Each `FigureSpec` becomes the long frame `figure_kinds` draws. The figures follow the ranking the tab shows: the
+headline is read from it (on chosen groups, the subset's), a figure of the ranked runs draws the top N, one of
+chosen runs (`FigureSpec.chosen`) the runs a viewer chose. A spec's metrics must share one unit and direction.
 """
 
 from __future__ import annotations
@@ -38,9 +31,8 @@ ON_CHOSEN_GROUPS = "on the chosen groups"
 def ranked_figures(ranking: pd.DataFrame, runs: Mapping[str, RunResult], benchmark: Benchmark, top_n: int = MAX_ROWS,
                    chosen: Mapping[str, Sequence[str]] | None = None) -> list[go.Figure]:
     """Every figure the benchmark declares, of the ranked rows `ranking` holds (`run_id`, `model`, `revision`, the
-    headline, `ci_low`, `ci_high`, `rank_best`, `rank_worst`, `flags`, maybe `SUBSET_COLUMN`), in its order: a
-    figure of the ranked runs draws the first `top_n`; one of chosen runs the run ids `chosen[spec.name]` names
-    that `ranking` holds (none: its best `spec.chosen`). `runs` holds every row's run by id."""
+    headline, `ci_low`, `ci_high`, `rank_best`, `rank_worst`, `flags`, maybe `SUBSET_COLUMN`), in its order; a
+    figure of chosen runs draws those `chosen[spec.name]` names (`chosen_runs`). `runs` holds every row's run."""
     return [failsafe(ranked_figure)(spec, ranking, runs, benchmark, top_n, (chosen or {}).get(spec.name, ()))
             for spec in benchmark.board.figures]
 
@@ -53,7 +45,7 @@ def ranked_figure(spec: FigureSpec, ranking: pd.DataFrame, runs: Mapping[str, Ru
     title = figure_title(benchmark, spec)
     drawn = [runs[run_id] for run_id in shown["run_id"]]
     breakdown = _breakdown(benchmark, spec.breakdown) if spec.breakdown else None
-    if _is_headline(spec):
+    if spec.kind is FigureKind.HEADLINE and not spec.metrics:
         values = headline_values(shown, benchmark)
         title = f"{title} {ON_CHOSEN_GROUPS}" if SUBSET_COLUMN in shown else title
     elif spec.chosen == 1 and drawn and breakdown and _is_two_way(drawn[0], breakdown):
@@ -70,10 +62,6 @@ def chosen_runs(spec: FigureSpec, ranking: pd.DataFrame, chosen: Sequence[str]) 
     chosen run no longer ranked is dropped): its best `spec.chosen`."""
     ranked, wanted = list(ranking["run_id"]), set(chosen)
     return [run_id for run_id in ranked if run_id in wanted] or ranked[:spec.chosen]
-
-
-def _is_headline(spec: FigureSpec) -> bool:
-    return spec.kind is FigureKind.HEADLINE and not spec.metrics
 
 
 def headline_values(ranking: pd.DataFrame, benchmark: Benchmark) -> pd.DataFrame:
@@ -138,15 +126,16 @@ def figure_metrics(benchmark: Benchmark, spec: FigureSpec) -> list[Metric]:
 def figure_values(runs: Sequence[RunResult], benchmark: Benchmark, spec: FigureSpec) -> pd.DataFrame:
     """The long frame (`figure_kinds.VALUE_COLUMNS`) of `spec` for `runs`, in their order; a scatter's has each
     run's median answer length as `x`, in the board's unit (named by `group`)."""
-    if spec.kind is FigureKind.SCATTER:
-        return _length_values(runs, benchmark, figure_metrics(benchmark, spec)[0])
     metrics = figure_metrics(benchmark, spec)
+    if spec.kind is FigureKind.SCATTER:
+        return _length_values(runs, benchmark, metrics[0])
     labels = short_labels([run.model for run in runs], [run.revision for run in runs])
     breakdown = _breakdown(benchmark, spec.breakdown) if spec.breakdown else None
     rows = []
     for run, label in zip(runs, labels):
         hover = full_label(run.model, run.revision)
-        cells = _group_cells(run.summary, benchmark, breakdown, metrics[0]) if breakdown else _metric_cells(run.summary, metrics)
+        cells = (_group_cells(run.summary, benchmark, breakdown, metrics[0]) if breakdown
+                 else _metric_cells(run.summary, metrics))
         rows.extend({"row": label, "hover": hover, **cell, "note": None} for cell in cells)
     return _every_group(pd.DataFrame(rows, columns=list(VALUE_COLUMNS)))
 
@@ -187,7 +176,8 @@ def _metric_cells(summary: Mapping[str, Any], metrics: Sequence[Metric]) -> list
             for metric in metrics]
 
 
-def _group_cells(summary: Mapping[str, Any], benchmark: Benchmark, breakdown: Breakdown, metric: Metric) -> list[dict[str, Any]]:
+def _group_cells(summary: Mapping[str, Any], benchmark: Benchmark, breakdown: Breakdown,
+                 metric: Metric) -> list[dict[str, Any]]:
     """One cell per group of the breakdown: the metric's value there and its 95 % interval where the summary has one."""
     intervals = summary.get("config_intervals") or {}
     cells = []
@@ -205,4 +195,3 @@ def _interval(pair: Any) -> dict[str, float]:
 
 def _number(value: Any) -> float:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else float("nan")
-

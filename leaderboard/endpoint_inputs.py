@@ -1,12 +1,8 @@
 """One validator for what every endpoint takes: types, lengths, list sizes, finite numbers, choices.
 
-An endpoint's inputs come from a page or from any program (`gradio_client`, curl): untrusted values
-of any type and size. Each event checks them here before any work or cache, within the link
-parser's bounds (`leaderboard.page_link`): a text of at most MAX_VALUE_CHARS characters, a list of
-at most MAX_LIST_ITEMS values, a finite number within the control's range, a choice from the
-allowed set. What fails raises `InvalidInput`, whose message names the input and what it must be,
-quoting at most ECHO_CHARS of the value; `refusing_bad_input` turns it into the error a client
-sees (no traceback, nothing kept).
+An endpoint's inputs may come from any program (`gradio_client`, curl): untrusted values of any type and size,
+checked here before any work or cache, within the link parser's bounds (`leaderboard.page_link`). What fails
+raises `InvalidInput`, naming the input and what it must be; `refusing_bad_input` makes it the client's error.
 """
 
 from __future__ import annotations
@@ -31,8 +27,7 @@ class InvalidInput(ValueError):
 
 def echo(value: object) -> str:
     """`value` as a message may quote it: its repr, cut to ECHO_CHARS characters."""
-    shown = repr(value) if not isinstance(value, (str, bytes)) or len(value) <= ECHO_CHARS else repr(
-        value[:ECHO_CHARS])
+    shown = repr(value[:ECHO_CHARS] if isinstance(value, (str, bytes)) else value)
     return shown if len(shown) <= ECHO_CHARS + 2 else shown[:ECHO_CHARS] + "…"
 
 

@@ -1,14 +1,10 @@
 """The board's figure kinds, one pure function each: a long DataFrame of values in, a plotly Figure out.
 
-Every kind reads the same frame (`VALUE_COLUMNS`): one row per (run, group) with the run's short
-label (`row`), its whole id (`hover`), the group, the value, its 95 % interval (`low`, `high`; NaN:
-none) and optional hover lines (`note`, lines apart by newlines); runs and groups are drawn in the order they first appear.
-What any benchmark declares (`eval_backend.benchmarks.board_view.FigureSpec`) is drawn by `draw`.
-
-They read right whatever the data: plotly reads HTML-like tags in text, so every label is escaped;
-a long id is drawn short with the whole id on hover; a legend sits above the plot area, never over
-it; a heatmap names every row and column; a figure draws at most MAX_ROWS runs (its title says
-how many it leaves out), so its height is bounded whatever the number of models.
+Every kind reads the same frame (`VALUE_COLUMNS`): one row per (run, group) with the run's short label (`row`),
+its whole id (`hover`), the group, the value, its 95 % interval (`low`, `high`; NaN: none) and optional hover
+lines (`note`); runs and groups are drawn in the order they first appear. Every label is escaped (plotly reads
+HTML-like tags), a legend sits above the plot area, and a figure draws at most MAX_ROWS runs, so its height is
+bounded whatever the number of models.
 """
 
 from __future__ import annotations
@@ -64,23 +60,21 @@ def scale_of(unit: str, higher_is_better: bool = True) -> Scale:
 def draw(spec: FigureSpec, values: pd.DataFrame, scale: Scale) -> go.Figure:
     """The figure `spec` declares, of `values` (`VALUE_COLUMNS`); a failure is drawn as its message."""
     # The unit on a line of its own: a phone's width holds a short title, never a long one.
-    return failsafe(KINDS[spec.kind])(values, f"{plot_text(spec.title)}<br><sup>{plot_text(scale.caption)}</sup>", scale)
+    title = f"{plot_text(spec.title)}<br><sup>{plot_text(scale.caption)}</sup>"
+    return failsafe(KINDS[spec.kind])(values, title, scale)
 
 
 def headline_bars(values: pd.DataFrame, title: str, scale: Scale) -> go.Figure:
     """Each run's value as a horizontal bar, the first run at the top, with its 95 % interval where it has one."""
     if values.empty:
         return error_figure("No ranked results yet.")
-    rows, title = values.head(MAX_ROWS), _bounded_title(title, len(values))
-    rows = rows.iloc[::-1]  # plotly draws the first category at the bottom
-    whiskers = None
-    if rows[["low", "high"]].notna().any().any():
-        whiskers = {"type": "data", "array": (rows["high"] - rows["value"]).clip(lower=0),
-                    "arrayminus": (rows["value"] - rows["low"]).clip(lower=0)}
+    title = _bounded_title(title, len(values))
+    rows = values.head(MAX_ROWS).iloc[::-1]  # plotly draws the first category at the bottom
     figure = go.Figure(go.Bar(
-        x=rows["value"], y=[plot_text(row) for row in rows["row"]], orientation="h", error_x=whiskers,
-        customdata=[plot_text(note).replace("\n", "<br>") for note in rows["note"].fillna("")], hovertext=[plot_text(h) for h in rows["hover"]],
-        marker_color="#2f6db5", hovertemplate="%{hovertext}<br>%{x:.2f}<br>%{customdata}<extra></extra>",
+        x=rows["value"], y=[plot_text(row) for row in rows["row"]], orientation="h", error_x=_whiskers(rows),
+        customdata=[plot_text(note).replace("\n", "<br>") for note in rows["note"].fillna("")],
+        hovertext=[plot_text(hover) for hover in rows["hover"]], marker_color="#2f6db5",
+        hovertemplate="%{hovertext}<br>%{x:.2f}<br>%{customdata}<extra></extra>",
     ))
     return bounded_layout(figure, title, len(rows), xaxis_title=plot_text(scale.unit), xaxis_range=scale.range)
 
@@ -96,8 +90,9 @@ def heatmap(values: pd.DataFrame, title: str, scale: Scale) -> go.Figure:
                  for lows, highs in zip(low.to_numpy(), high.to_numpy())]
     hover = dict(zip(rows["row"], rows["hover"]))
     x, y = [plot_text(group) for group in wide.columns], [plot_text(row) for row in wide.index]
+    zmin, zmax = scale.range or (None, None)
     figure = go.Figure(go.Heatmap(
-        z=wide.to_numpy(dtype=float), x=x, y=y, zmin=_bound(scale, 0), zmax=_bound(scale, 1),
+        z=wide.to_numpy(dtype=float), x=x, y=y, zmin=zmin, zmax=zmax,
         colorscale="Viridis" if scale.higher_is_better else "Viridis_r", texttemplate="%{z:.2f}",
         colorbar={"title": {"text": plot_text(scale.unit)}}, customdata=intervals,
         hovertext=[[plot_text(hover[row])] * len(x) for row in wide.index],
@@ -126,7 +121,8 @@ def grouped_bars(values: pd.DataFrame, title: str, scale: Scale) -> go.Figure:
     figure.update_layout(barmode="group", legend=LEGEND_ABOVE)
     runs = len(rows) // max(len(wide.columns), 1)  # the runs drawn, two with one label too
     slots = runs * max(len(wide.columns), 2) // 2 + 2
-    return bounded_layout(figure, title, slots, xaxis_title=plot_text(scale.unit), xaxis_range=scale.range, legend=True)
+    return bounded_layout(figure, title, slots, legend=True, xaxis_title=plot_text(scale.unit),
+                          xaxis_range=scale.range)
 
 
 def radar(values: pd.DataFrame, title: str, scale: Scale) -> go.Figure:
@@ -158,12 +154,8 @@ def scatter(values: pd.DataFrame, title: str, scale: Scale) -> go.Figure:
     if drawn.empty:
         return error_figure("No ranked run with an answer length yet.")
     rows, title = _bounded(drawn, title)
-    whiskers = None
-    if rows[["low", "high"]].notna().any().any():
-        whiskers = {"type": "data", "array": (rows["high"] - rows["value"]).clip(lower=0),
-                    "arrayminus": (rows["value"] - rows["low"]).clip(lower=0)}
     figure = go.Figure(go.Scatter(
-        x=rows["x"], y=rows["value"], mode="markers", error_y=whiskers, marker={"size": 10, "color": "#2f6db5"},
+        x=rows["x"], y=rows["value"], mode="markers", error_y=_whiskers(rows), marker={"size": 10, "color": "#2f6db5"},
         hovertext=[plot_text(hover) for hover in rows["hover"]],
         hovertemplate=f"%{{hovertext}}<br>{plot_text(rows['group'].iloc[0])} %{{x:,.0f}}<br>%{{y:.2f}}<extra></extra>",
     ))
@@ -184,11 +176,9 @@ KINDS: dict[FigureKind, Callable[[pd.DataFrame, str, Scale], go.Figure]] = {
 
 def error_figure(message: str) -> go.Figure:
     """An empty figure that says `message` (for no data, or a plot that failed)."""
-    figure = go.Figure()
-    figure.add_annotation(text=plot_text(message), showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper",
-                          font={"size": 16})
-    figure.update_layout(xaxis_visible=False, yaxis_visible=False, height=MIN_HEIGHT_PX)
-    return figure
+    figure = go.Figure().add_annotation(text=plot_text(message), showarrow=False, x=0.5, y=0.5, xref="paper",
+                                        yref="paper", font={"size": 16})
+    return figure.update_layout(xaxis_visible=False, yaxis_visible=False, height=MIN_HEIGHT_PX)
 
 
 def failsafe(build: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
@@ -221,8 +211,12 @@ def _wide(values: pd.DataFrame, column: str) -> pd.DataFrame:
     return wide.reindex(index=list(dict.fromkeys(values["row"])), columns=list(dict.fromkeys(values["group"])))
 
 
-def _bound(scale: Scale, end: int) -> float | None:
-    return scale.range[end] if scale.range else None
+def _whiskers(rows: pd.DataFrame) -> dict[str, Any] | None:
+    """Error bars from each row's value to its interval's ends; None when no row has an interval."""
+    if rows[["low", "high"]].isna().all().all():
+        return None
+    return {"type": "data", "array": (rows["high"] - rows["value"]).clip(lower=0),
+            "arrayminus": (rows["value"] - rows["low"]).clip(lower=0)}
 
 
 def plot_text(value: object) -> str:
@@ -238,8 +232,5 @@ def bounded_layout(figure: go.Figure, title: str, rows: int, legend: bool = Fals
         layout["height"] = min(max(MIN_HEIGHT_PX, ROW_PX * rows + 140) + legend_px, MAX_HEIGHT_PX)
     layout.setdefault("margin", {"l": 10, "r": 10, "t": 70 + legend_px, "b": 10})
     # The title centred in the top margin (plotly's own place): anchored at its top, a two-line title is cut.
-    figure.update_layout(title={"text": title, "font": {"size": 15}},
-                         template="plotly_white", **layout)
-    figure.update_yaxes(automargin=True)
-    figure.update_xaxes(automargin=True)
-    return figure
+    figure.update_layout(title={"text": title, "font": {"size": 15}}, template="plotly_white", **layout)
+    return figure.update_yaxes(automargin=True).update_xaxes(automargin=True)

@@ -1,23 +1,13 @@
 """The first view, prerendered into the page: a plain first visit sends no event to the server.
 
-What a visitor sees before touching anything is what the page's own events would render for
-it: the results-version change events, and the change and `.then` events their outputs set
-off (choosing the best model in Judgments loads its items). `FirstView.refresh` runs exactly
-those events, once per state of the results, through Gradio's own `process_api` (the same
-preprocessing, callbacks and postprocessing a browser's call gets), and writes their outputs
-into the config Gradio puts in the page. Events registered with `keep_live` (the queue tables)
-are re-rendered on every refresh. `PageCache` (`leaderboard.page_cache`) then serves the
-page's bytes to every visitor until the next change, so a crowd costs one render, not one
-per visitor. A shared link (`?tab=…&q=…`) reaches its view through the page-link events,
-which ask the server only for what the link changes.
+`FirstView.refresh` runs the events a page would run by itself (the results-version change events and the change
+and `.then` events their outputs set off), once per state of the results, through Gradio's own `process_api`, and
+writes their outputs into the config Gradio puts in the page; `PageCache` serves that page to every visitor until
+the next change, so a crowd costs one render. A shared link reaches its view through the page-link events.
 
-The server binds first and renders after: `lifespan` starts the first render in the
-background, so the server answers at once whatever the size of the board (Gradio gives its
-server five seconds to start). Until the first render is done the page is Gradio's own, with
-the controls' defaults; blocks registered with `reflect` (the readiness note,
-`leaderboard.board_readiness`) say how far it is, or what failed, and the page fills in by
-itself when it is ready. A failed or slow render never stops the server: it is logged, named
-on the page, and tried again.
+The server binds first and renders after (`lifespan`; Gradio gives its server five seconds to start). Until the
+first render is done, blocks registered with `reflect` (`leaderboard.board_readiness`) say how far it is. A failed
+render never stops the server: it is logged, named on the page, and tried again.
 """
 
 from __future__ import annotations
@@ -89,18 +79,13 @@ class FirstView:
         return self._event_problems + ((self._refresh_problem,) if self._refresh_problem else ())
 
     async def refresh(self) -> bool:
-        """Render what changed since the last refresh into the page config; True when the page changed.
-
-        Called by one task at a time (`keep_fresh`).
-        """
+        """Render what changed since the last refresh into the page config; True when the page changed (called
+        by one task at a time, `keep_fresh`)."""
         version = await asyncio.to_thread(self.current_version)
-        starters = list(self._live)
-        if version != self.rendered_version:
-            starters = self._triggered_by(self.version._id, "change") + starters
-        changed, failures = await self._run_chain(starters)
+        full = version != self.rendered_version
+        changed, failures = await self._run_chain((self._changes_of(self.version._id) if full else []) + self._live)
         before = self._problems
         # A full render says which events fail now; a refresh of the live events only adds to that.
-        full = version != self.rendered_version
         self._event_problems = failures if full else tuple(dict.fromkeys(self._event_problems + failures))
         self._refresh_problem = None
         if full or changed or self._problems != before:
@@ -158,12 +143,8 @@ class FirstView:
             self._apply(block, value())
 
     async def _run_chain(self, starters: Iterable[int]) -> tuple[bool, tuple[str, ...]]:
-        """Run events as the browser would after them: a changed output fires its change events. Whether an
-        output changed, and a line for each event that failed.
-
-        The chain runs in one session, as one page's events would, so a state one event sets
-        is the state the next one reads.
-        """
+        """Run events as the browser would after them (a changed output fires its change events), in one session
+        as one page's events would run: whether an output changed, and a line for each event that failed."""
         pending = list(starters)
         session = SessionState(self.demo)
         changed_any = False
@@ -180,7 +161,7 @@ class FirstView:
                 failures.append(_problem(f"event {fn.name!r}", exc))
                 continue
             changed_any = changed_any or bool(changed)
-            pending += [i for block_id in changed for i in self._triggered_by(block_id, "change")]
+            pending += [i for block_id in changed for i in self._changes_of(block_id)]
             pending += [other._id for other in self.demo.fns.values() if other.trigger_after == fn._id and other.fn]
         logger.warning("first view: more than %d chained events; the rest are left to the browser", MAX_CHAIN)
         return changed_any, tuple(failures)
@@ -197,32 +178,23 @@ class FirstView:
                 changed.append(block._id)
         return changed
 
-    def _triggered_by(self, block_id: int, event: str) -> list[int]:
-        """The server-side events fired by `event` on block `block_id`, in the order they were declared."""
-        return [fn._id for fn in self.demo.fns.values()
-                if fn.fn is not None and any(target == (block_id, event) for target in fn.targets)]
-
-    def _props(self, block: Any) -> dict[str, Any]:
-        return self._configs()[block._id].setdefault("props", {})
+    def _changes_of(self, block_id: int) -> list[int]:
+        """The server-side events a change of block `block_id` fires, in the order they were declared."""
+        return [fn._id for fn in self.demo.fns.values() if fn.fn is not None and (block_id, "change") in fn.targets]
 
     def _configs(self) -> dict[int, dict[str, Any]]:
         return {component["id"]: component for component in self.demo.config["components"]}
 
     def _value(self, block: Any) -> Any:
-        return self._props(block).get("value")
+        return self._configs()[block._id].get("props", {}).get("value")
 
     def _apply(self, block: Any, output: Any) -> None:
-        """Write one event output (a value or an update) into the page config and the server's defaults.
-
-        The server side matters too: a new session checks a dropdown's choice against the
-        block's own `choices`, so a prerendered list of choices must be the block's as well.
-        """
+        """Write one event output (a value or an update) into the page config and the server's defaults (a new
+        session checks a dropdown's choice against the block's own `choices`)."""
         component = self._configs()[block._id]
         props = dict(component.get("props", {}))
-        if isinstance(output, dict) and output.get("__type__") == "update":
-            updates = {key: value for key, value in output.items() if key != "__type__"}
-        else:
-            updates = {"value": output}
+        is_update = isinstance(output, dict) and output.get("__type__") == "update"
+        updates = {key: value for key, value in output.items() if key != "__type__"} if is_update else {"value": output}
         props.update(updates)
         component["props"] = props  # one reference swap: a page being copied sees the old or the new props
         for key, value in updates.items():

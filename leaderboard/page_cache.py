@@ -1,25 +1,17 @@
 """`PageCache`: the page and its static files, built and compressed once, served to everyone.
 
-A first visit asks for the page and ~90 files (scripts, styles, fonts). Gradio builds the page
-anew for every visitor (a deep copy of the whole config, the template, the API description),
-and compresses every script and style again for every request; with a crowd arriving
-together that, not the board, is what the server spends its time on. This ASGI middleware
-keeps each answer and its compressed forms (brotli and gzip, made once, in a worker thread so
-that no other request waits on them) and serves later visitors from memory:
+Gradio builds the page anew for every visitor (a deep copy of the whole config) and compresses every script and
+style again for every request: with a crowd arriving together, that is what the server spent its time on. This
+ASGI middleware keeps each answer with its brotli and gzip forms (made once, in a worker thread) and serves:
 
-- the page (`/`) per first-view generation (`leaderboard.first_view`), address, and the
-  headers Gradio builds its links from; a new render of the first view starts a new page. The
-  query string is not part of it: Gradio's page does not depend on it (this app has one page
-  and no deep links), the page's own link handling reads it in the browser, and keying on it
-  would let every `?x=<n>` cost a page build and a page of memory;
-- the static files (`/assets/…`, `/static/…`, `/theme.css`), which do not change while the
-  server runs, whatever their query string (`?v=<n>`). Files under `/assets/` have a content
-  hash in their name (Gradio's build), so browsers are told to keep them (`immutable`): a
-  returning visitor fetches none of them again.
+- the page (`/`) per first-view generation, address, and the headers Gradio builds its links from. Not per
+  query string: the page does not depend on it (its links are read in the browser), and keying on it would let
+  every `?x=<n>` cost a page build and a page of memory;
+- the static files (`/assets/…`, `/static/…`, `/theme.css`), whatever their query string. Files under
+  `/assets/` have a content hash in their name, so browsers are told to keep them (`immutable`).
 
-Visitors asking at once for an answer not kept yet share one build. The cache holds at most
-PAGE_CACHE_BYTES; an answer larger than a quarter of that is passed through, not kept. A
-response that is not a 200, or that sets a cookie or is already encoded, is never kept.
+Visitors asking at once for an answer not kept yet share one build. An answer that is not a 200, sets a cookie,
+is already encoded or is over MAX_ANSWER_BYTES is passed through, not kept.
 """
 
 from __future__ import annotations
@@ -27,23 +19,19 @@ from __future__ import annotations
 import asyncio
 import gzip
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
 
 import anyio.to_thread
 import brotli
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from leaderboard.byte_bounded_cache import ByteBoundedCache
 from leaderboard.first_view import FirstView
-
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
+from leaderboard.results import LruCache
 
 PAGE_CACHE_BYTES = 64 * 1024 * 1024
 """64 MiB: every file of Gradio's frontend a page can ask for, with its compressed forms (~35 MB), and some
 tens of pages (~0.84 MB each with theirs)."""
+MAX_ANSWER_BYTES = PAGE_CACHE_BYTES // 4
+"""The largest answer kept: a larger one would push out many others."""
 PAGE_PATHS = frozenset({"/"})
 STATIC_PREFIXES = ("/assets/", "/static/")
 STATIC_PATHS = frozenset({"/theme.css"})
@@ -100,10 +88,10 @@ def compressed_forms(body: bytes) -> dict[str, bytes]:
 class PageCache:
     """ASGI middleware serving the page and its static files from memory (`answers`: where they are kept)."""
 
-    def __init__(self, app: App, first_view: FirstView, answers: ByteBoundedCache[_Answer] | None = None) -> None:
+    def __init__(self, app: ASGIApp, first_view: FirstView, answers: LruCache[_Answer] | None = None) -> None:
         self.app = app
         self.first_view = first_view
-        self.answers: ByteBoundedCache[_Answer] = answers if answers is not None else ByteBoundedCache(PAGE_CACHE_BYTES)
+        self.answers: LruCache[_Answer] = LruCache(PAGE_CACHE_BYTES, MAX_ANSWER_BYTES) if answers is None else answers
         self._building: dict[tuple, asyncio.Future[_Answer | None]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -156,11 +144,11 @@ class PageCache:
 
     async def _build(self, scope: Scope, receive: Receive, send: Send, key: tuple) -> _Answer | None:
         """Gradio's answer, kept when it may be shared; else passed on to this request as it came (None)."""
-        response = _RecordedResponse(send, self.answers.max_entry_bytes)
+        response = _RecordedResponse(send, self.answers.max_entry)
         await self.app(scope, receive, response.record)
-        headers = response.headers
+        headers = list(response.start.get("headers", []))
         names = {name.lower() for name, _ in headers}
-        if response.passed_on or response.status != 200 or names & {b"set-cookie", b"content-encoding"}:
+        if response.passed_on or response.start.get("status") != 200 or names & {b"set-cookie", b"content-encoding"}:
             await response.pass_on()
             return None
         path = scope["path"]
@@ -184,14 +172,9 @@ class _RecordedResponse:
         self._bytes = 0
 
     @property
-    def status(self) -> int | None:
-        return next((message.get("status") for message in self.messages if message["type"] == "http.response.start"),
-                    None)
-
-    @property
-    def headers(self) -> list[tuple[bytes, bytes]]:
-        starts = [message for message in self.messages if message["type"] == "http.response.start"]
-        return list(starts[0].get("headers", [])) if starts else []
+    def start(self) -> Message:
+        """The response's start message (status and headers); empty while none came."""
+        return next((message for message in self.messages if message["type"] == "http.response.start"), {})
 
     @property
     def chunks(self) -> list[bytes]:

@@ -1,9 +1,7 @@
 """The submission queue as tables people read: pending, running with progress, finished, failed.
 
-What a state adds (phase and progress, failure reason) comes right after the model, its
-revision (a commit hash cut to 7 characters) and the benchmark (one submission is a row per
-benchmark), so it is on screen without scrolling sideways. How the prompts are sent (`chat`
-or `raw`: a submission's `auto` is resolved when it is queued) sits with the precision.
+What a state adds (phase and progress, failure reason) comes right after the model, its short revision and the
+benchmark, so it is on screen without scrolling sideways; the prompt mode sits with the precision.
 """
 
 from __future__ import annotations
@@ -33,11 +31,8 @@ class QueueTables:
 
 
 def queue_tables(requests: Sequence[QueueRequest]) -> QueueTables:
-    """Split the queue by status; running rows carry their phase and a progress bar.
-
-    A row that cannot be read is listed with the failed ones whatever its stored status (a worker
-    fails it when it claims it), its problem as the reason.
-    """
+    """Split the queue by status; running rows carry their phase and a progress bar. A row that cannot be read is
+    listed with the failed ones whatever its stored status (a worker fails it when it claims it)."""
     def rows(*statuses: Status) -> list[QueueRequest]:
         return [r for r in requests if r.status in statuses and not r.problem]
 
@@ -70,7 +65,8 @@ def _row(request: QueueRequest) -> dict[str, object]:
         "id": request.id,
         "model": request.model_id,
         "revision": short_revision(request.revision),
-        "benchmark": _benchmark_title(request.benchmark),
+        # A benchmark no longer registered is shown by its stored name.
+        "benchmark": BENCHMARKS[request.benchmark].title if request.benchmark in BENCHMARKS else request.benchmark,
         "mode": str(request.chat_mode),
         "precision": request.precision,
         "submitter": request.submitter,
@@ -86,10 +82,8 @@ def _row(request: QueueRequest) -> dict[str, object]:
 
 
 def job_cell(request: QueueRequest) -> str:
-    """Where a request run as a Hugging Face Job runs and what it cost so far, with its link; empty otherwise.
-
-    E.g. `a100-large RUNNING, 1h 02m, $2.58: https://huggingface.co/jobs/org/68a…`; plain text, never HTML.
-    """
+    """Where a request run as a Hugging Face Job runs and what it cost so far, with its link, as plain text
+    (`a100-large RUNNING, 1h 02m, $2.58: https://huggingface.co/jobs/org/68a…`); empty otherwise."""
     if not request.job_id:
         return ""
     parts = [f"{request.job_flavor or '?'} {request.job_stage or 'STARTING'}"]
@@ -106,9 +100,3 @@ def _duration(seconds: float) -> str:
         return f"{seconds:.0f}s"
     minutes = round(seconds / 60)
     return f"{minutes}m" if minutes < 60 else f"{minutes // 60}h {minutes % 60:02d}m"
-
-
-def _benchmark_title(name: str) -> str:
-    """The benchmark's short title (`Indic QA`); a name no longer registered is shown as stored."""
-    benchmark = BENCHMARKS.get(name)
-    return benchmark.title if benchmark else name

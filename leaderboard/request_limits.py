@@ -1,21 +1,16 @@
 """`BodyLimit`: a request body past MAX_BODY_BYTES is refused (413) before Gradio reads or parses any of it.
 
-Every event the page sends carries its inputs' values: texts of at most 512 characters and lists of
-at most 32 of them (`leaderboard.endpoint_inputs`), a few KB in all. A body of megabytes is never a
-page's: without a bound, a 20 MB run id was parsed, looked up, written to the log and sent back.
-File uploads (Gradio's `/upload`, bounded by its own `max_file_size`) pass through.
+Every event the page sends carries its inputs' values: texts of at most 512 characters and lists of at most 32 of
+them (`leaderboard.endpoint_inputs`), a few KB in all. A body of megabytes is never a page's: without a bound, a 20
+MB run id was parsed, looked up, written to the log and sent back. File uploads (Gradio's `/upload`, bounded by its
+own `max_file_size`) pass through.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Awaitable, Callable
 
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY_BYTES = 128 * 1024
 """The largest request body accepted: the board's biggest event, every list full, is under a quarter of it."""
@@ -26,7 +21,7 @@ UNBOUNDED_SUFFIXES = ("/upload",)
 class BodyLimit:
     """ASGI middleware: reads a request's body up to `max_bytes` and hands it on, or answers 413 past it."""
 
-    def __init__(self, app: App, max_bytes: int = MAX_BODY_BYTES) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
         self.app = app
         self.max_bytes = max_bytes
 
@@ -35,7 +30,8 @@ class BodyLimit:
                 UNBOUNDED_SUFFIXES):
             await self.app(scope, receive, send)
             return
-        if self._declared_length(scope) > self.max_bytes:
+        declared = next((value for name, value in scope.get("headers", []) if name.lower() == b"content-length"), b"")
+        if declared.isdigit() and int(declared) > self.max_bytes:
             await self._refuse(send)
             return
         messages, size = [], 0
@@ -53,13 +49,6 @@ class BodyLimit:
             return messages.pop(0) if messages else await receive()
 
         await self.app(scope, replay, send)
-
-    @staticmethod
-    def _declared_length(scope: Scope) -> int:
-        for name, value in scope.get("headers", []):
-            if name.lower() == b"content-length":
-                return int(value) if value.isdigit() else 0
-        return 0
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps({"error": f"the request body is over {self.max_bytes:,} bytes, the most this server "

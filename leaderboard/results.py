@@ -1,14 +1,9 @@
-"""Results on disk as canonical DataFrames, read only through the engine's own readers.
+"""The board's one boundary with run folders: results on disk read through the engine's own readers.
 
-Every number comes from a run folder's summary.json or details.parquet as the engine
-wrote it; nothing here re-scores. Reads are cached on file modification stamps, so a new
-or re-scored run appears on the next call without a restart, and an unchanged one is
-not read again.
-
-This is the board's one boundary with run folders: each file it reads (request.json and
-summary.json by `run_shape`, details.parquet's per-item values by `eval_backend.item_values`)
-is checked when the folder is read, and a folder that fails is a problem of the snapshot,
-named with its file and field, and in no ranking, matrix or comparison.
+Nothing here re-scores. Reads are cached on file modification stamps, so a new or re-scored run appears on the
+next call without a restart. Each file read (request.json and summary.json by `run_shape`, details.parquet's
+per-item values by `eval_backend.item_values`) is checked when the folder is read; a folder that fails is a
+problem of the snapshot, named with its file and field, and in no ranking, matrix or comparison.
 """
 
 from __future__ import annotations
@@ -96,20 +91,29 @@ class Snapshot:
 
 
 class LruCache(Generic[V]):
-    """A small thread-safe least-recently-used cache (Gradio calls back from many threads)."""
+    """A thread-safe least-recently-used cache (Gradio calls back from many threads): entries weigh 1 unless `put`
+    says otherwise, their total `weight` stays under `size`, and one heavier than `max_entry` is not kept.
 
-    def __init__(self, size: int) -> None:
+    The page cache weighs its answers in bytes: a count says nothing about memory when answers range from a 2 KB
+    style to a 5 MB script (512 pages of 0.84 MB each took a server from 389 MB to 824 MB).
+    """
+
+    def __init__(self, size: int, max_entry: int | None = None) -> None:
         self.size = size
-        self._entries: OrderedDict[Hashable, V] = OrderedDict()
+        self.max_entry = size if max_entry is None else max_entry
+        self.weight = 0
+        self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._lock = threading.Lock()
 
+    def __len__(self) -> int:
+        return len(self._entries)
+
     def get_or_load(self, key: Hashable, load: Callable[[], V]) -> V:
-        with self._lock:
-            if key in self._entries:
-                self._entries.move_to_end(key)
-                return self._entries[key]
-        value = load()  # outside the lock: a slow read must not block every other caller
-        self.put(key, value)
+        """The value kept for `key`, else `load()`'s, kept."""
+        value = self.get(key)
+        if value is None:
+            value = load()  # outside the lock: a slow read must not block every other caller
+            self.put(key, value)
         return value
 
     def get(self, key: Hashable) -> V | None:
@@ -117,15 +121,25 @@ class LruCache(Generic[V]):
         with self._lock:
             if key in self._entries:
                 self._entries.move_to_end(key)
-                return self._entries[key]
+                return self._entries[key][0]
         return None
 
-    def put(self, key: Hashable, value: V) -> None:
-        """Keep `value` for `key`, dropping the least recently used entry past `size`."""
+    def put(self, key: Hashable, value: V, weight: int = 1) -> bool:
+        """Keep `value` for `key`, dropping the least recently used entries past `size`; False, keeping nothing,
+        when it alone weighs more than `max_entry`."""
+        if weight > self.max_entry:
+            return False
         with self._lock:
-            self._entries[key] = value
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            self._drop(key)
+            self._entries[key] = (value, weight)
+            self.weight += weight
+            while self.weight > self.size:
+                self._drop(next(iter(self._entries)))
+        return True
+
+    def _drop(self, key: Hashable) -> None:
+        if key in self._entries:
+            self.weight -= self._entries.pop(key)[1]
 
 
 class ResultsStore:
@@ -144,9 +158,8 @@ class ResultsStore:
     def snapshot(self) -> Snapshot:
         """Every run folder with a summary, re-reading only those whose files changed.
 
-        A snapshot younger than `reuse_s` is reused: listing and stat-ing hundreds of
-        folders costs tens of ms, and a burst of viewers would otherwise each pay it. One
-        caller takes a new snapshot while the others wait for it rather than take their own.
+        A snapshot younger than `reuse_s` is reused: stat-ing hundreds of folders costs tens of ms, which a burst
+        of viewers would each pay. One caller takes a new snapshot while the others wait for it.
         """
         with self._snapshot_lock:
             if self._last is None or time.monotonic() - self._last[0] >= self.reuse_s:
@@ -154,7 +167,7 @@ class ResultsStore:
             return self._last[1]
 
     def _take_snapshot(self) -> Snapshot:
-        runs, problems, seen = [], [], {}
+        problems, seen = [], {}
         for folder in iter_run_folders(self.runs_dir):
             run_id = folder.path.relative_to(self.runs_dir).as_posix()
             try:
@@ -163,19 +176,14 @@ class ResultsStore:
             except UNREADABLE as exc:
                 logger.warning("skipping run folder %s: %s", folder.path, exc)
                 problems.append(f"{run_id}: {exc}")
-                continue
-            runs.append(seen[run_id][1])
         with self._lock:
             self._runs = seen  # folders that disappeared leave the cache here
         signature = tuple(sorted((run_id, stamp) for run_id, (stamp, _) in seen.items()))
-        return Snapshot(tuple(runs), tuple(problems), signature)
+        return Snapshot(tuple(run for _, run in seen.values()), tuple(problems), signature)
 
     def run(self, run_id: str) -> RunResult:
-        """The run with this id (`<org>__<name>/<revision>`), read through the cache.
-
-        Looked up directly rather than through a snapshot, which stats every run folder.
-        The id may come from a client, so anything but a run folder under `runs_dir` is unknown,
-        and so is a folder the board skips as malformed.
+        """The run with this id (`<org>__<name>/<revision>`), read through the cache, not a snapshot (which stats
+        every folder). The id may come from a client: anything but a readable run folder under `runs_dir` is unknown.
         """
         folder = run_folder_of_id(self.runs_dir, run_id)
         if folder is None or not folder.summary_path.is_file():
@@ -217,16 +225,12 @@ class ResultsStore:
         check_run_files(folder, request, summary)
         summary = {**BENCHMARKS[summary["benchmark"]].current_keys(summary), **summary}  # an older run's figures
         run = RunResult(run_id, folder, request, summary)
-        _check_item_values(run)
+        # Refuses a details.parquet without the per-item values the benchmark declares, and keeps them in the
+        # compact file the statistics read. A run not scored item by item has none.
+        statistics = run.benchmark.item_statistics
+        if statistics is not None and folder.details_path.exists():
+            item_values(folder, statistics())
         return run
-
-
-def _check_item_values(run: RunResult) -> None:
-    """Refuse a run whose details.parquet does not give the per-item values its benchmark declares (the
-    check also keeps them in the compact file the statistics read). A run not scored item by item has none."""
-    statistics = run.benchmark.item_statistics
-    if statistics is not None and run.folder.details_path.exists():
-        item_values(run.folder, statistics())
 
 
 UNREADABLE = (RunFolderError, OSError, ValueError, RecursionError)
@@ -237,15 +241,12 @@ ValueError covers undecodable bytes; RecursionError, JSON nested too deep for th
 def runs_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
     """One row per run: identity, provenance, the model's card, decoding mode and the counts (its figures are its
     benchmark's, read by `scored_tables`)."""
-    rows = [_run_row(run) for run in runs]
-    return pd.DataFrame(rows, columns=RUN_COLUMNS)
+    return pd.DataFrame([_run_row(run) for run in runs], columns=RUN_COLUMNS)
 
 
-RUN_COLUMNS = [
-    "run_id", "model", "revision", "benchmark", "judge_model", "created_at", "params_b", "precision", "license",
-    "open_weights", "items", "scored_items",
-    "failed_items", "pending_items", "missing_responses", "failed_judgments", "decoding_mode",
-]
+COUNTS = ("items", "scored_items", "failed_items", "pending_items", "missing_responses", "failed_judgments")
+RUN_COLUMNS = ["run_id", "model", "revision", "benchmark", "judge_model", "created_at", "params_b", "precision",
+               "license", "open_weights", *COUNTS, "decoding_mode"]
 
 
 def _run_row(run: RunResult) -> dict[str, Any]:
@@ -262,8 +263,7 @@ def _run_row(run: RunResult) -> dict[str, Any]:
         "license": _license(run.request),
         "open_weights": run.request.get("open_weights") if isinstance(run.request.get("open_weights"), bool) else None,
         "decoding_mode": mode_text(run.summary.get("decoding_mode")),
-        **{name: counts.get(name, 0) for name in (
-            "items", "scored_items", "failed_items", "pending_items", "missing_responses", "failed_judgments")},
+        **{name: counts.get(name, 0) for name in COUNTS},
     }
 
 
@@ -288,9 +288,8 @@ def _license(request: Mapping[str, Any]) -> str:
 def _board_stamp(folder: RunFolder) -> tuple[tuple[int, int] | None, ...]:
     """The stamp of every file of a run that the board shows or checks: a new stamp is new results to render.
 
-    The consistency report counts: it changes the About tab without changing the scores. So does
-    details.parquet, whose per-item values are checked with the folder and the rank ranges rest on (the
-    compact file kept from it does not: it is current exactly when details.parquet is unchanged).
+    The consistency report changes the About tab, details.parquet the rank ranges (the compact file kept from it
+    is current exactly when details.parquet is unchanged).
     """
     return _stamp(folder.summary_path, folder.request_path, folder.path / CONSISTENCY_FILE, folder.details_path)
 

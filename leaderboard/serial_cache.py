@@ -1,9 +1,9 @@
 """`SerialCache`: derived figures computed once per key, one computation at a time across the server.
 
-A paired comparison of two full WritingBench runs costs seconds of CPU, a pairwise matrix about
-one; a visitor choosing pair after pair, or many visitors at once, must not make the server run
-them side by side without end. Every `SerialCache` shares one lock: at most one such
-computation runs at any moment, and visitors asking for the same key wait for it and share it.
+A paired comparison of two full WritingBench runs costs seconds of CPU, a pairwise matrix about one; a visitor
+choosing pair after pair, or many visitors at once, must not make the server run them side by side without end. Every
+`SerialCache` shares one lock: at most one such computation runs at any moment, and visitors asking for the same key
+wait for it and share it.
 """
 
 from __future__ import annotations

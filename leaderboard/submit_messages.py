@@ -1,7 +1,7 @@
 """What the submit form reads and says: a pasted Hub URL understood, the engine's verdict made readable.
 
-The engine's messages are written for the command line too (lowercase, and a duplicate names
-the run folder on the server); the web form shows them capitalised and without server paths.
+The engine's messages are written for the command line too (lowercase, and a duplicate names the run folder on the
+server); the web form shows them capitalised and without server paths.
 """
 
 from __future__ import annotations
@@ -31,11 +31,8 @@ def parse_model_input(text: str) -> ModelInput:
 
     Anything else is returned stripped, for the engine to accept or refuse with its own reason.
     """
-    stripped = text.strip()
-    match = _HUB_URL.match(stripped)
-    if match is None:
-        return ModelInput(stripped)
-    return ModelInput(match["model"], match["revision"])
+    match = _HUB_URL.match(text.strip())
+    return ModelInput(match["model"], match["revision"]) if match else ModelInput(text.strip())
 
 
 def readable(message: str) -> str:

@@ -24,8 +24,8 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from leaderboard import page_cache
-from leaderboard.byte_bounded_cache import ByteBoundedCache
 from leaderboard.page_cache import PAGE_CACHE_BYTES, PageCache
+from leaderboard.results import LruCache
 
 
 @dataclass
@@ -45,7 +45,7 @@ class Compressions:
     on_event_loop: list[bool] = field(default_factory=list)
 
 
-def page_app(first_view: StubFirstView, counter: Counter, answers: ByteBoundedCache | None = None) -> Starlette:
+def page_app(first_view: StubFirstView, counter: Counter, answers: LruCache | None = None) -> Starlette:
     def page(request: Request) -> Response:
         counter.pages += 1
         if request.query_params.get("fail"):
@@ -189,7 +189,7 @@ def test_head_requests_get_headers_only_and_other_paths_pass_through(client: Tes
 
 
 def test_unique_query_strings_build_the_page_once_and_the_cache_stays_in_its_bytes(counter: Counter) -> None:
-    answers: ByteBoundedCache = ByteBoundedCache(20_000)
+    answers: LruCache = LruCache(20_000, 5_000)
     client = TestClient(page_app(StubFirstView(), counter, answers))
     pages = {client.get(f"/?cachefill={n}").text for n in range(300)}
     assert len(pages) == 1 and counter.pages == 1
@@ -197,12 +197,12 @@ def test_unique_query_strings_build_the_page_once_and_the_cache_stays_in_its_byt
     for n in range(100):  # a page per Host header a visitor makes up: the oldest go
         client.get("/", headers={"host": f"board-{n}.example"})
     assert counter.pages == 101
-    assert 0 < answers.bytes <= 20_000 and len(answers) < 100
+    assert 0 < answers.weight <= 20_000 and len(answers) < 100
 
 
 def test_the_cache_states_its_bound_in_bytes() -> None:
     cache = PageCache(page_app(StubFirstView(), Counter()), StubFirstView())
-    assert cache.answers.max_bytes == PAGE_CACHE_BYTES == 64 * 1024 * 1024
+    assert cache.answers.size == PAGE_CACHE_BYTES == 64 * 1024 * 1024
 
 
 def test_a_static_file_with_unique_query_strings_is_fetched_and_compressed_once(
@@ -215,7 +215,7 @@ def test_a_static_file_with_unique_query_strings_is_fetched_and_compressed_once(
 
 
 def test_an_answer_too_large_to_keep_is_passed_on_whole_and_not_kept(counter: Counter) -> None:
-    client = TestClient(page_app(StubFirstView(), counter, ByteBoundedCache(4000)))  # keeps answers up to 1,000 B
+    client = TestClient(page_app(StubFirstView(), counter, LruCache(4000, 1000)))  # keeps answers up to 1,000 B
     first, second = (client.get("/assets/a-long-name-for-a-large-script.js") for _ in range(2))
     assert first.content == second.content and len(first.content) > 1000
     assert counter.pages == 2
