@@ -56,13 +56,12 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     linked = replace(context, page_link=tab_link(context, benchmark))
     reading = style_choice(linked, benchmark, render=False)  # under the rankings: a phone's first screen is rows
     renders: LruCache[RankingsView] = LruCache(RENDERS_KEPT)
-    section = rankings_section.build(
+    controls = rankings_section.build(
         prefix, benchmark, linked.page_link, context.results_version,
         lambda query, style=SEED: rankings_of(context, benchmark, query, style, renders),
         empty_table(_ranking_headers(benchmark), names), on_groups,
         lambda: [breakdown_groups(store_of(context, benchmark).snapshot().runs, breakdown) for breakdown in on_groups],
         [reading])
-    controls = section.controls
     style_note = gr.Markdown(visible=False, elem_id=f"{prefix}-style-note")
     breakdowns = {breakdown.label: breakdown for breakdown in benchmark.board.breakdowns}
     # Folded: WritingBench's (a row per run and language) outweighed the rest of the page together.
