@@ -12,26 +12,14 @@ import gradio as gr
 from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from leaderboard.compare_links import LINK_SCRIPT, parse_compare_link
 from leaderboard.comparison_tables import (
-    COLUMNS,
-    comparison_table,
-    download_document,
-    download_table,
-    forest_figure,
-    headline_html,
-    wrapping_html,
+    COLUMNS, comparison_table, download_document, download_table, forest_figure, headline_html, wrapping_html,
 )
 from leaderboard.endpoint_inputs import flag, number, optional_text, refusing_bad_input
 from leaderboard.context import AppContext
 from leaderboard.display import short_revision
 from leaderboard.exports import content_digest, export_json, export_view_csv, safe_name
 from leaderboard.pairwise_matrix import (
-    DEFAULT_MODELS,
-    MAX_MODELS,
-    MatrixUnavailable,
-    bounded_models,
-    figure_choices,
-    matrix_html,
-    matrix_note,
+    DEFAULT_MODELS, MAX_MODELS, MatrixUnavailable, bounded_models, figure_choices, matrix_html, matrix_note,
     matrix_view,
 )
 from leaderboard.run_pair import BenchmarkComparison, compare_pair
@@ -187,16 +175,16 @@ def matrix_updates(context: AppContext, figure: Any, note: Any, matrix: Any, nam
     name = name if name in MATRIX_BENCHMARKS else DEFAULT_BENCHMARK
     choices = figure_choices(name)
     chosen = chosen if chosen in {value for _, value in choices} else choices[0][1]
+    chooser = gr.update(choices=choices, value=chosen)
     try:
         view = matrix_view(context.stores[name], name, chosen, bounded_models(n))
     except MatrixUnavailable as exc:
         logger.warning("pairwise matrix of %s: %s", name, exc)
-        return {figure: gr.update(choices=choices, value=chosen), note: f"The matrix cannot be drawn: {exc}",
-                matrix: ""}
+        return {figure: chooser, note: f"The matrix cannot be drawn: {exc}", matrix: ""}
     if view is None:
-        return {figure: gr.update(choices=choices, value=chosen),
-                note: "Fewer than two ranked runs share a dataset revision: nothing to compare yet.", matrix: ""}
-    return {figure: gr.update(choices=choices, value=chosen), note: matrix_note(view), matrix: matrix_html(view)}
+        return {figure: chooser, note: "Fewer than two ranked runs share a dataset revision: nothing to compare yet.",
+                matrix: ""}
+    return {figure: chooser, note: matrix_note(view), matrix: matrix_html(view)}
 
 
 def _heading(comparison: BenchmarkComparison) -> str:
