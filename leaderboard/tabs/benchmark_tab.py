@@ -54,7 +54,7 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     gr.Markdown(_intro(context, benchmark), elem_id=f"{prefix}-intro")
     on_groups = subset_breakdowns(benchmark)
     linked = replace(context, page_link=tab_link(context, benchmark))
-    reading = style_choice(linked, benchmark, render=False)  # under the rankings: a phone's first screen is rows
+    reading = style_choice(linked, benchmark)
     renders: LruCache[RankingsView] = LruCache(RENDERS_KEPT)
     controls = rankings_section.build(
         prefix, benchmark, linked.page_link, context.results_version,
