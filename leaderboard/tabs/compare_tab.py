@@ -153,7 +153,9 @@ def pair_updates(context: AppContext, sections: Mapping[str, tuple[Any, ...]], s
     for comparison in result.compared:
         column, heading, answer, table, as_json, as_csv, plot = sections[comparison.benchmark]
         json_path, csv_path = comparison_downloads(context.downloads_dir, comparison)
-        updates.update({column: gr.update(visible=True), heading: _heading(comparison),
+        revision = short_revision(comparison.dataset_revision) or "unrecorded"
+        updates.update({column: gr.update(visible=True),
+                        heading: f"### {comparison.title}\nDataset revision `{revision}` (both runs).",
                         answer: headline_html(comparison),
                         table: gr.update(value=comparison_table(comparison), datatype=["str"] * len(COLUMNS)),
                         as_json: json_path, as_csv: csv_path, plot: failsafe(forest_figure)(comparison)})
@@ -185,11 +187,6 @@ def matrix_updates(context: AppContext, figure: Any, note: Any, matrix: Any, nam
         return {figure: chooser, note: "Fewer than two ranked runs share a dataset revision: nothing to compare yet.",
                 matrix: ""}
     return {figure: chooser, note: matrix_note(view), matrix: matrix_html(view)}
-
-
-def _heading(comparison: BenchmarkComparison) -> str:
-    revision = short_revision(comparison.dataset_revision) or "unrecorded"
-    return f"### {comparison.title}\nDataset revision `{revision}` (both runs)."
 
 
 def _summary(context: AppContext, run_a: str, run_b: str, compared: tuple[BenchmarkComparison, ...],

@@ -34,19 +34,15 @@ def build(context: AppContext) -> None:
     """The side-by-side table, refreshed with the results."""
     gr.Markdown(note())
     # Its real headers from the start (an empty grid would show "1 2 3"), as a render with no runs shows them.
-    table = gr.Dataframe(empty_table(overview_columns(), {}), interactive=False, elem_id="overview-table",
+    headers = ["Model", "Revision", *(headline_column(b) for b in BENCHMARKS.values()),
+               *(rank_column(b) for b in BENCHMARKS.values())]
+    table = gr.Dataframe(empty_table(headers, {}), interactive=False, elem_id="overview-table",
                          max_height=640, wrap=True)
     context.results_version.change(lambda: render_overview(context), None, table, show_progress="hidden",
                                    concurrency_limit=None)
     board = gr.DownloadButton("Download the whole board (parquet)", elem_id="board-download", size="sm")
     board_file = BoardFile(context.settings)
     context.results_version.change(lambda: board_file.current(context), None, board, show_progress="hidden")
-
-
-def overview_columns() -> list[str]:
-    """The table's headers, in order: model, revision, every benchmark's headline, then every benchmark's rank."""
-    return ["Model", "Revision", *(headline_column(b) for b in BENCHMARKS.values()),
-            *(rank_column(b) for b in BENCHMARKS.values())]
 
 
 def render_overview(context: AppContext) -> Any:
@@ -59,8 +55,9 @@ def render_overview(context: AppContext) -> Any:
     # The registry as it is now: a benchmark may be registered after this module is imported (the test-only toy).
     units = {headline_column(b): b.headline_metric().unit for b in BENCHMARKS.values()}
     shown = pd.DataFrame({
-        "Model": [_model_cell(model, revision, repeated) for model, revision, repeated
-                  in zip(frame["model"], frame["revision"], models.duplicated())],
+        # The model's name links its page at this revision; a later revision is marked as the same model's.
+        "Model": [linked_markdown(OTHER_REVISION if repeated else model, model_address(model, revision), model)
+                  for model, revision, repeated in zip(frame["model"], frame["revision"], models.duplicated())],
         "Revision": [short_revision(revision) for revision in frame["revision"]],
         # Blank when not evaluated; each figure with its unit's decimals.
         **{column: ["" if pd.isna(value) else f"{value:.{decimals_of(units[column])}f}" for value in frame[column]]
@@ -68,11 +65,6 @@ def render_overview(context: AppContext) -> Any:
         **{rank_column(BENCHMARKS[name]): [ranks[name].get(key, "") for key in keys] for name in runs},
     })
     return gr.update(value=shown, datatype=["markdown"] + ["str"] * (len(shown.columns) - 1))
-
-
-def _model_cell(model: str, revision: str, repeated: bool) -> str:
-    """The model's name linking to its page at this revision (a later revision: marked as the same model's)."""
-    return linked_markdown(OTHER_REVISION if repeated else model, model_address(model, revision), model)
 
 
 def _rank_texts(ranks: pd.DataFrame) -> dict[tuple[str, str], str]:
