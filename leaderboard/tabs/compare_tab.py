@@ -28,14 +28,13 @@ from leaderboard.figure_kinds import failsafe
 
 logger = logging.getLogger(__name__)
 INTRO = (
-    "Pick two models: on every benchmark both have run on the same dataset revision, their paired "
-    "difference **A − B** item by item, overall, per language and per variant / domain / task, with its "
-    "paired, clustered 95 % interval, the p-value of the paired permutation test and that p-value Holm-adjusted over "
-    "the benchmark's rows, one verdict (A better, B better or no significant difference: the adjusted p-value at most "
-    "0.05 **and** the interval excluding 0; no verdict on too few clusters, with why) and how many items each model "
-    "won, tied and lost. Each benchmark's "
-    "comparison downloads as JSON (what `python -m eval_backend compare RUN_A RUN_B --json` prints) or CSV. "
-    "About explains each figure."
+    "Pick two models: on every benchmark both have run on the same dataset revision, their paired difference "
+    "**A − B** item by item, overall, per language and per variant / domain / task, with its paired, clustered 95 % "
+    "interval, the p-value of the paired permutation test and that p-value Holm-adjusted over the benchmark's rows, "
+    "one verdict (A better, B better or no significant difference: the adjusted p-value at most 0.05 **and** the "
+    "interval excluding 0; no verdict on too few clusters, with why) and how many items each model won, tied and "
+    "lost. Each benchmark's comparison downloads as JSON (what `python -m eval_backend compare RUN_A RUN_B --json` "
+    "prints) or CSV. About explains each figure."
 )
 CHOOSE = "Choose two different models."
 MATRIX_BENCHMARKS = [name for name in BENCHMARKS if figure_choices(name)]

@@ -141,25 +141,23 @@ def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, benchmark: Benchmar
     controls on this board, and `rule`, the line saying what is ranked."""
     problems = gr.update(value="\n".join(snapshot.problems), visible=bool(snapshot.problems))
     active = active_filters_line(query.active(benchmark.board.column_groups, group_labels(benchmark)))
+    shown = (sorted_rows(ranking[kept_rows(ranking, query)], query.sort_by, higher_is_better(ranking, benchmark))
+             if len(ranking) else ranking)
     common = {"problems": problems, "rule": gr.update(value=rule), "empty_state": gr.update(visible=not snapshot.runs),
+              "download": rankings_download(snapshot, shown, downloads_dir, prefix, file_name, (query, rule)),
               "updated": gr.update(value=last_updated(ranking)),
               "sort_by": gr.update(choices=sort_choices(ranking, benchmark)),  # never its value: a render keeps a choice
               "licenses": gr.update(choices=license_choices(ranking)),
               "groups": gr.update(choices=group_choices(ranking, benchmark)),
               "filters_active": gr.update(value=active, visible=bool(active)), "reset": gr.update(visible=bool(active))}
-    shown = (sorted_rows(ranking[kept_rows(ranking, query)], query.sort_by, higher_is_better(ranking, benchmark))
-             if len(ranking) else ranking)
     if shown.empty:  # the note says so; the CSV of the view (its headers, no row) and the filters line stay
-        hidden = gr.update(visible=False)
-        return RankingsView(table=gr.update(visible=not snapshot.runs), unranked=hidden,
-                            download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, (query, rule)),
+        return RankingsView(table=gr.update(visible=not snapshot.runs), unranked=gr.update(visible=False),
                             no_match=gr.update(visible=bool(snapshot.runs)), **common)
     labels, places = ranking_labels(ranking, benchmark), column_decimals(ranking, benchmark)
     ranked, unranked = split_standing(shown_ranking(shown, benchmark, query.groups))
     return RankingsView(
         table=linked_table(ranked, labels, link, places, visible=True),
         unranked=linked_table(unranked, labels, link, places, visible=not unranked.empty),
-        download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, (query, rule)),
         no_match=gr.update(visible=False), **common)
 
 
