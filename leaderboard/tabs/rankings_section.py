@@ -76,8 +76,7 @@ def build(prefix: str, benchmark: Benchmark, page_link: gr.Textbox | None, resul
         outputs["updated"] = gr.Markdown(elem_id=f"{prefix}-last-updated")
         outputs["download"] = gr.DownloadButton("Download this view (CSV)", elem_id=f"{prefix}-download-view",
                                                 size="sm", scale=0, visible=False)
-    search, sort_by = ranking_controls.build_search(prefix)
-    controls = ranking_controls.build_filters(prefix, benchmark, subsets, search, sort_by)
+    controls = ranking_controls.build(prefix, benchmark, subsets)
     with gr.Row(elem_id=f"{prefix}-filters-summary"):
         outputs["filters_active"] = gr.Markdown(visible=False, elem_id=f"{prefix}-filters-active")
         outputs["reset"] = gr.Button("Reset filters", visible=False, size="sm", scale=0,
@@ -90,7 +89,7 @@ def build(prefix: str, benchmark: Benchmark, page_link: gr.Textbox | None, resul
                                  max_height=400, visible=False, elem_classes=[UNRANKED_CLASS]),
         "problems": gr.Textbox(label=PROBLEMS_LABEL, interactive=False, visible=False, elem_id=f"{prefix}-problems"),
         "rule": gr.Markdown("", elem_id=f"{prefix}-ranking-rule"),
-        "sort_by": sort_by, "licenses": controls.licenses, "groups": controls.groups,
+        "sort_by": controls.sort_by, "licenses": controls.licenses, "groups": controls.groups,
     })
     for reading in readings:  # how the rankings read (the style view), drawn under them: a phone's first screen is rows
         if not reading.is_rendered:
