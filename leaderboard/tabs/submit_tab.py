@@ -126,11 +126,8 @@ def submit_form(form: SubmissionForm, user: str | None, store: QueueStore, setti
     except SubmissionRejected as exc:
         return SubmitResult(readable(str(exc)))
     queued = submitted.requests
-    requests = ", ".join(
-        f"#{request.id} ({request.benchmark}, {request.chat_mode} prompts)" if offers_raw(BENCHMARKS[request.benchmark])
-        else f"#{request.id} ({request.benchmark})"
-        for request in queued
-    )
+    requests = ", ".join(f"#{r.id} ({r.benchmark}, {r.chat_mode} prompts)" if offers_raw(BENCHMARKS[r.benchmark])
+                         else f"#{r.id} ({r.benchmark})" for r in queued)
     left_out = "".join(f"\nLeft out: {readable(reason)}" for reason in submitted.left_out)
     return SubmitResult(f"Queued as request {requests}: {queued[0].model_id} at {queued[0].revision}.{left_out}",
                         queued=True)
