@@ -144,6 +144,11 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
                               elem_id=f"{prefix}-question")
         with gr.Row(equal_height=False):
             panels = (build_panel(prefix), build_panel(f"{prefix}-second", visible=False))
+        # A link goes through a plain text box: only a valid run is chosen. Empty, not None: the script hands back ""
+        # for an address that names no item, which must not be a change (it would send this tab's four link events
+        # on every linked visit, to any tab).
+        linked = (gr.Textbox("", visible=False, elem_id=f"{prefix}-linked-model")
+                  if context.page_link is not None else None)
     browser = [items, *groupings, *files.values()]
     detail_outputs = [title, shots_panel, shots, question, *(output for panel in panels for output in panel.outputs())]
     item_inputs = [model, show, *groupings]
@@ -204,10 +209,7 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     compare.input(show_item, [model, compare, opened], detail_outputs).then(None, address_inputs, None, js=address)
     gr.on([control.change for control in (model, compare, show, *groupings)], compare_listed,
           [model, compare, show, *groupings], paired, trigger_mode="always_last", show_progress="hidden")
-    if context.page_link is not None:  # a link goes through a plain text box: only a valid run is chosen
-        # Empty, not None: the script hands back "" for an address that names no item, which must not be a change
-        # (it would send this tab's four link events on every linked visit, to any tab).
-        linked = gr.Textbox("", visible=False, elem_id=f"{prefix}-linked-model")
+    if context.page_link is not None and linked is not None:
         context.page_link.change(None, [context.page_link, linked], linked,
                                  js=LINK_SCRIPT.format(tabs=tabs, limit=MAX_LINK_CHARS))
 
