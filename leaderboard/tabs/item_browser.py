@@ -153,9 +153,11 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     detail_outputs = [title, shots_panel, shots, question, *(output for panel in panels for output in panel.outputs())]
     item_inputs = [model, show, *groupings]
 
-    def checked(run_id: object, chosen_show: object, chosen: Sequence[object]) -> tuple[str | None, str, tuple]:
+    def checked(run_id: object, show_value: object,
+                chosen: Sequence[object]) -> tuple[str | None, str, tuple[str, ...]]:
         """The model, the "Show" choice and each item filter, checked as untrusted input."""
-        return optional_text(run_id, "model"), text(chosen_show, "show"), tuple(text(v, "item filter") for v in chosen)
+        picked = tuple(text(value, "item filter") for value in chosen)
+        return optional_text(run_id, "model"), text(show_value, "show"), picked
 
     @refusing_bad_input
     def browse(run_id: object, chosen_show: object, *chosen: object) -> list[Any]:
