@@ -22,7 +22,7 @@ from leaderboard.pairwise_matrix import (
     DEFAULT_MODELS, MAX_MODELS, MatrixUnavailable, bounded_models, figure_choices, matrix_html, matrix_note,
     matrix_view,
 )
-from leaderboard.run_pair import BenchmarkComparison, compare_pair
+from leaderboard.run_pair import BenchmarkComparison, PairComparison, compare_pair
 from eval_backend.run_items import model_label
 from leaderboard.figure_kinds import failsafe
 
@@ -143,12 +143,11 @@ def model_choices(context: AppContext) -> list[tuple[str, str]]:
 def pair_updates(context: AppContext, sections: Mapping[str, tuple[Any, ...]], summary: Any,
                  run_a: str | None, run_b: str | None) -> dict[Any, Any]:
     """The summary and every benchmark's section for A against B (sections hidden where not compared)."""
-    hidden = {component: gr.update(visible=False) if i == 0 else gr.skip()
-              for section in sections.values() for i, component in enumerate(section)}
+    updates = {component: gr.update(visible=False) if i == 0 else gr.skip()  # each shown below where compared
+               for section in sections.values() for i, component in enumerate(section)}
     if not run_a or not run_b or run_a == run_b:
-        return {summary: CHOOSE, **hidden}
+        return {summary: CHOOSE, **updates}
     result = compare_pair(context.stores, run_a, run_b)
-    updates = dict(hidden)
     for comparison in result.compared:
         column, heading, answer, table, as_json, as_csv, plot = sections[comparison.benchmark]
         json_path, csv_path = comparison_downloads(context.downloads_dir, comparison)
@@ -158,7 +157,7 @@ def pair_updates(context: AppContext, sections: Mapping[str, tuple[Any, ...]], s
                         answer: headline_html(comparison),
                         table: gr.update(value=comparison_table(comparison), datatype=["str"] * len(COLUMNS)),
                         as_json: json_path, as_csv: csv_path, plot: failsafe(forest_figure)(comparison)})
-    return {summary: _summary(context, run_a, run_b, result.compared, result.skipped), **updates}
+    return {summary: _summary(context, run_a, run_b, result), **updates}
 
 
 def comparison_downloads(downloads_dir: Path, comparison: BenchmarkComparison) -> tuple[str, str]:
@@ -188,13 +187,12 @@ def matrix_updates(context: AppContext, figure: Any, note: Any, matrix: Any, nam
     return {figure: chooser, note: matrix_note(view), matrix: matrix_html(view)}
 
 
-def _summary(context: AppContext, run_a: str, run_b: str, compared: tuple[BenchmarkComparison, ...],
-             skipped: tuple[str, ...]) -> str:
+def _summary(context: AppContext, run_a: str, run_b: str, result: PairComparison) -> str:
     """Who A and B are, and each benchmark not compared with why, as escaped HTML (ids wrap at any character)."""
     labels = {run_id: label for label, run_id in model_choices(context)}
     lines = [f"<strong>{side}</strong> = {html.escape(labels.get(run_id, run_id))}"
              for side, run_id in (("A", run_a), ("B", run_b))]
-    if not compared:
+    if not result.compared:
         lines.append("No benchmark has comparable runs of both models.")
-    lines += [f"Not compared on {html.escape(reason)}" for reason in skipped]
+    lines += [f"Not compared on {html.escape(reason)}" for reason in result.skipped]
     return wrapping_html("<br>".join(lines))
