@@ -1,19 +1,13 @@
-"""A link in a grid cell opens when clicked (score links, flag badges, model names), and a row's
-address travels once.
+"""A link in a grid cell opens when clicked (score links, flag badges, model names), and a row's address travels
+once.
 
-Gradio 6.31 redraws a grid cell on `mousedown` (it selects the cell): the `<a>` under the pointer
-is replaced before the button comes up, so the `click` lands on the new element and no link is
-ever followed. A capture-phase listener on the document keeps a press on a cell's link from
-reaching the grid, so the link stays and the browser follows it as it says (Gradio writes
-`target="_blank"`: a new tab, the board stays; Ctrl or ⌘ as usual). A press elsewhere in a cell
-selects it as before.
+Gradio 6.31 redraws a grid cell on `mousedown` (it selects it): the `<a>` under the pointer was replaced before
+the `click`, and no link was ever followed. A capture-phase listener keeps a press on a cell's link from the grid,
+so the browser follows it (`target="_blank"`: a new tab); a press elsewhere in a cell selects it as before.
 
-Every score cell of a row links to the same run's items, narrowed by its column (`&language=Hindi`).
-Written out in each of a 500-row board's 10,000 score cells, the run's address was most of the page
-a first visit downloads; so a row carries it once, in its first linked cell, and the others link
-`#+<that cell's column>&language=Hindi` (`row_links`). The head script makes such a link whole from
-its row the moment it is pointed at, focused, pressed or followed, so the address a reader hovers,
-copies or opens is the full one.
+A 500-row board's 10,000 score cells each wrote out their run's address: most of a first visit's download. So a
+row carries it once, in its first linked cell, and the others link `#+<that column>&language=Hindi`
+(`row_links`), which the head script makes whole as soon as a link is pointed at, focused, pressed or followed.
 """
 
 from __future__ import annotations
@@ -48,8 +42,6 @@ CELL_LINKS_HEAD = """<script>
   }
 })();
 </script>"""
-"""A `<head>` script for `launch(head=...)`: a press on a grid cell's link is the link's, not the grid's, and a
-`row_links` link is made whole before it is used."""
 
 
 def row_links(addresses: Sequence[str | None]) -> list[str | None]:
@@ -59,17 +51,7 @@ def row_links(addresses: Sequence[str | None]) -> list[str | None]:
     `#+<first's column>` plus what it adds, which `CELL_LINKS_HEAD` makes whole in the browser; any other stays
     as it is.
     """
-    first = next((column for column, address in enumerate(addresses) if address), None)
-    if first is None:
-        return list(addresses)
-    base = addresses[first]
-    assert base is not None
-    return [address if column == first or not address else _relative(address, base, first)
+    first, base = next(((column, address) for column, address in enumerate(addresses) if address), (None, ""))
+    return [f"{ROW_LINK}{first}{address[len(base):]}"
+            if column != first and address and (address == base or address.startswith(base + "&")) else address
             for column, address in enumerate(addresses)]
-
-
-def _relative(address: str, base: str, column: int) -> str:
-    """`address` written against the row's first link `base` (in `column`) where it extends it."""
-    if address == base or address.startswith(base + "&"):
-        return f"{ROW_LINK}{column}{address[len(base):]}"
-    return address

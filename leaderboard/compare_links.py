@@ -1,9 +1,8 @@
 """A link to the Compare view: the two models compared and the pairwise matrix's benchmark, figure and size.
 
-`?tab=compare&a=<run id>&b=<run id>&matrix=<benchmark>&figure=<figure>&top=15` opens the view with
-both models' comparison and that matrix. Everything in an address is untrusted: a run id no
-benchmark's results store knows (or one leaving the runs folder), a benchmark or figure that
-does not exist, or a malformed size is dropped, and the rest of the link still applies.
+`?tab=compare&a=<run id>&b=<run id>&matrix=<benchmark>&figure=<figure>&top=15` opens the view with both models'
+comparison and that matrix. An address is untrusted: a run id no store knows (or one leaving the runs folder), a
+benchmark or figure that does not exist, or a malformed size is dropped, and the rest of the link still applies.
 """
 
 from __future__ import annotations
@@ -12,9 +11,10 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
+from leaderboard.item_links import known_run
 from leaderboard.page_link import read_link
 from leaderboard.pairwise_matrix import DEFAULT_MODELS, MAX_MODELS, figure_choices
-from leaderboard.results import ResultsStore, UnknownRunError
+from leaderboard.results import ResultsStore
 from leaderboard.tab_links import TAB_PARAM
 
 COMPARE_TAB = "compare"
@@ -55,22 +55,6 @@ def parse_compare_link(query: object, stores: Mapping[str, ResultsStore]) -> Com
     benchmark = link.choice("matrix", [name for name in BENCHMARKS if figure_choices(name)])
     figures = [name for _, name in figure_choices(benchmark or DEFAULT_BENCHMARK)]
     top = link.number("top", 2, MAX_MODELS)
-    return CompareLink(
-        a=known_run(stores, link.text("a")),
-        b=known_run(stores, link.text("b")),
-        benchmark=benchmark,
-        figure=link.choice("figure", figures),
-        top=None if top is None else int(top),
-    )
-
-
-def known_run(stores: Mapping[str, ResultsStore], run_id: str) -> str | None:
-    """`run_id` when some benchmark's store has a run folder of it (its own check refuses paths outside it)."""
-    if not run_id:
-        return None
-    for store in stores.values():
-        try:
-            return store.run(run_id).run_id
-        except UnknownRunError:
-            continue
-    return None
+    a, b = (next(filter(None, (known_run(store, link.text(side)) for store in stores.values())), None)
+            for side in "ab")
+    return CompareLink(a, b, benchmark, link.choice("figure", figures), None if top is None else int(top))

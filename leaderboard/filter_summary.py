@@ -1,7 +1,4 @@
-"""The "filters active" line: what narrows a view, in words, so a restored link never hides rows silently.
-
-Generic: a tab lists its active filters as (name, value) pairs; this module says them in one line.
-"""
+"""The "filters active" line: what narrows a view, in words, so a restored link never hides rows silently."""
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
-"""Keyboard focus that never falls to the page body.
+"""A `<head>` script keeping keyboard focus off the page body: every dropdown's list leaves the Tab order.
 
-Chromium makes a scrolling element focusable when nothing inside it is. A Gradio dropdown's
-open list of choices is one: Tab from the dropdown moves focus into that list, the dropdown
-then closes and removes it, and focus drops to the body (the next Tab starts from there).
-Taking the list out of the Tab order (the arrow keys still choose in it) sends Tab on to the
-next control.
+Chromium makes a scrolling element focusable when nothing inside it is, as a Gradio dropdown's open list: Tab
+moved focus into it, the dropdown closed and removed it, and focus fell to the body. Out of the Tab order (the
+arrow keys still choose in it), Tab goes on to the next control.
 """
 
 from __future__ import annotations
@@ -14,4 +12,3 @@ new MutationObserver(() => document.querySelectorAll("ul.option-list:not([tabind
   .forEach(list => list.setAttribute("tabindex", "-1")))
   .observe(document.documentElement, {childList: true, subtree: true});
 </script>"""
-"""A `<head>` script for `launch(head=...)`: every dropdown's list, as it appears, leaves the Tab order."""

@@ -1,7 +1,7 @@
 """An item and a run as a link names them: `<config>:<index>` (`Hindi:3`) and a run id the results must hold.
 
-Everything in an address is untrusted: an item key that does not parse, or a run the results store
-does not know (or one leaving the runs folder), is None, and the rest of the link still applies.
+An address is untrusted: an item key that does not parse, or a run the store does not know (or one leaving the
+runs folder), is None, and the rest of the link still applies.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """A link to a run's items draws only the items: nothing of another tab, nor of the board around the items.
 
-A score cell opens `?tab=qa&model=<run id>&config=hindi` in a new browser tab. Served as every visitor's
-first view, that page was the Leaderboard until the server had chosen the linked tab and listed the items
-(seconds on a loaded machine): what a reader saw first was another tab. This `<head>` script runs before
-the page draws: for an address naming a tab and a model, everything but the path to that tab's item
-browser (`#<tab>-item-browser`) is left out of the page (`display: none`, through `:has()`), so nothing is
-drawn until the server chooses the tab, and then only the item browser, at the top. The line above the
-items links the whole board (the tab's address without the model), which draws the page as usual. A tab's
-former id (`BoardView.former_tabs`) finds the item browser of the tab it names now.
+A score cell opens `?tab=qa&model=<run id>&config=hindi` in a new browser tab, which showed the first tab until
+the server had chosen the linked one (seconds on a loaded machine). This `<head>` script runs before the page
+draws: for an address naming a tab and a model, everything beside the path to that tab's item browser
+(`#<tab>-item-browser`, or that of the tab a former id names now) is left out (`display: none`, via `:has()`).
+The line above the items links the whole board (the address without the model), drawn as usual.
 """
 
 from __future__ import annotations
@@ -29,7 +26,6 @@ def items_link_head(former_tabs: Mapping[str, str]) -> str:
   const tabs = [asked, (%(former)s)[asked]].filter(Boolean);
   const browser = tabs.map((tab) => `#${CSS.escape(tab)}-item-browser`).join(", ");
   const style = document.createElement("style");
-  // Every element beside the path from the page's root to the item browser is left out.
   // Until the item browser is in the page, nothing of it is drawn; then every element beside the path from the
   // page's root to it is left out.
   style.textContent = `body:not(:has(${browser})) .gradio-container { visibility: hidden; }

@@ -1,10 +1,8 @@
 """`read_link`: the page address's query string (`?tab=qa&q=…`), read within stated bounds and never raising.
 
-Every tab reads its part of a shared link from here (`tab_links`, `judgment_links`, the board's
-and the rankings' searches). An address is untrusted text of any size: past MAX_LINK_CHARS the
-rest is not read, past MAX_LINK_PARAMS parameters the others are not read, a value longer than
-MAX_VALUE_CHARS is dropped, and each typed reading (`choice`, `listed`, `number`, `index`) drops
-what it cannot use. A dropped part asks nothing; the rest of the link still applies.
+Every tab reads its part of a shared link from here. An address is untrusted text of any size: what lies past a
+bound below is not read, and each typed reading (`choice`, `listed`, `number`, `flag`) drops what it cannot use. A
+dropped part asks nothing; the rest of the link still applies.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""Every number a link: a score cell opens the items behind it, and the address says which.
-
-A cell's link is an address of this page (`?tab=leaderboard&model=<run id>&config=Hindi`): opened,
-the page reads it like any shared link (the benchmark tab's item browser), so the tab opens on that
-model with its filters set. Generic: a benchmark's tab names its item view's
-tab, which breakdown groups filter by which field, and which columns are its headline.
+"""Every number a link: a score cell opens the items behind it, as an address of this page
+(`?tab=leaderboard&model=<run id>&config=Hindi`) that the tab's item browser reads like any shared link.
 """
 
 from __future__ import annotations
@@ -26,10 +22,8 @@ def score_link(tab: str, group_fields: Mapping[str, str], headline_columns: Coll
                column_filters: Mapping[str, Mapping[str, str]] | None = None) -> ScoreLink:
     """The links of a board's score cells: a headline column opens all of a run's items in `tab`; a column of
     `column_filters` the items its filters keep (Saraiki's math accuracy: `{"task": "math"}`); a breakdown
-    column `<group>.<name>` opens those whose `group_fields[group]` field is `name`; other columns link nowhere.
-
-    A run id longer than a link may carry (`page_link.MAX_VALUE_CHARS`) links nowhere: the link would be dropped.
-    """
+    column `<group>.<name>` opens those whose `group_fields[group]` field is `name`; other columns, and a run id
+    longer than a link may carry (`page_link.MAX_VALUE_CHARS`: the link would be dropped), link nowhere."""
     def link(run_id: str, column: str) -> str | None:
         if len(run_id) > MAX_VALUE_CHARS:
             return None

@@ -1,9 +1,7 @@
 """Long pages with a table of contents, and sections a link opens (`?tab=about#h-judge-consistency`).
 
-Gradio gives each heading of a Markdown component with `header_links=True` the id `h-` + its slug;
-`heading_id` computes the same id, so a contents list built here links headings Gradio renders
-(a browser test checks every link lands on its heading). A page opened with such a hash has no
-heading to scroll to until the tab is drawn: `SECTION_LINK_HEAD` scrolls there when it appears.
+`heading_id` computes the id Gradio gives a heading (`header_links=True`), so the contents link the headings it
+renders. A page opened at such a hash has no heading until the tab is drawn: `SECTION_LINK_HEAD` then scrolls.
 """
 
 from __future__ import annotations
@@ -40,4 +38,3 @@ SECTION_LINK_HEAD = """<script>
   setTimeout(() => seen.disconnect(), 30000);
 })();
 </script>"""
-"""A `<head>` script for `launch(head=...)`: a page opened at `#<heading id>` scrolls to that heading once drawn."""

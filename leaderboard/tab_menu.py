@@ -1,8 +1,7 @@
-"""The phone's tab menu closes on Escape, as a menu does.
+"""A `<head>` script: Escape closes the phone's "More tabs" menu, as it closes a menu.
 
-On a narrow screen Gradio folds the tabs that do not fit into a "More tabs" menu, which closes
-only on a click. Escape now closes it too, through the menu's own button (Gradio keeps its
-open state there), and gives focus back to that button so the keyboard user is where they were.
+Gradio folds the tabs a narrow screen cannot fit into that menu, which closed only on a click. Escape clicks the
+menu's own button (Gradio keeps its open state there) and gives it focus back: the keyboard user stays in place.
 """
 
 from __future__ import annotations
@@ -16,4 +15,3 @@ document.addEventListener("keydown", (event) => {
   }
 });
 </script>"""
-"""A `<head>` script for `launch(head=...)`: Escape closes an open "More tabs" menu."""

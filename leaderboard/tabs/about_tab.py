@@ -4,7 +4,7 @@ figure precision and style control."""
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Callable, Iterable
 
 import gradio as gr
 import pandas as pd
@@ -40,24 +40,9 @@ def about_text(judge_attempts: int) -> str:
                       about_markdown([benchmark.title for benchmark in benchmarks])])
 
 
-def _each(benchmarks: Iterable[Benchmark], statement: Mapping[str, str]) -> str:
-    """`statement` per benchmark name as "title: statement", joined; benchmarks without one left out."""
-    return "; ".join(f"{benchmark.title}: {statement[benchmark.name]}" for benchmark in benchmarks
-                     if statement.get(benchmark.name))
-
-
-def _headlines(benchmarks: Iterable[Benchmark]) -> str:
-    return "\n".join(f"- **{benchmark.title}:** {labels(benchmark)[benchmark.headline]}" for benchmark in benchmarks)
-
-
-def _weightings(benchmarks: Iterable[Benchmark]) -> dict[str, str]:
-    weighting = {benchmark.name: benchmark.headline_metric().weighting for benchmark in benchmarks}
-    return {name: WEIGHTS[value] for name, value in weighting.items() if value is not None}
-
-
-def _subset_groups(benchmarks: Iterable[Benchmark]) -> dict[str, str]:
-    return {benchmark.name: _either([breakdown.label.lower() for breakdown in subset_breakdowns(benchmark)])
-            for benchmark in benchmarks}
+def _each(benchmarks: Iterable[Benchmark], statement: Callable[[Benchmark], str | None]) -> str:
+    """Each benchmark's `statement` as "title: statement", joined; benchmarks without one left out."""
+    return "; ".join(f"{benchmark.title}: {said}" for benchmark in benchmarks if (said := statement(benchmark)))
 
 
 def _either(names: list[str]) -> str:
@@ -66,6 +51,12 @@ def _either(names: list[str]) -> str:
 
 def shared_text(judge_attempts: int, benchmarks: list[Benchmark]) -> str:
     """The sections every benchmark shares, with what differs between them read from their declarations."""
+    headlines = "\n".join(f"- **{benchmark.title}:** {labels(benchmark)[benchmark.headline]}"
+                          for benchmark in benchmarks)
+    weightings = _each(benchmarks, lambda benchmark: WEIGHTS.get(benchmark.headline_metric().weighting))
+    subset_groups = _each(benchmarks, lambda benchmark: _either([breakdown.label.lower()
+                                                                 for breakdown in subset_breakdowns(benchmark)]))
+    no_answer = "\n".join(f"- **{benchmark.title}:** {benchmark.no_answer.statement}" for benchmark in benchmarks)
     return f"""
 ## How every benchmark is run
 - **Judges:** a benchmark's LLM judge is the configured `JUDGE_MODEL` (GPT-5.4 by default). A judge call is
@@ -80,7 +71,7 @@ def shared_text(judge_attempts: int, benchmarks: list[Benchmark]) -> str:
 
 ## Ranking
 Each benchmark ranks its runs by its headline:
-{_headlines(benchmarks)}
+{headlines}
 
 Complete runs only: a run is complete when every config of the dataset in its languages is there and every item
 has a score (a run limited to the first items of each config never is); runs that cover only some configs
@@ -113,7 +104,7 @@ more), per config too.
 
 ## Reading the Compare tab and the Judgments comparison
 - **A − B (paired difference):** model A's figure minus model B's, on the items both runs scored, weighed
-  as the benchmark weighs them ({_each(benchmarks, _weightings(benchmarks))}). It is given overall, per config
+  as the benchmark weighs them ({weightings}). It is given overall, per config
   (language or task), and per group of the benchmark's other breakdowns (all configs pooled). Only runs of
   one dataset revision are compared; the Compare tab says which benchmark was left out and why.
 - **95 % interval:** the 2.5th to 97.5th percentile of A − B over seeded cluster bootstrap draws, the same
@@ -153,14 +144,14 @@ more), per config too.
 
 ## What an unanswered item scores, per benchmark
 A model never gains by failing to answer: an item it could not answer is scored, never left out.
-{chr(10).join(f"- **{benchmark.title}:** {benchmark.no_answer.statement}" for benchmark in benchmarks)}
+{no_answer}
 
 ## Columns
 | Column | Meaning |
 |---|---|
 | Rank, Rank range (95 %) | Position by the benchmark's headline (see Ranking) among complete runs (ties share a rank), and the middle 95 % of the ranks it holds in the joint bootstrap (a run on another dataset revision: the ranks its interval allows; see Ranking) |
 | Model, Revision | The model id as submitted (shown as text; its model page links to the evaluated revision on the Hub when the id is a Hub id), and that revision |
-| The headline on the chosen groups | Shown when the ranking is restricted to chosen groups (Filters: {_each(benchmarks, _subset_groups(benchmarks))}): the headline on those items alone; it orders the complete runs, and its 95 % interval and rank range are the subset's, from one joint bootstrap of the runs on its items |
+| The headline on the chosen groups | Shown when the ranking is restricted to chosen groups (Filters: {subset_groups}): the headline on those items alone; it orders the complete runs, and its 95 % interval and rank range are the subset's, from one joint bootstrap of the runs on its items |
 | The benchmark's figures, 95 % interval | Each figure the benchmark declares, with its unit (an arrow where lower is better), the headline first; every benchmark's headline has its bootstrap interval beside it, and its section above says what its own figures mean |
 | Why not ranked | For a run listed apart: partial (how many configs of the dataset) or incomplete (how many items scored) |
 | One column per group (column groups) | The headline in each group of a breakdown the benchmark declares (its section above names them); where a breakdown has a baseline group, each other group's drop from it in % of the baseline's score (`romanized drop %`: how far below its native-script score a run falls on romanized prompts; negative where it does better) |

@@ -1,12 +1,10 @@
 """A benchmark tab's plots section: its declared figures of the ranking the tab shows, a top-N slider, and a
 chooser above each figure of chosen runs (`FigureSpec.chosen`: a radar's models, the one model of a two-way
-breakdown).
+breakdown), offering every ranked run; a chosen run no longer ranked is dropped, never refused.
 
-The section lays itself out (`build`) and draws (`render_plots`); the tab registers the events, as its plots
-follow its search, filters and chosen groups. The section is folded and drawn once a viewer opens it
-(`opened_fold`): drawn on the first screen, its figures delayed the first tab's ranking on every first visit, and
-every linked view (`?tab=about`), which opens on the first tab before it moves. A chooser offers every ranked run, not only the top N; a chosen run
-no longer ranked is dropped, never refused.
+The tab registers the events, as its plots follow its search, filters and chosen groups. The section is folded
+and drawn once opened (`opened_fold`): drawn on the first screen, its figures delayed the first tab's ranking on
+every first visit.
 """
 
 from __future__ import annotations
@@ -30,7 +28,6 @@ from leaderboard.tabs.opened_fold import opened_fold
 DEFAULT_TOP_N = 20
 MAX_TOP_N = 100
 """The most models the top-N slider (and a client) may ask for; a figure draws at most `figure_kinds.MAX_ROWS`."""
-TOP_N_LABEL = "Show the top N models"
 PLOTS_TITLE = "Plots"
 WIDE_PLOT = "wide-plot"
 """The class of a plot that keeps its width on a phone and scrolls sideways inside the page (`styles`)."""
@@ -65,7 +62,8 @@ def build(benchmark: Benchmark, prefix: str) -> PlotsSection:
     only event it registers marks the section opened (`PlotsSection.opened`)."""
     with opened_fold(PLOTS_TITLE, f"{prefix}-plots") as opened:
         gr.Markdown(PLOTS_NOTE, elem_id=f"{prefix}-plots-note")
-        top_n = gr.Slider(1, MAX_TOP_N, value=DEFAULT_TOP_N, step=1, label=TOP_N_LABEL, elem_id=f"{prefix}-top-n")
+        top_n = gr.Slider(1, MAX_TOP_N, value=DEFAULT_TOP_N, step=1, label="Show the top N models",
+                          elem_id=f"{prefix}-top-n")
         choosers, plots = [], []
         for spec in benchmark.board.figures:
             title = figure_title(benchmark, spec)
@@ -104,12 +102,10 @@ def most_chosen(spec: FigureSpec) -> int:
 
 def render_plots(ranking: pd.DataFrame, runs: Mapping[str, RunResult], benchmark: Benchmark, top_n: object,
                  chosen: Sequence[object]) -> list[Any]:
-    """`ranking`: the ranked rows the tab shows, in its order (the columns of `scored_tables.ranking_frame` /
-    `scored_rankings.on_subset`: run_id, model, revision, the headline, ci_low, ci_high, rank_best, rank_worst,
-    flags, maybe SUBSET_COLUMN). Values in the order of `outputs`: each figure, then each chooser's update
-    (choices: every ranked run's label; value: the chosen ones still ranked, else the default best n).
-    `top_n` and each chooser value are checked as untrusted input (`leaderboard.endpoint_inputs`: number(),
-    texts()); a bad one raises InvalidInput naming the control."""
+    """Values in the order of `PlotsSection.outputs` for `ranking`, the ranked rows the tab shows in its order
+    (`scored_tables.ranking_frame`'s columns): each figure, then each chooser's update (choices: every ranked run's
+    label; value: the chosen ones still ranked, else the default best n). `top_n` and each chooser value are
+    untrusted input: a bad one raises InvalidInput naming the control."""
     count = int(number(top_n, "top N", 1, MAX_TOP_N) or DEFAULT_TOP_N)
     specs = [spec for spec in benchmark.board.figures if spec.chosen]
     if len(chosen) != len(specs):
@@ -117,14 +113,12 @@ def render_plots(ranking: pd.DataFrame, runs: Mapping[str, RunResult], benchmark
     wanted = [_chosen_labels(spec, benchmark, value) for spec, value in zip(specs, chosen)]  # all checked first
     labels = run_labels(ranking)
     by_label = {label: run_id for run_id, label in labels.items()}
-    picked = {spec.name: [by_label[label] for label in names if label in by_label] for spec, names in zip(specs, wanted)}
-    figures = ranked_figures(ranking, runs, benchmark, count, picked)
-    updates = []
-    for spec in specs:
-        shown = [labels[run_id] for run_id in chosen_runs(spec, ranking, picked[spec.name])]
-        updates.append(gr.update(choices=list(labels.values()),
-                                 value=shown if spec.chosen > 1 else (shown[0] if shown else None)))
-    return [*figures, *updates]
+    picked = {spec.name: [by_label[label] for label in names if label in by_label]
+              for spec, names in zip(specs, wanted)}
+    shown = [[labels[run_id] for run_id in chosen_runs(spec, ranking, picked[spec.name])] for spec in specs]
+    updates = [gr.update(choices=list(labels.values()), value=names if spec.chosen > 1 else next(iter(names), None))
+               for spec, names in zip(specs, shown)]
+    return [*ranked_figures(ranking, runs, benchmark, count, picked), *updates]
 
 
 def _chosen_labels(spec: FigureSpec, benchmark: Benchmark, value: object) -> tuple[str, ...]:

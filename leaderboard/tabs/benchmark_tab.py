@@ -1,25 +1,16 @@
-"""The tab of any scored benchmark (QA, Saraiki, the next ones), built from its declarations alone.
-
-Rankings with rank ranges (ranked runs, then the partial and incomplete ones), each row's flags
-(`row_flags`, as WritingBench's) and a filter hiding flagged rows, the decoding mode, their search
-and CSV, the figures per breakdown (language, domain, task) with a plot of each, the item browser
-and the downloads: columns, labels, directions and breakdowns come from the benchmark's metrics
-and board (`eval_backend.benchmarks.board_view`), so a new benchmark has no tab code of its own.
-
-Every score is a link to the items behind it (`score_links`): a ranking cell opens the run's items
-(a per-task metric: that task's), a breakdown cell those of its group, as an address of this tab
-(`?tab=qa&model=<run id>&config=hindi`) that opens the item browser on that model with that filter
-set (the item browser, `item_browser`).
+"""The tab of every benchmark, built from its declarations alone (`eval_backend.benchmarks.board_view`): its
+rankings (`rankings_section`), the figures per group of each breakdown, its plots (`benchmark_plots`) and its item
+browser (`item_browser`). Every score links to the items behind it (`score_links`), as an address of this tab
+(`?tab=qa&model=<run id>&config=hindi`) that opens the item browser on that model with that filter set.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Sequence
 
 import gradio as gr
-import pandas as pd
 
 from eval_backend.benchmarks.board_view import Breakdown
 from eval_backend.benchmarks.plugin import Benchmark
@@ -27,23 +18,12 @@ from eval_backend.dataset_loader import configured_benchmarks
 from leaderboard.endpoint_inputs import choice, refusing_bad_input
 from leaderboard.context import AppContext
 from leaderboard.ranking_query import RankingQuery, kept_rows
-from leaderboard.results import LruCache, Snapshot
+from leaderboard.results import LruCache
 from leaderboard.row_flags import too_few_items
 from leaderboard.score_links import items_address, score_link
 from leaderboard.scored_tables import (
-    breakdown_frame,
-    column_decimals,
-    labels,
-    metric_names,
-    breakdown_groups,
-    chosen_subset,
-    ranking_frame,
-    group_labels,
-    ranking_of,
-    shown_ranking,
-    subset_breakdowns,
-    subset_line,
-    tab_id,
+    breakdown_frame, breakdown_groups, chosen_subset, column_decimals, group_labels, labels, metric_names,
+    ranking_frame, ranking_of, shown_ranking, subset_breakdowns, subset_line, tab_id,
 )
 from leaderboard.answer_lengths import lengths_of
 from leaderboard.style_view import SEED, STYLE_PARAM, VIEW_CHOICES, footnote, in_reading, style_view
@@ -67,14 +47,6 @@ TAB_LINK_SCRIPT = """(query) => {{
 """Hands the page's address to the tab's rankings and reading only when it names one of their parameters: any
 other address (`?tab=about`, another tab's link) asks the server nothing on this tab's behalf."""
 
-@dataclass(frozen=True)
-class Board:
-    """One render of the tab's results: the rankings (`RankingsView`), the chosen breakdown, the style note."""
-
-    rankings: RankingsView
-    breakdown: Any
-    style_note: Any
-
 
 def build(context: AppContext, benchmark: Benchmark) -> None:
     """Lay out the benchmark's tab and wire it to its results and its own controls."""
@@ -82,15 +54,14 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     gr.Markdown(_intro(context, benchmark), elem_id=f"{prefix}-intro")
     on_groups = subset_breakdowns(benchmark)
     linked = replace(context, page_link=tab_link(context, benchmark))
-    reading = style_choice(linked, benchmark, render=False)  # under the rankings: a phone's first screen is rows
+    reading = style_choice(linked, benchmark)
     renders: LruCache[RankingsView] = LruCache(RENDERS_KEPT)
-    section = rankings_section.build(
+    controls = rankings_section.build(
         prefix, benchmark, linked.page_link, context.results_version,
         lambda query, style=SEED: rankings_of(context, benchmark, query, style, renders),
         empty_table(_ranking_headers(benchmark), names), on_groups,
         lambda: [breakdown_groups(store_of(context, benchmark).snapshot().runs, breakdown) for breakdown in on_groups],
         [reading])
-    controls = section.controls
     style_note = gr.Markdown(visible=False, elem_id=f"{prefix}-style-note")
     breakdowns = {breakdown.label: breakdown for breakdown in benchmark.board.breakdowns}
     # Folded: WritingBench's (a row per run and language) outweighed the rest of the page together.
@@ -176,26 +147,14 @@ def ranking_links(benchmark: Benchmark) -> CellLink:
 
 def breakdown_links(benchmark: Benchmark, breakdown: Breakdown) -> CellLink:
     """A breakdown cell's link: every figure of a group opens that run's items of that group."""
-    def link(row: Mapping[str, Any], column: str) -> str | None:
-        return items_address(tab_id(benchmark), str(row["run_id"]), {breakdown.item_field: str(row[breakdown.name])})
-
-    return link
-
-
-def render_board(context: AppContext, benchmark: Benchmark, breakdown: Breakdown,
-                 query: RankingQuery = RankingQuery(), style: str = SEED,
-                 renders: LruCache[RankingsView] | None = None) -> Board:
-    """Every run's rankings (those the query keeps, ranked on its groups, in the reading `style`: the seed's, or
-    controlled for style with its footnote) and the chosen breakdown."""
-    snapshot = store_of(context, benchmark).snapshot()
-    rankings = _rankings(context, benchmark, snapshot, query, style, renders)
-    return Board(rankings, *render_breakdown(context, benchmark, breakdown, style))
+    return lambda row, column: items_address(tab_id(benchmark), str(row["run_id"]),
+                                             {breakdown.item_field: str(row[breakdown.name])})
 
 
 def render_breakdown(context: AppContext, benchmark: Benchmark, breakdown: Breakdown, style: str = SEED) -> list[Any]:
     """The chosen breakdown's table, and the footnote of the controlled reading (hidden in the seed's)."""
     snapshot = store_of(context, benchmark).snapshot()
-    ranking = _ranking(context, benchmark, snapshot)
+    ranking = ranking_of(snapshot, benchmark, context.settings.judge.model)
     few = {run_id for run_id, codes in zip(ranking["run_id"], ranking["flags"]) if too_few_items(codes)}
     long = breakdown_frame(snapshot.runs, benchmark, breakdown, few, lengths_of(snapshot, benchmark))
     return [linked_table(long, labels(benchmark), breakdown_links(benchmark, breakdown), column_decimals(long, benchmark)),
@@ -207,8 +166,8 @@ def style_footnote(context: AppContext, benchmark: Benchmark, style: str = SEED)
     if style == SEED or not benchmark.board.style_features:
         return gr.update(value="", visible=False)
     snapshot = store_of(context, benchmark).snapshot()
-    return gr.update(value=footnote(style_view(snapshot, benchmark, _ranking(context, benchmark, snapshot)), benchmark),
-                     visible=True)
+    ranking = ranking_of(snapshot, benchmark, context.settings.judge.model)
+    return gr.update(value=footnote(style_view(snapshot, benchmark, ranking), benchmark), visible=True)
 
 
 def render_figures(context: AppContext, benchmark: Benchmark, query: RankingQuery = RankingQuery(),
@@ -225,17 +184,9 @@ def render_figures(context: AppContext, benchmark: Benchmark, query: RankingQuer
 
 def rankings_of(context: AppContext, benchmark: Benchmark, query: RankingQuery = RankingQuery(),
                 style: object = SEED, renders: LruCache[RankingsView] | None = None) -> RankingsView:
-    """The rankings the query keeps, in the reading `style`, and their CSV."""
-    snapshot = store_of(context, benchmark).snapshot()
-    return _rankings(context, benchmark, snapshot, query, _reading(style), renders)
-
-
-def _ranking(context: AppContext, benchmark: Benchmark, snapshot: Snapshot) -> pd.DataFrame:
-    return ranking_of(snapshot, benchmark, context.settings.judge.model)
-
-
-def _rankings(context: AppContext, benchmark: Benchmark, snapshot: Snapshot, query: RankingQuery,
-              style: str = SEED, renders: LruCache[RankingsView] | None = None) -> RankingsView:
+    """The rankings the query keeps (ranked on its groups), in the reading `style` (the seed's, or controlled for
+    style), and their CSV; served from `renders` once computed for this state of the results."""
+    snapshot, style = store_of(context, benchmark).snapshot(), _reading(style)
     key = (snapshot.signature, query, style)
     cached = renders.get(key) if renders is not None else None
     if cached is not None:

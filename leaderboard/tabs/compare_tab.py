@@ -12,42 +12,29 @@ import gradio as gr
 from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from leaderboard.compare_links import LINK_SCRIPT, parse_compare_link
 from leaderboard.comparison_tables import (
-    COLUMNS,
-    comparison_table,
-    download_document,
-    download_table,
-    forest_figure,
-    headline_html,
-    wrapping_html,
+    COLUMNS, comparison_table, download_document, download_table, forest_figure, headline_html, wrapping_html,
 )
 from leaderboard.endpoint_inputs import flag, number, optional_text, refusing_bad_input
 from leaderboard.context import AppContext
 from leaderboard.display import short_revision
 from leaderboard.exports import content_digest, export_json, export_view_csv, safe_name
 from leaderboard.pairwise_matrix import (
-    DEFAULT_MODELS,
-    MAX_MODELS,
-    MatrixUnavailable,
-    bounded_models,
-    figure_choices,
-    matrix_html,
-    matrix_note,
+    DEFAULT_MODELS, MAX_MODELS, MatrixUnavailable, bounded_models, figure_choices, matrix_html, matrix_note,
     matrix_view,
 )
-from leaderboard.run_pair import BenchmarkComparison, compare_pair
+from leaderboard.run_pair import BenchmarkComparison, PairComparison, compare_pair
 from eval_backend.run_items import model_label
 from leaderboard.figure_kinds import failsafe
 
 logger = logging.getLogger(__name__)
 INTRO = (
-    "Pick two models: on every benchmark both have run on the same dataset revision, their paired "
-    "difference **A − B** item by item, overall, per language and per variant / domain / task, with its "
-    "paired, clustered 95 % interval, the p-value of the paired permutation test and that p-value Holm-adjusted over "
-    "the benchmark's rows, one verdict (A better, B better or no significant difference: the adjusted p-value at most "
-    "0.05 **and** the interval excluding 0; no verdict on too few clusters, with why) and how many items each model "
-    "won, tied and lost. Each benchmark's "
-    "comparison downloads as JSON (what `python -m eval_backend compare RUN_A RUN_B --json` prints) or CSV. "
-    "About explains each figure."
+    "Pick two models: on every benchmark both have run on the same dataset revision, their paired difference "
+    "**A − B** item by item, overall, per language and per variant / domain / task, with its paired, clustered 95 % "
+    "interval, the p-value of the paired permutation test and that p-value Holm-adjusted over the benchmark's rows, "
+    "one verdict (A better, B better or no significant difference: the adjusted p-value at most 0.05 **and** the "
+    "interval excluding 0; no verdict on too few clusters, with why) and how many items each model won, tied and "
+    "lost. Each benchmark's comparison downloads as JSON (what `python -m eval_backend compare RUN_A RUN_B --json` "
+    "prints) or CSV. About explains each figure."
 )
 CHOOSE = "Choose two different models."
 MATRIX_BENCHMARKS = [name for name in BENCHMARKS if figure_choices(name)]
@@ -156,20 +143,21 @@ def model_choices(context: AppContext) -> list[tuple[str, str]]:
 def pair_updates(context: AppContext, sections: Mapping[str, tuple[Any, ...]], summary: Any,
                  run_a: str | None, run_b: str | None) -> dict[Any, Any]:
     """The summary and every benchmark's section for A against B (sections hidden where not compared)."""
-    hidden = {component: gr.update(visible=False) if i == 0 else gr.skip()
-              for section in sections.values() for i, component in enumerate(section)}
+    updates = {component: gr.update(visible=False) if i == 0 else gr.skip()  # each shown below where compared
+               for section in sections.values() for i, component in enumerate(section)}
     if not run_a or not run_b or run_a == run_b:
-        return {summary: CHOOSE, **hidden}
+        return {summary: CHOOSE, **updates}
     result = compare_pair(context.stores, run_a, run_b)
-    updates = dict(hidden)
     for comparison in result.compared:
         column, heading, answer, table, as_json, as_csv, plot = sections[comparison.benchmark]
         json_path, csv_path = comparison_downloads(context.downloads_dir, comparison)
-        updates.update({column: gr.update(visible=True), heading: _heading(comparison),
+        revision = short_revision(comparison.dataset_revision) or "unrecorded"
+        updates.update({column: gr.update(visible=True),
+                        heading: f"### {comparison.title}\nDataset revision `{revision}` (both runs).",
                         answer: headline_html(comparison),
                         table: gr.update(value=comparison_table(comparison), datatype=["str"] * len(COLUMNS)),
                         as_json: json_path, as_csv: csv_path, plot: failsafe(forest_figure)(comparison)})
-    return {summary: _summary(context, run_a, run_b, result.compared, result.skipped), **updates}
+    return {summary: _summary(context, run_a, run_b, result), **updates}
 
 
 def comparison_downloads(downloads_dir: Path, comparison: BenchmarkComparison) -> tuple[str, str]:
@@ -187,30 +175,24 @@ def matrix_updates(context: AppContext, figure: Any, note: Any, matrix: Any, nam
     name = name if name in MATRIX_BENCHMARKS else DEFAULT_BENCHMARK
     choices = figure_choices(name)
     chosen = chosen if chosen in {value for _, value in choices} else choices[0][1]
+    chooser = gr.update(choices=choices, value=chosen)
     try:
         view = matrix_view(context.stores[name], name, chosen, bounded_models(n))
     except MatrixUnavailable as exc:
         logger.warning("pairwise matrix of %s: %s", name, exc)
-        return {figure: gr.update(choices=choices, value=chosen), note: f"The matrix cannot be drawn: {exc}",
-                matrix: ""}
+        return {figure: chooser, note: f"The matrix cannot be drawn: {exc}", matrix: ""}
     if view is None:
-        return {figure: gr.update(choices=choices, value=chosen),
-                note: "Fewer than two ranked runs share a dataset revision: nothing to compare yet.", matrix: ""}
-    return {figure: gr.update(choices=choices, value=chosen), note: matrix_note(view), matrix: matrix_html(view)}
+        return {figure: chooser, note: "Fewer than two ranked runs share a dataset revision: nothing to compare yet.",
+                matrix: ""}
+    return {figure: chooser, note: matrix_note(view), matrix: matrix_html(view)}
 
 
-def _heading(comparison: BenchmarkComparison) -> str:
-    revision = short_revision(comparison.dataset_revision) or "unrecorded"
-    return f"### {comparison.title}\nDataset revision `{revision}` (both runs)."
-
-
-def _summary(context: AppContext, run_a: str, run_b: str, compared: tuple[BenchmarkComparison, ...],
-             skipped: tuple[str, ...]) -> str:
+def _summary(context: AppContext, run_a: str, run_b: str, result: PairComparison) -> str:
     """Who A and B are, and each benchmark not compared with why, as escaped HTML (ids wrap at any character)."""
     labels = {run_id: label for label, run_id in model_choices(context)}
     lines = [f"<strong>{side}</strong> = {html.escape(labels.get(run_id, run_id))}"
              for side, run_id in (("A", run_a), ("B", run_b))]
-    if not compared:
+    if not result.compared:
         lines.append("No benchmark has comparable runs of both models.")
-    lines += [f"Not compared on {html.escape(reason)}" for reason in skipped]
+    lines += [f"Not compared on {html.escape(reason)}" for reason in result.skipped]
     return wrapping_html("<br>".join(lines))

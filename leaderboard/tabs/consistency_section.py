@@ -40,8 +40,8 @@ COLUMNS = ("benchmark", *CONSISTENCY_COLUMNS)
 def build(context: AppContext) -> None:
     """The section's text and table, filled when the page loads and whenever the runs change."""
     gr.Markdown(INTRO, elem_id="consistency-text", header_links=True)
-    table = gr.Dataframe(value=_empty(), datatype=DATATYPES, interactive=False, elem_id="judge-consistency",
-                         label="No run has been checked yet")
+    table = gr.Dataframe(value=pd.DataFrame(columns=[LABELS[column] for column in COLUMNS]), datatype=DATATYPES,
+                         interactive=False, elem_id="judge-consistency", label="No run has been checked yet")
     context.results_version.change(lambda: consistency_table(context.stores), None, table)
 
 
@@ -51,14 +51,6 @@ def consistency_table(stores: Mapping[str, ResultsStore]) -> dict:
     frames = [consistency_frame(stores[name].snapshot().runs).assign(benchmark=benchmark.title)
               for name, benchmark in BENCHMARKS.items() if name in stores]
     checked = [frame for frame in frames if len(frame)]
-    frame = pd.concat(checked, ignore_index=True)[list(COLUMNS)] if checked else _empty_frame()
+    frame = pd.concat(checked, ignore_index=True)[list(COLUMNS)] if checked else pd.DataFrame(columns=list(COLUMNS))
     label = "Judge consistency" if len(frame) else "No run has been checked yet"
     return gr.update(value=frame.round(DECIMALS).rename(columns=LABELS), label=label)
-
-
-def _empty_frame() -> pd.DataFrame:
-    return pd.DataFrame(columns=list(COLUMNS))
-
-
-def _empty() -> pd.DataFrame:
-    return _empty_frame().rename(columns=LABELS)

@@ -1,14 +1,12 @@
 """A benchmark's item browser: one model's items under the declared filters, one item in full beside another
 model's answer to it, their paired comparison on the items listed, and the downloads.
 
-Built from the benchmark's declarations (`eval_backend.benchmarks.board_view`): the item table's columns, its
-filters (the board's group, each breakdown's field and the declared item groups, the "Show" choices) and how one
-item reads (`ItemView`: the prompt, the answer, the folded reasoning, the verdict, its scored parts). Items open
-by clicking their row; the address holds the view (`?tab=qa&qa_model=<run id>&qa_compare=<run id>&
-qa_item=<config>:<index>`, with the filters), and a link to it opens it. A score link
-(`?tab=qa&model=<run id>&config=hindi`) opens the browser on that model with that filter set; so do the links
-of a tab's former id (`BoardView.former_tabs`: `?tab=judgments&model=…&language=Hindi&item=Hindi:3`), a filter
-named by its label as they did.
+Built from the benchmark's declarations (`eval_backend.benchmarks.board_view`: the item table's columns, its
+filters, how one item reads). Items open by a click on their row; the address holds the view
+(`?tab=qa&qa_model=<run id>&qa_compare=<run id>&qa_item=<config>:<index>`, with the filters), and so opens it. A
+score link (`?tab=qa&model=<run id>&config=hindi`) opens the browser on that model with that filter set; so do the
+links of a tab's former id (`BoardView.former_tabs`: `?tab=judgments&model=…&language=Hindi`), a filter named
+by its label as they did.
 """
 
 from __future__ import annotations
@@ -29,21 +27,14 @@ from eval_backend.run_items import model_label
 from leaderboard.comparison_tables import filtered_summary, wrapping_html
 from leaderboard.context import AppContext
 from leaderboard.endpoint_inputs import InvalidInput, echo, optional_text, refusing_bad_input, text
+from leaderboard.exports import EXPORT_FORMATS
 from leaderboard.item_links import item_key, known_run, parse_item_key
 from leaderboard.items_link_view import WHOLE_BOARD_CLASS
 from leaderboard.page_link import MAX_LINK_CHARS, PageLink, read_link
 from leaderboard.results import QueryUnavailableError, ResultsStore, UnknownRunError
 from leaderboard.run_pair import compare_filtered
 from leaderboard.scored_tables import (
-    ALL,
-    groups,
-    item_filters,
-    item_groupings,
-    item_labels,
-    item_view,
-    items_frame,
-    ranking_of,
-    tab_id,
+    ALL, groups, item_filters, item_groupings, item_labels, item_view, items_frame, ranking_of, tab_id,
 )
 from leaderboard.tabs.item_panel import build_panel, hidden_panel, panel_values
 from leaderboard.tabs.scored_tab_parts import empty_table, item_downloads, rounded_table, run_downloads
@@ -85,13 +76,16 @@ server reads it within bounds (`page_link.read_link`) and checks the runs (`know
 
 @dataclass(frozen=True)
 class Items:
-    """The item browser for one model: its items under the filters, each filter's choices, the downloads."""
+    """The item browser for one model: its items under the filters, each filter's choices, the downloads (one per
+    export format)."""
 
     items: Any
     groupings: tuple[Any, ...]
-    jsonl: Any
-    csv: Any
-    parquet: Any
+    downloads: tuple[Any, ...]
+
+    def updates(self) -> list[Any]:
+        """The browser's outputs, in order: the table, each filter, the downloads."""
+        return [self.items, *self.groupings, *self.downloads]
 
 
 @dataclass(frozen=True)
@@ -115,52 +109,59 @@ class ItemLink:
     filters: tuple[str, ...]
 
 
-def build(context: AppContext, benchmark: Benchmark, tab: str | None = None) -> None:
-    """Lay out the item browser in the page's tab `tab` (default: the benchmark's) and wire it to its results,
-    its controls and the page's address."""
-    prefix = tab or tab_id(benchmark)
-    tabs = json.dumps(link_tabs(benchmark, prefix))
+def build(context: AppContext, benchmark: Benchmark) -> None:
+    """Lay out the item browser in the benchmark's tab and wire it to its results, its controls and the page's
+    address."""
+    prefix = tab_id(benchmark)
+    tabs = json.dumps(_link_tabs(benchmark))
     fields = item_groupings(benchmark)
     with gr.Column(elem_id=f"{prefix}-item-browser"):
-        _build(context, benchmark, prefix, tabs, fields)
-
-
-def _build(context: AppContext, benchmark: Benchmark, prefix: str, tabs: str, fields: Sequence[Any]) -> None:
-    gr.Markdown("### Items: each prompt, the answer and how it was scored")
-    # What a score link opened: how many items and their mean, and the way to the whole board.
-    line = gr.HTML(elem_id=f"{prefix}-linked-line")
-    with gr.Row():
-        # Custom values let API clients name a run id directly (an unknown one is refused by the results store).
-        model = gr.Dropdown(label="Model", elem_id=f"{prefix}-model", scale=2, allow_custom_value=True)
-        compare = gr.Dropdown([NO_COMPARISON], value="", label="Compare with (optional)", elem_id=f"{prefix}-compare",
-                              scale=2, allow_custom_value=True)
-    with gr.Row():
-        groupings = [gr.Dropdown([ALL], value=ALL, label=field.label, elem_id=f"{prefix}-{_grouping_id(benchmark, i)}")
-                     for i, field in enumerate(fields)]
-        show = gr.Dropdown(item_filters(benchmark), value=ALL, label="Show", elem_id=f"{prefix}-show")
-    items = gr.Dataframe(empty_table(list(item_labels(benchmark)), item_labels(benchmark)),
-                         label=ITEMS_LABEL, interactive=False, elem_id=f"{prefix}-items", max_height=640, wrap=True,
-                         elem_classes=["item-table"])
-    paired = gr.HTML(elem_id=f"{prefix}-paired")
-    files = item_downloads(prefix)
-    opened = gr.Textbox(visible=False, elem_id=f"{prefix}-item-key")
-    title = gr.Textbox(label="Item", interactive=False, visible=False, elem_id=f"{prefix}-item-title")
-    with gr.Accordion("Few-shot examples of this item's prompt", open=False, visible=False,
-                      elem_id=f"{prefix}-shots-panel") as shots_panel:
-        shots = gr.Textbox(label="Few-shot examples", lines=8, max_lines=30, elem_id=f"{prefix}-shots")
-    question = gr.Textbox(label="The item's prompt", lines=4, max_lines=30, interactive=False, visible=False,
-                          elem_id=f"{prefix}-question")
-    with gr.Row(equal_height=False):
-        panels = (build_panel(prefix), build_panel(f"{prefix}-second", visible=False))
+        gr.Markdown("### Items: each prompt, the answer and how it was scored")
+        # What a score link opened: how many items and their mean, and the way to the whole board.
+        line = gr.HTML(elem_id=f"{prefix}-linked-line")
+        with gr.Row():
+            # Custom values let API clients name a run id directly (the results store refuses an unknown one).
+            model = gr.Dropdown(label="Model", elem_id=f"{prefix}-model", scale=2, allow_custom_value=True)
+            compare = gr.Dropdown([NO_COMPARISON], value="", label="Compare with (optional)", scale=2,
+                                  elem_id=f"{prefix}-compare", allow_custom_value=True)
+        with gr.Row():
+            # The board's group keeps its element id `group`; any other filter's is `group-<field>`.
+            groupings = [gr.Dropdown([ALL], value=ALL, label=field.label,
+                                     elem_id=f"{prefix}-group" + (f"-{field.name}" if i else ""))
+                         for i, field in enumerate(fields)]
+            show = gr.Dropdown(item_filters(benchmark), value=ALL, label="Show", elem_id=f"{prefix}-show")
+        items = gr.Dataframe(empty_table(list(item_labels(benchmark)), item_labels(benchmark)), label=ITEMS_LABEL,
+                             interactive=False, elem_id=f"{prefix}-items", max_height=640, wrap=True,
+                             elem_classes=["item-table"])
+        paired = gr.HTML(elem_id=f"{prefix}-paired")
+        files = item_downloads(prefix)
+        opened = gr.Textbox(visible=False, elem_id=f"{prefix}-item-key")
+        title = gr.Textbox(label="Item", interactive=False, visible=False, elem_id=f"{prefix}-item-title")
+        with gr.Accordion("Few-shot examples of this item's prompt", open=False, visible=False,
+                          elem_id=f"{prefix}-shots-panel") as shots_panel:
+            shots = gr.Textbox(label="Few-shot examples", lines=8, max_lines=30, elem_id=f"{prefix}-shots")
+        question = gr.Textbox(label="The item's prompt", lines=4, max_lines=30, interactive=False, visible=False,
+                              elem_id=f"{prefix}-question")
+        with gr.Row(equal_height=False):
+            panels = (build_panel(prefix), build_panel(f"{prefix}-second", visible=False))
+        # A link goes through a plain text box: only a valid run is chosen. Empty, not None: the script hands back ""
+        # for an address that names no item, which must not be a change (it would send this tab's four link events
+        # on every linked visit, to any tab).
+        linked = (gr.Textbox("", visible=False, elem_id=f"{prefix}-linked-model")
+                  if context.page_link is not None else None)
     browser = [items, *groupings, *files.values()]
     detail_outputs = [title, shots_panel, shots, question, *(output for panel in panels for output in panel.outputs())]
     item_inputs = [model, show, *groupings]
 
+    def checked(run_id: object, show_value: object,
+                chosen: Sequence[object]) -> tuple[str | None, str, tuple[str, ...]]:
+        """The model, the "Show" choice and each item filter, checked as untrusted input."""
+        picked = tuple(text(value, "item filter") for value in chosen)
+        return optional_text(run_id, "model"), text(show_value, "show"), picked
+
     @refusing_bad_input
     def browse(run_id: object, chosen_show: object, *chosen: object) -> list[Any]:
-        picked = tuple(text(value, "item filter") for value in chosen)
-        return item_updates(render_items(context, benchmark, optional_text(run_id, "model"),
-                                         text(chosen_show, "show"), picked))
+        return render_items(context, benchmark, *checked(run_id, chosen_show, chosen)).updates()
 
     @refusing_bad_input
     def show_item(run_id: object, other: object, key: object) -> dict[Any, Any]:
@@ -179,15 +180,15 @@ def _build(context: AppContext, benchmark: Benchmark, prefix: str, tabs: str, fi
 
     @refusing_bad_input
     def compare_listed(run_id: object, other: object, chosen_show: object, *chosen: object) -> str:
-        return paired_comparison(context, benchmark, optional_text(run_id, "model"), optional_text(other, "compare with"),
-                                 text(chosen_show, "show"), tuple(text(value, "item filter") for value in chosen))
+        run_id, show_value, picked = checked(run_id, chosen_show, chosen)
+        return paired_comparison(context, benchmark, run_id, optional_text(other, "compare with"), show_value, picked)
 
     @refusing_bad_input
     def select_item(evt: gr.SelectData) -> str:
         return selected_item(evt.row_value)
 
     def refresh(current: str | None, other: str | None, query: str = "") -> list[Any]:
-        return model_updates(context, benchmark, prefix, current, other, text(query, "page address", MAX_LINK_CHARS))
+        return model_updates(context, benchmark, current, other, text(query, "page address", MAX_LINK_CHARS))
 
     address = ITEM_URL_SCRIPT.format(tab=prefix, tabs=tabs, all=ALL, fields=json.dumps([f.name for f in fields]),
                                      labels=json.dumps(sorted({f.label.lower() for f in fields})))
@@ -210,43 +211,30 @@ def _build(context: AppContext, benchmark: Benchmark, prefix: str, tabs: str, fi
     compare.input(show_item, [model, compare, opened], detail_outputs).then(None, address_inputs, None, js=address)
     gr.on([control.change for control in (model, compare, show, *groupings)], compare_listed,
           [model, compare, show, *groupings], paired, trigger_mode="always_last", show_progress="hidden")
-    if context.page_link is not None:  # a link goes through a plain text box: only a valid run is chosen
-        # Empty, not None: the script hands back "" for an address that names no item, which must not be a change
-        # (it would send this tab's four link events on every linked visit, to any tab).
-        linked = gr.Textbox("", visible=False, elem_id=f"{prefix}-linked-model")
+    if context.page_link is not None and linked is not None:
         context.page_link.change(None, [context.page_link, linked], linked,
                                  js=LINK_SCRIPT.format(tabs=tabs, limit=MAX_LINK_CHARS))
 
         def open_link(query: str, current: str | None, other: str | None) -> list[Any]:
-            return linked_view(context, benchmark, prefix, query, current, other)
+            return linked_view(context, benchmark, query, current, other)
 
-        # The filters with the models, then the items under them, then the item.
+        @refusing_bad_input
+        def line_of(run_id: object, chosen_show: object, *chosen: object) -> str:
+            return linked_line(context, benchmark, *checked(run_id, chosen_show, chosen))
+
+        # The filters with the models, then the items under them, then the line above them, then the item.
         linked.change(open_link, [linked, model, compare], [*groupings, show, model, compare, opened],
                       show_progress="hidden").then(browse, item_inputs, browser).then(
-            refusing_bad_input(lambda run_id, chosen_show, *chosen: linked_line(
-                context, benchmark, prefix, optional_text(run_id, "model"), text(chosen_show, "show"),
-                tuple(text(value, "item filter") for value in chosen))), item_inputs, line).then(
-            show_item, [model, compare, opened], detail_outputs)
+            line_of, item_inputs, line).then(show_item, [model, compare, opened], detail_outputs)
 
 
-def link_tabs(benchmark: Benchmark, tab: str) -> list[str]:
+def _link_tabs(benchmark: Benchmark) -> list[str]:
     """The tab ids whose links this item browser reads: its own, then the board's former ids."""
-    return list(dict.fromkeys((tab, *benchmark.board.former_tabs)))
-
-
-def _grouping_id(benchmark: Benchmark, position: int) -> str:
-    """The element id of an item filter: `group` for the board's group (as before), else `group-<field>`."""
-    return "group" if position == 0 else f"group-{item_groupings(benchmark)[position].name}"
+    return list(dict.fromkeys((tab_id(benchmark), *benchmark.board.former_tabs)))
 
 
 def store_of(context: AppContext, benchmark: Benchmark) -> ResultsStore:
     return context.stores[benchmark.name]
-
-
-def model_choices(ranking: pd.DataFrame) -> list[tuple[str, str]]:
-    """The item browser's models, in ranking order: (model @ revision, run id)."""
-    return [(choice_label(model, revision), run_id)
-            for run_id, model, revision in zip(ranking["run_id"], ranking["model"], ranking["revision"])]
 
 
 def choice_label(model: str, revision: object) -> str:
@@ -255,7 +243,7 @@ def choice_label(model: str, revision: object) -> str:
     return model_label(model, str(revision)[:12])
 
 
-def model_updates(context: AppContext, benchmark: Benchmark, tab: str, current: str | None, other: str | None,
+def model_updates(context: AppContext, benchmark: Benchmark, current: str | None, other: str | None,
                   query: str) -> list[Any]:
     """The Model and Compare dropdowns' new choices (the board's runs), each value only when the one it shows is no
     longer on the board: the model then the run the address `query` links this tab to, else the first ranked.
@@ -266,19 +254,22 @@ def model_updates(context: AppContext, benchmark: Benchmark, tab: str, current: 
     choices = _choices(context, benchmark)
     runs = [run_id for _, run_id in choices]
     model = gr.update(choices=choices) if current in runs else gr.update(
-        choices=choices, value=read_item_link(context, benchmark, tab, query).model or (runs[0] if runs else None))
+        choices=choices, value=read_item_link(context, benchmark, query).model or (runs[0] if runs else None))
     compare = gr.update(choices=[NO_COMPARISON, *choices], **({} if not other or other in runs else {"value": ""}))
     return [model, compare]
 
 
 def _choices(context: AppContext, benchmark: Benchmark) -> list[tuple[str, str]]:
-    return model_choices(ranking_of(store_of(context, benchmark).snapshot(), benchmark, context.settings.judge.model))
+    """The item browser's models, in ranking order: (model @ revision, run id)."""
+    ranking = ranking_of(store_of(context, benchmark).snapshot(), benchmark, context.settings.judge.model)
+    return [(choice_label(model, revision), run_id)
+            for run_id, model, revision in zip(ranking["run_id"], ranking["model"], ranking["revision"])]
 
 
-def read_item_link(context: AppContext, benchmark: Benchmark, tab: str, query: str | None) -> ItemLink:
+def read_item_link(context: AppContext, benchmark: Benchmark, query: str | None) -> ItemLink:
     """What the address `query` asks of this tab's item browser: its runs when on the board, its item key and
     each filter's value as given (`ALL` where it names none); nothing when it names another tab."""
-    link, tabs = read_link(query), link_tabs(benchmark, tab)
+    link, tabs = read_link(query), _link_tabs(benchmark)
     if link.text("tab") not in tabs:
         return ItemLink(None, None, "", tuple(ALL for _ in item_groupings(benchmark)))
     store = store_of(context, benchmark)
@@ -293,18 +284,17 @@ def _param(link: PageLink, tabs: Sequence[str], name: str) -> str:
     return next((link.text(f"{tab}_{name}") for tab in tabs if link.has(f"{tab}_{name}")), link.text(name))
 
 
-def linked_view(context: AppContext, benchmark: Benchmark, tab: str, query: str, current: str | None,
+def linked_view(context: AppContext, benchmark: Benchmark, query: str, current: str | None,
                 other: str | None) -> list[Any]:
     """What a link sets in the item browser: each filter it names (with the choices of its run, or of the one
     shown where the run is not on the board), Show back to all, the model (its run, else the one shown), the
     model compared (the link's, else none) and the item key."""
-    link = read_item_link(context, benchmark, tab, query)
+    link = read_item_link(context, benchmark, query)
     run_id = link.model or current
     details = _details(store_of(context, benchmark), benchmark, run_id) if run_id else pd.DataFrame()
-    filters = []
-    for field, asked in zip(item_groupings(benchmark), link.filters):
-        options = groups(details, benchmark, field.name) if run_id else [ALL]
-        filters.append(gr.update(choices=options, value=asked if asked in options else ALL))
+    options = [groups(details, benchmark, field.name) if run_id else [ALL] for field in item_groupings(benchmark)]
+    filters = [gr.update(choices=names, value=asked if asked in names else ALL)
+               for names, asked in zip(options, link.filters)]
     # A dropdown's update must carry its choices: Gradio rebuilds the session's copy from the update.
     choices = _choices(context, benchmark)
     return [*filters, ALL, gr.update(choices=choices, value=run_id),
@@ -318,7 +308,8 @@ def render_items(context: AppContext, benchmark: Benchmark, run_id: str | None, 
     fields = item_groupings(benchmark)
     if not run_id:
         hidden = gr.update(value=None, visible=False)
-        return Items(gr.skip(), tuple(gr.update(choices=[ALL], value=ALL) for _ in fields), hidden, hidden, hidden)
+        return Items(gr.skip(), tuple(gr.update(choices=[ALL], value=ALL) for _ in fields),
+                     tuple(hidden for _ in EXPORT_FORMATS))
     store = store_of(context, benchmark)
     details = _details(store, benchmark, run_id)
     exports = run_downloads(details, context.downloads_dir, f"{benchmark.name}-{run_id}",
@@ -328,7 +319,7 @@ def render_items(context: AppContext, benchmark: Benchmark, run_id: str | None, 
     listed = _listed(details, benchmark, show, values)
     return Items(items=rounded_table(listed.head(MAX_LISTED), item_labels(benchmark), label=_items_label(len(listed))),
                  groupings=tuple(gr.update(choices=options, value=value) for options, value in zip(choices, values)),
-                 **exports)
+                 downloads=tuple(exports.values()))
 
 
 def _items_label(matching: int) -> str:
@@ -341,11 +332,6 @@ def _listed(details: pd.DataFrame, benchmark: Benchmark, show: str, chosen: Sequ
     """The items the filters keep (a "Show" choice the benchmark does not declare is all)."""
     return items_frame(details, benchmark, show=show if show in item_filters(benchmark) else ALL,
                        where={field.name: value for field, value in zip(item_groupings(benchmark), chosen)})
-
-
-def item_updates(view: Items) -> list[Any]:
-    """An `Items` as the browser's outputs, in order: the table, each filter, the downloads."""
-    return [view.items, *view.groupings, view.jsonl, view.csv, view.parquet]
 
 
 def paired_comparison(context: AppContext, benchmark: Benchmark, run_id: str | None, other: str | None, show: str,
@@ -375,7 +361,7 @@ def selected_item(row: object) -> str:
     return str(row[0])
 
 
-def linked_line(context: AppContext, benchmark: Benchmark, tab: str, run_id: str | None, show: str,
+def linked_line(context: AppContext, benchmark: Benchmark, run_id: str | None, show: str,
                 chosen: Sequence[str]) -> str:
     """The line above the items a link opened: "6 items · mean 6.90 (the cell you clicked)" (the benchmark's first
     figure with a value on these items), and a link to the whole board."""
@@ -393,7 +379,7 @@ def linked_line(context: AppContext, benchmark: Benchmark, tab: str, run_id: str
         if figure is not None:
             percent = " %" if figure.unit == PERCENT else ""
             parts.append(f"mean {values[figure.name].mean():.2f}{percent} (the cell you clicked)")
-    whole = f'<a class="{WHOLE_BOARD_CLASS}" href="?tab={html.escape(tab)}">the whole board</a>'
+    whole = f'<a class="{WHOLE_BOARD_CLASS}" href="?tab={html.escape(tab_id(benchmark))}">the whole board</a>'
     return wrapping_html(f"{html.escape(' · '.join(parts))} · {whole}")
 
 

@@ -29,9 +29,6 @@ def build(context: AppContext) -> None:
     page = gr.Markdown(CHOOSE, elem_id="model-page")
     address = gr.Textbox(visible=False)
 
-    def choices() -> Any:
-        return gr.Dropdown(choices=board_models(_runs(context)))
-
     def choose(model: Any) -> tuple[Any, Any]:
         if not isinstance(model, str) or not model:
             return gr.skip(), gr.skip()
@@ -41,9 +38,12 @@ def build(context: AppContext) -> None:
         asked = linked_model(read_link(link or ""))
         if asked is None:
             return gr.skip(), gr.skip()
-        return render_model_page(context, *asked), gr.Dropdown(value=_known(context, asked[0]))
+        # The board's spelling of the model (links match case-insensitively), or None: not a choice to show.
+        known = next((name for name in board_models(_runs(context)) if name.lower() == asked[0].lower()), None)
+        return render_model_page(context, *asked), gr.Dropdown(value=known)
 
-    context.results_version.change(choices, None, picker, show_progress="hidden")
+    context.results_version.change(lambda: gr.Dropdown(choices=board_models(_runs(context))), None, picker,
+                                   show_progress="hidden")
     picker.input(choose, picker, [page, address], show_progress="hidden", trigger_mode="always_last").then(
         None, address, None, js=WRITE_ADDRESS_SCRIPT)
     if context.page_link is not None:
@@ -52,11 +52,6 @@ def build(context: AppContext) -> None:
 
 def _runs(context: AppContext) -> dict[str, Any]:
     return {name: store.snapshot().runs for name, store in context.stores.items() if name in BENCHMARKS}
-
-
-def _known(context: AppContext, model: str) -> str | None:
-    """The board's spelling of `model` (links are matched case-insensitively), or None: not a choice to show."""
-    return next((known for known in board_models(_runs(context)) if known.lower() == model.lower()), None)
 
 
 def render_model_page(context: AppContext, model: str, revision: str) -> str:

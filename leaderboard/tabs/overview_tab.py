@@ -11,7 +11,7 @@ from eval_backend.benchmarks.registry import BENCHMARKS
 from leaderboard.benchmark_ranks import board_ranks
 from leaderboard.board_file import BoardFile
 from leaderboard.context import AppContext
-from leaderboard.display import DECIMALS, PERCENT_DECIMALS, format_rank_range, linked_markdown, short_revision
+from leaderboard.display import decimals_of, format_rank_range, linked_markdown, short_revision
 from leaderboard.model_links import model_address
 from leaderboard.overview import headline_column, overview_frame, rank_column
 from leaderboard.tabs.scored_tab_parts import empty_table
@@ -30,17 +30,13 @@ def note() -> str:
             "A model's revisions are listed together; its name opens its page, with every benchmark's detail.")
 
 
-def benchmark_units() -> dict[str, str]:
-    """Each benchmark's headline column and its unit, read from the registry as it is now (a benchmark may be
-    registered after this module is imported, as the test-only toy is)."""
-    return {headline_column(b): b.headline_metric().unit for b in BENCHMARKS.values()}
-
-
 def build(context: AppContext) -> None:
     """The side-by-side table, refreshed with the results."""
     gr.Markdown(note())
     # Its real headers from the start (an empty grid would show "1 2 3"), as a render with no runs shows them.
-    table = gr.Dataframe(empty_table(overview_columns(), {}), interactive=False, elem_id="overview-table",
+    headers = ["Model", "Revision", *(headline_column(b) for b in BENCHMARKS.values()),
+               *(rank_column(b) for b in BENCHMARKS.values())]
+    table = gr.Dataframe(empty_table(headers, {}), interactive=False, elem_id="overview-table",
                          max_height=640, wrap=True)
     context.results_version.change(lambda: render_overview(context), None, table, show_progress="hidden",
                                    concurrency_limit=None)
@@ -49,33 +45,26 @@ def build(context: AppContext) -> None:
     context.results_version.change(lambda: board_file.current(context), None, board, show_progress="hidden")
 
 
-def overview_columns() -> list[str]:
-    """The table's headers, in order: model, revision, every benchmark's headline, then every benchmark's rank."""
-    return ["Model", "Revision", *(headline_column(b) for b in BENCHMARKS.values()),
-            *(rank_column(b) for b in BENCHMARKS.values())]
-
-
 def render_overview(context: AppContext) -> Any:
     """The table for every benchmark's current runs, as text: scores to 2 decimals, percentages to 1, ranks."""
     runs = {name: store.snapshot().runs for name, store in context.stores.items()}
     frame = overview_frame(runs)
     ranks = {name: _rank_texts(board_ranks(context, name)) for name in runs}
     keys = [(model.lower(), revision) for model, revision in zip(frame["model"], frame["revision"])]
-    models, units = frame["model"].str.lower(), benchmark_units()
+    models = frame["model"].str.lower()
+    # The registry as it is now: a benchmark may be registered after this module is imported (the test-only toy).
+    units = {headline_column(b): b.headline_metric().unit for b in BENCHMARKS.values()}
     shown = pd.DataFrame({
-        "Model": [_model_cell(model, revision, repeated) for model, revision, repeated
-                  in zip(frame["model"], frame["revision"], models.duplicated())],
+        # The model's name links its page at this revision; a later revision is marked as the same model's.
+        "Model": [linked_markdown(OTHER_REVISION if repeated else model, model_address(model, revision), model)
+                  for model, revision, repeated in zip(frame["model"], frame["revision"], models.duplicated())],
         "Revision": [short_revision(revision) for revision in frame["revision"]],
-        **{column: [_figure(value, units[column]) for value in frame[column]]
+        # Blank when not evaluated; each figure with its unit's decimals.
+        **{column: ["" if pd.isna(value) else f"{value:.{decimals_of(units[column])}f}" for value in frame[column]]
            for column in frame.columns[2:]},
         **{rank_column(BENCHMARKS[name]): [ranks[name].get(key, "") for key in keys] for name in runs},
     })
     return gr.update(value=shown, datatype=["markdown"] + ["str"] * (len(shown.columns) - 1))
-
-
-def _model_cell(model: str, revision: str, repeated: bool) -> str:
-    """The model's name linking to its page at this revision (a later revision: marked as the same model's)."""
-    return linked_markdown(OTHER_REVISION if repeated else model, model_address(model, revision), model)
 
 
 def _rank_texts(ranks: pd.DataFrame) -> dict[tuple[str, str], str]:
@@ -89,10 +78,3 @@ def _rank_texts(ranks: pd.DataFrame) -> dict[tuple[str, str], str]:
 
 def _rank_text(rank: object, span: str) -> str:
     return str(int(rank)) if span == str(int(rank)) else f"{int(rank)} ({span})"
-
-
-def _figure(value: object, unit: str) -> str:
-    """Blank when not evaluated; a percentage to one decimal, a score to two (the board's rule)."""
-    if value is None or pd.isna(value):
-        return ""
-    return f"{value:.{PERCENT_DECIMALS if unit == '%' else DECIMALS}f}"

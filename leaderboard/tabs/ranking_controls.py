@@ -70,21 +70,16 @@ def params(prefix: str, subsets: Sequence[Breakdown]) -> list[str]:
                                             "sort", "min_b", "max_b", "type", "ranked_only", "license", "open")]
 
 
-def build_search(prefix: str) -> tuple[gr.Textbox, gr.Dropdown]:
-    """The search box and the sort choice, side by side (the first screen, a phone's too)."""
+def build(prefix: str, benchmark: Benchmark, subsets: Sequence[Breakdown]) -> RankingControls:
+    """The search box and the sort choice side by side (the first screen, a phone's too), then the folded filters:
+    column groups, a "rank on" box per breakdown of `subsets`, size, type, standing, license, open weights, flags;
+    each control writes its address parameter as it changes."""
     with gr.Row():
         search = gr.Textbox(label="Search", placeholder=SEARCH_HELP, scale=2, elem_id=f"{prefix}-search",
                             min_width=160)
         # A shared link may name a column before the first render lists the columns: custom values allowed.
         sort_by = gr.Dropdown(choices=[("Rank", RANK)], value=RANK, label=SORT_HELP, scale=1, min_width=140,
                               allow_custom_value=True, elem_id=f"{prefix}-sort-by")
-    return search, sort_by
-
-
-def build_filters(prefix: str, benchmark: Benchmark, subsets: Sequence[Breakdown], search: gr.Textbox,
-                  sort_by: gr.Dropdown) -> RankingControls:
-    """The folded filters under the search: column groups, a "rank on" box per breakdown of `subsets`, size, type,
-    standing, license, open weights, flags; each writes its address parameter as it changes."""
     shown = group_labels(benchmark)
     with gr.Accordion(FILTERS_TITLE, open=False, elem_id=f"{prefix}-filters") as filters:
         groups = gr.CheckboxGroup(choices=[(shown[name], name) for name in benchmark.board.column_groups],

@@ -1,11 +1,7 @@
 """A benchmark tab's rankings: the ranked runs, then the partial and incomplete ones in a table of their own, with
-their controls (`ranking_controls`), "Last updated", the CSV of the rows on screen, the "filters active" line and
-its reset, the note when no model matches, the run folders that could not be read, and the line saying what is
-ranked.
-
-Every render is computed once per state of the results and of the query, and served to every viewer who asks
-for it (a crowd opening the same view costs one render). Percentages read to one decimal, as the benchmarks'
-own scripts print them; the CSV keeps full precision and every column.
+their controls (`ranking_controls`), "Last updated", the CSV of the rows on screen (full precision, every column),
+the "filters active" line and its reset, the note when no model matches, the run folders that could not be read,
+and the line saying what is ranked.
 """
 
 from __future__ import annotations
@@ -66,21 +62,13 @@ class RankingsView:
     reset: Any
 
 
-@dataclass(frozen=True)
-class RankingsSection:
-    """The section's controls and its outputs (keyed as `RankingsView`)."""
-
-    controls: RankingControls
-    outputs: dict[str, Any]
-
-
 def build(prefix: str, benchmark: Benchmark, page_link: gr.Textbox | None, results_version: gr.Textbox,
-          render: Callable[..., RankingsView], empty: pd.DataFrame, subsets: Sequence[Breakdown] = (),
-          subset_choices: Callable[[], list[list[str]]] = list, readings: Sequence[Any] = ()) -> RankingsSection:
-    """Lay out the rankings and wire their controls: `render(query, *readings)` draws them whenever the results, a
-    control or a reading change (`readings`: more controls it reads, the style view), in one listener; `empty` is
-    the ranked table before any run; `subsets` the breakdowns a ranking may be restricted to, `subset_choices()`
-    each one's groups on the board."""
+          render: Callable[..., RankingsView], empty: pd.DataFrame, subsets: Sequence[Breakdown],
+          subset_choices: Callable[[], list[list[str]]], readings: Sequence[Any]) -> RankingControls:
+    """Lay out the rankings and wire their controls (returned): `render(query, *readings)` draws them whenever the
+    results, a control or a reading change (`readings`: more controls it reads, the style view), in one listener;
+    `empty` is the ranked table before any run; `subsets` the breakdowns a ranking may be restricted to,
+    `subset_choices()` each one's groups on the board."""
     outputs: dict[str, Any] = {
         "empty_state": gr.Markdown(benchmark.board.empty_state or DEFAULT_EMPTY_STATE, visible=False,
                                    elem_id=f"{prefix}-empty-state")}
@@ -88,8 +76,7 @@ def build(prefix: str, benchmark: Benchmark, page_link: gr.Textbox | None, resul
         outputs["updated"] = gr.Markdown(elem_id=f"{prefix}-last-updated")
         outputs["download"] = gr.DownloadButton("Download this view (CSV)", elem_id=f"{prefix}-download-view",
                                                 size="sm", scale=0, visible=False)
-    search, sort_by = ranking_controls.build_search(prefix)
-    controls = ranking_controls.build_filters(prefix, benchmark, subsets, search, sort_by)
+    controls = ranking_controls.build(prefix, benchmark, subsets)
     with gr.Row(elem_id=f"{prefix}-filters-summary"):
         outputs["filters_active"] = gr.Markdown(visible=False, elem_id=f"{prefix}-filters-active")
         outputs["reset"] = gr.Button("Reset filters", visible=False, size="sm", scale=0,
@@ -102,27 +89,12 @@ def build(prefix: str, benchmark: Benchmark, page_link: gr.Textbox | None, resul
                                  max_height=400, visible=False, elem_classes=[UNRANKED_CLASS]),
         "problems": gr.Textbox(label=PROBLEMS_LABEL, interactive=False, visible=False, elem_id=f"{prefix}-problems"),
         "rule": gr.Markdown("", elem_id=f"{prefix}-ranking-rule"),
-        "sort_by": sort_by, "licenses": controls.licenses, "groups": controls.groups,
+        "sort_by": controls.sort_by, "licenses": controls.licenses, "groups": controls.groups,
     })
     for reading in readings:  # how the rankings read (the style view), drawn under them: a phone's first screen is rows
         if not reading.is_rendered:
             reading.render()
     outputs = {name: outputs[name] for name in RankingsView.__dataclass_fields__}
-    _wire(prefix, benchmark, controls, outputs, page_link, results_version, render, subsets, subset_choices, readings)
-    return RankingsSection(controls, outputs)
-
-
-def rankings_label(benchmark: Benchmark) -> str:
-    """The ranked table's label: what ranks it, on which scale, and how to sort it."""
-    headline = benchmark.headline_metric()
-    direction = "higher" if headline.higher_is_better else "lower"
-    return (f"Rankings: complete runs by {headline.label} ({headline.unit}, {direction} is better; “Sort by” or a "
-            "column header's menu sorts them)")
-
-
-def _wire(prefix: str, benchmark: Benchmark, controls: RankingControls, outputs: dict[str, Any],
-          page_link: gr.Textbox | None, results_version: gr.Textbox, render: Callable[..., RankingsView],
-          subsets: Sequence[Breakdown], subset_choices: Callable[[], list[list[str]]], readings: Sequence[Any]) -> None:
     if controls.subsets:  # keyed by box: a list returned to one output would be read as that box's value
         results_version.change(lambda: {box: gr.update(choices=names)
                                         for box, names in zip(controls.subsets, subset_choices())},
@@ -143,12 +115,21 @@ def _wire(prefix: str, benchmark: Benchmark, controls: RankingControls, outputs:
 
     # One listener for every control (README, "One listener per view"), under a stable name for load tests (the
     # documented API is `leaderboard.public_api`'s).
+    sizes = (controls.min_params, controls.max_params)  # a typed size counts once submitted or left
     triggers = [results_version.change, *(reading.change for reading in readings),
-                *(control.change for control in controls.inputs if control not in (controls.min_params,
-                                                                                 controls.max_params))]
-    triggers += [event for box in (controls.min_params, controls.max_params) for event in (box.submit, box.blur)]
+                *(control.change for control in controls.inputs if control not in sizes),
+                *(event for box in sizes for event in (box.submit, box.blur))]
     gr.on(triggers, rendered, [*controls.inputs, *readings], list(outputs.values()), show_progress="hidden",
           trigger_mode="always_last", api_name=f"{prefix}_view", concurrency_limit=VIEW_CONCURRENCY)
+    return controls
+
+
+def rankings_label(benchmark: Benchmark) -> str:
+    """The ranked table's label: what ranks it, on which scale, and how to sort it."""
+    headline = benchmark.headline_metric()
+    direction = "higher" if headline.higher_is_better else "lower"
+    return (f"Rankings: complete runs by {headline.label} ({headline.unit}, {direction} is better; “Sort by” or a "
+            "column header's menu sorts them)")
 
 
 def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, benchmark: Benchmark, query: RankingQuery,
@@ -159,25 +140,23 @@ def rankings_view(snapshot: Snapshot, ranking: pd.DataFrame, benchmark: Benchmar
     controls on this board, and `rule`, the line saying what is ranked."""
     problems = gr.update(value="\n".join(snapshot.problems), visible=bool(snapshot.problems))
     active = active_filters_line(query.active(benchmark.board.column_groups, group_labels(benchmark)))
+    shown = (sorted_rows(ranking[kept_rows(ranking, query)], query.sort_by, higher_is_better(ranking, benchmark))
+             if len(ranking) else ranking)
     common = {"problems": problems, "rule": gr.update(value=rule), "empty_state": gr.update(visible=not snapshot.runs),
+              "download": rankings_download(snapshot, shown, downloads_dir, prefix, file_name, (query, rule)),
               "updated": gr.update(value=last_updated(ranking)),
               "sort_by": gr.update(choices=sort_choices(ranking, benchmark)),  # never its value: a render keeps a choice
               "licenses": gr.update(choices=license_choices(ranking)),
               "groups": gr.update(choices=group_choices(ranking, benchmark)),
               "filters_active": gr.update(value=active, visible=bool(active)), "reset": gr.update(visible=bool(active))}
-    shown = (sorted_rows(ranking[kept_rows(ranking, query)], query.sort_by, higher_is_better(ranking, benchmark))
-             if len(ranking) else ranking)
     if shown.empty:  # the note says so; the CSV of the view (its headers, no row) and the filters line stay
-        hidden = gr.update(visible=False)
-        return RankingsView(table=gr.update(visible=not snapshot.runs), unranked=hidden,
-                            download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, (query, rule)),
+        return RankingsView(table=gr.update(visible=not snapshot.runs), unranked=gr.update(visible=False),
                             no_match=gr.update(visible=bool(snapshot.runs)), **common)
     labels, places = ranking_labels(ranking, benchmark), column_decimals(ranking, benchmark)
     ranked, unranked = split_standing(shown_ranking(shown, benchmark, query.groups))
     return RankingsView(
         table=linked_table(ranked, labels, link, places, visible=True),
         unranked=linked_table(unranked, labels, link, places, visible=not unranked.empty),
-        download=rankings_download(snapshot, shown, downloads_dir, prefix, file_name, (query, rule)),
         no_match=gr.update(visible=False), **common)
 
 

@@ -1,8 +1,6 @@
 """Table parts every benchmark tab uses: tables whose score cells link to the items behind them, empty tables
-with their real headers, numbers rounded for reading, and a run's downloads.
-
-Percentages are shown to one decimal, as the benchmarks' own scripts print them; the downloads keep full
-precision.
+with their real headers, numbers rounded for reading (percentages to one decimal, as the benchmarks' own scripts
+print them; the downloads keep full precision), and a run's downloads.
 """
 
 from __future__ import annotations
@@ -55,22 +53,22 @@ def linked_table(frame: pd.DataFrame, labels: Mapping[str, str], link: CellLink 
     stays a number, so the grid sorts it as one), the `flags` cell its badges, and `run_id` (which `link` reads)
     left out of what is shown. A column `decimals` names reads with that many decimals (a score 2, a percentage 1);
     any other number as the grid writes it."""
-    rows = frame.to_dict("records")
     decimals = decimals or {}
     shown = frame.drop(columns=["run_id"], errors="ignore")
     shown = shown.round({column: decimals.get(column, PERCENT_DECIMALS) for column in shown.columns})
+    columns = list(shown.columns)
     numeric = [pd.api.types.is_numeric_dtype(shown[column]) and not pd.api.types.is_bool_dtype(shown[column])
-               for column in shown.columns]
+               for column in columns]
     data = [[_plain(cell) for cell in row] for row in shown.itertuples(index=False)]
-    places = [decimals.get(column) for column in shown.columns]
-    texts = [_row_texts(list(shown.columns), values, numeric, places, row, link) for values, row in zip(data, rows)]
-    markdown = {position for position, column in enumerate(shown.columns)
-                if column == "flags" or (column == "model" and "revision" in frame) or (numeric[position] and any(text.startswith("[") for text in
-                                                                   (line[position] for line in texts)))}
-    datatypes = ["markdown" if position in markdown else "number" if number else "str"
-                 for position, number in enumerate(numeric)]
-    value = {"headers": [labels.get(column, column) for column in shown.columns], "data": data,
+    places = [decimals.get(column) for column in columns]
+    texts = [_row_texts(columns, values, numeric, places, row, link)
+             for values, row in zip(data, frame.to_dict("records"))]
+    markdown = [column == "flags" or (column == "model" and "revision" in frame)
+                or (number and any(line[position].startswith("[") for line in texts))
+                for position, (column, number) in enumerate(zip(columns, numeric))]
+    value = {"headers": [labels.get(column, column) for column in columns], "data": data,
              "metadata": {"display_value": texts, "styling": None}}
+    datatypes = ["markdown" if linked else "number" if number else "str" for linked, number in zip(markdown, numeric)]
     return gr.update(value=value, datatype=datatypes, **props)
 
 
@@ -83,20 +81,19 @@ def _plain(cell: Any) -> Any:
 
 def _row_texts(columns: list[str], values: list[Any], numeric: list[bool], places: list[int | None],
                row: Mapping[str, Any], link: CellLink | None) -> list[str]:
-    """How one row's cells read: the flags as badges, the model linked to its Hub page, a number with its column's
-    decimals (linked where `link` says, the row's address carried once: `cell_links.row_links`), text as it is."""
+    """How one row's cells read: the model linked to its revision on the Hub, the others as `_cell_text` says,
+    a number linked where `link` says (the row's address carried once: `cell_links.row_links`)."""
     texts = [_cell_text(column, cell, number, place)
              for column, cell, number, place in zip(columns, values, numeric, places)]
-    if "model" in columns and "revision" in row:  # a run's model: linked to its revision on the Hub
-        position = columns.index("model")
-        texts[position] = model_cell(str(values[position]), str(row["revision"]))
+    if "model" in columns and "revision" in row:
+        texts[columns.index("model")] = model_cell(str(row["model"]), str(row["revision"]))
     if link is None:
         return texts
     addresses = [link(row, column) if number and text else None for column, text, number in zip(columns, texts, numeric)]
     return [linked_markdown(text, address) if address else text for text, address in zip(texts, row_links(addresses))]
 
 
-def _cell_text(column: str, cell: Any, number: bool, places: int | None = None) -> str:
+def _cell_text(column: str, cell: Any, number: bool, places: int | None) -> str:
     """How one cell reads, unlinked: the flags as badges, a number with `places` decimals (None: as the grid
     writes it, 50 or 57.1), text as it is."""
     if column == "flags":

@@ -1,9 +1,7 @@
 """About's section on answer length and the style-controlled ranking: the features, the fit, its coefficients.
 
-The features are each benchmark's declarations; the coefficients, with their 95 % intervals, are
-computed from the current board (the fit its tab's controlled view shows, `style_view`), over
-all configs and per config where the data identify them. Config names come from run folders, so
-the coefficients are a table (text cells), never Markdown.
+The coefficients come from the fit each tab's controlled view shows (`style_view`). Config names come from run
+folders, so the coefficients are a table (text cells), never Markdown.
 """
 
 from __future__ import annotations

@@ -28,12 +28,12 @@ STYLE_URL_SCRIPT = """(style) => {{
 the first tab's: its choice names it there too, so that the address opens the view it shows."""
 
 
-def style_choice(context: AppContext, benchmark: Benchmark, render: bool = True) -> gr.Radio:
-    """The tab's "Ranking" choice, read from a link's `style` and written to the address when changed (`render`
-    False: drawn where the tab renders it, under its rankings)."""
+def style_choice(context: AppContext, benchmark: Benchmark) -> gr.Radio:
+    """The tab's "Ranking" choice, read from a link's `style` and written to the address when changed; unrendered:
+    the tab draws it under its rankings (a phone's first screen is rows)."""
     prefix = tab_id(benchmark)
     choice = gr.Radio(VIEW_CHOICES, value=SEED, label="Ranking", elem_id=f"{prefix}-style",
-                      visible=bool(benchmark.board.style_features), render=render)
+                      visible=bool(benchmark.board.style_features), render=False)
     choice.change(None, choice, None, js=STYLE_URL_SCRIPT.format(tab=prefix, first=first_tab(), controlled=CONTROLLED,
                                                                param=STYLE_PARAM))
     if context.page_link is not None and benchmark.board.style_features:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import gradio as gr
 
 from eval_backend.benchmarks.chat_mode import AUTO, ChatMode, offers_raw
-from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.cost import measured_cost
 from eval_backend.dataset_loader import configured_benchmarks
@@ -19,7 +18,6 @@ from eval_backend.submissions.service import queue_submission
 from eval_backend.submissions.validation import PRECISIONS
 from leaderboard.endpoint_inputs import flag, refusing_bad_input, text, texts
 from leaderboard.context import AppContext, as_updates
-from leaderboard.results import ResultsStore
 from leaderboard.queue_view import queue_tables
 from leaderboard.submit_messages import QUEUED_LABEL, REFUSED_LABEL, parse_model_input, readable
 
@@ -60,11 +58,12 @@ def build(context: AppContext) -> None:
         choices=[(BENCHMARKS[name].title, name) for name in offered], value=offered,
         label="Benchmarks (each is its own run in the queue)", elem_id="submit-benchmarks",
     )
-    raw_offered = [BENCHMARKS[name] for name in offered if offers_raw(BENCHMARKS[name])]
+    raw_offered = " and ".join(BENCHMARKS[name].title for name in offered if offers_raw(BENCHMARKS[name]))
     chat_mode = gr.Radio(
         choices=[("Auto: chat if the model has a chat template, else raw", AUTO),
                  ("Chat template", ChatMode.CHAT.value), ("Raw text (base models)", ChatMode.RAW.value)],
-        value=AUTO, label=chat_mode_label(raw_offered), visible=bool(raw_offered), elem_id="submit-chat-mode",
+        value=AUTO, label=f"{raw_offered} prompts: chat or raw (the other benchmarks always ask in chat)",
+        visible=bool(raw_offered), elem_id="submit-chat-mode",
     )
     cost = gr.Markdown(elem_id="submit-cost")
     button = gr.Button("Submit for evaluation", variant="primary", elem_id="submit-button")
@@ -97,23 +96,16 @@ def build(context: AppContext) -> None:
 
     button.click(on_submit, [model_id, revision, precision, reasoning, benchmarks, chat_mode], [message]).then(refresh, None, list(tables.values()))
     judged = [BENCHMARKS[name] for name in offered if BENCHMARKS[name].judges and name in context.stores]
-    context.results_version.change(lambda: judge_cost_line(run_summaries(judged, context.stores),
-                                                           context.settings.cost), None, cost)
+
+    def cost_line() -> str:
+        summaries = {b.title: [run.summary for run in context.stores[b.name].snapshot().runs] for b in judged}
+        return judge_cost_line(summaries, context.settings.cost)
+
+    context.results_version.change(cost_line, None, cost)
     # The queue is in the prerendered page too (re-rendered on every refresh). A page polls it once this
     # tab has been opened: Gradio mounts a tab's timer with the tab, so a crowd reading the board polls nothing.
     context.first_view.keep_live(
         gr.Timer(QUEUE_REFRESH_S).tick(refresh, None, list(tables.values()), show_progress="hidden"))
-
-
-def chat_mode_label(raw_offered: Sequence[Benchmark]) -> str:
-    """The prompt-mode choice's label, naming the benchmarks a submitter may ask in raw text."""
-    titles = " and ".join(benchmark.title for benchmark in raw_offered)
-    return f"{titles} prompts: chat or raw (the other benchmarks always ask in chat)"
-
-
-def run_summaries(judged: Sequence[Benchmark], stores: Mapping[str, ResultsStore]) -> dict[str, list[Any]]:
-    """Each judged benchmark's run summaries on the board, by its title, in the order given."""
-    return {benchmark.title: [run.summary for run in stores[benchmark.name].snapshot().runs] for benchmark in judged}
 
 
 def judge_cost_line(summaries: Mapping[str, list[Any]], prices: CostSettings) -> str:
@@ -134,11 +126,8 @@ def submit_form(form: SubmissionForm, user: str | None, store: QueueStore, setti
     except SubmissionRejected as exc:
         return SubmitResult(readable(str(exc)))
     queued = submitted.requests
-    requests = ", ".join(
-        f"#{request.id} ({request.benchmark}, {request.chat_mode} prompts)" if offers_raw(BENCHMARKS[request.benchmark])
-        else f"#{request.id} ({request.benchmark})"
-        for request in queued
-    )
+    requests = ", ".join(f"#{r.id} ({r.benchmark}, {r.chat_mode} prompts)" if offers_raw(BENCHMARKS[r.benchmark])
+                         else f"#{r.id} ({r.benchmark})" for r in queued)
     left_out = "".join(f"\nLeft out: {readable(reason)}" for reason in submitted.left_out)
     return SubmitResult(f"Queued as request {requests}: {queued[0].model_id} at {queued[0].revision}.{left_out}",
                         queued=True)

@@ -32,7 +32,7 @@ from leaderboard.style_view import (
     CONTROLLED, CONTROLLED_RULE, OUTSIDE_FIT, SEED, StyleView, coefficient_text, controlled_ranking, footnote,
     style_view,
 )
-from leaderboard.tabs.benchmark_tab import render_board
+from leaderboard.tabs.benchmark_tab import rankings_of, render_breakdown
 from leaderboard.tabs.style_about import coefficients_frame
 from leaderboard.tabs.style_choice import STYLE_URL_SCRIPT, linked_style
 from leaderboard.tab_links import first_tab
@@ -161,18 +161,18 @@ def test_about_lists_the_fit_over_all_configs_and_per_config(store: ResultsStore
 
 def test_the_tab_renders_the_controlled_view_with_its_footnote(store: ResultsStore, tmp_path: Path) -> None:
     context = AppContext(Settings(), tmp_path, None, None, {INDIC_QA.name: store})
+    seed, controlled = rankings_of(context, INDIC_QA, style=SEED), rankings_of(context, INDIC_QA, style=CONTROLLED)
     breakdown = INDIC_QA.board.breakdowns[0]
-    seed = render_board(context, INDIC_QA, breakdown, style=SEED)
-    controlled = render_board(context, INDIC_QA, breakdown, style=CONTROLLED)
-    assert seed.style_note["visible"] is False
-    assert controlled.style_note["visible"] and "Controlled for log answer length" in controlled.style_note["value"]
-    headers = controlled.rankings.table["value"]["headers"]
+    assert render_breakdown(context, INDIC_QA, breakdown, SEED)[1]["visible"] is False
+    note = render_breakdown(context, INDIC_QA, breakdown, CONTROLLED)[1]
+    assert note["visible"] and "Controlled for log answer length" in note["value"]
+    headers = controlled.table["value"]["headers"]
     judge = headers.index("Judge accuracy %")
-    rows = {row[headers.index("Model")]: row for row in controlled.rankings.table["value"]["data"]}
-    seed_rows = {row[headers.index("Model")]: row for row in seed.rankings.table["value"]["data"]}
+    rows = {row[headers.index("Model")]: row for row in controlled.table["value"]["data"]}
+    seed_rows = {row[headers.index("Model")]: row for row in seed.table["value"]["data"]}
     assert rows[VERBOSE_ID][judge] != seed_rows[VERBOSE_ID][judge]
-    assert controlled.rankings.download["value"] != seed.rankings.download["value"]  # each reading its own CSV
-    csv = pd.read_csv(controlled.rankings.download["value"], encoding="utf-8-sig")
+    assert controlled.download["value"] != seed.download["value"]  # each reading its own CSV
+    csv = pd.read_csv(controlled.download["value"], encoding="utf-8-sig")
     assert set(csv["rank_rule"]) == {CONTROLLED_RULE} and csv["median_length"].notna().all()
 
 

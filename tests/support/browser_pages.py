@@ -37,7 +37,7 @@ def new_page(browser: Browser, viewport: dict, url: str | None = None) -> Page:
 
 
 def open_filters(page: Page, tab: str) -> None:
-    """Unfold a benchmark tab's column groups and filters (`ranking_controls.build_filters`), folded at first; left
+    """Unfold a benchmark tab's column groups and filters (`ranking_controls.build`), folded at first; left
     as they are when unfolded already."""
     from leaderboard.tabs.ranking_controls import FILTERS_TITLE  # the app's own title, not a copy
 

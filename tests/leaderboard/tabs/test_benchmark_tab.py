@@ -17,7 +17,7 @@ from leaderboard.ranking_query import RankingQuery, last_updated
 from leaderboard.results import LruCache, ResultsStore
 from leaderboard.scored_tables import chosen_subset, subset_breakdowns
 from leaderboard.page_link import MAX_VALUE_CHARS
-from leaderboard.tabs.benchmark_tab import ranking_links, render_board
+from leaderboard.tabs.benchmark_tab import ranking_links, rankings_of
 from leaderboard.tabs.ranking_controls import linked_values
 from tests.support.qa_runs import build_qa_runs
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
@@ -38,11 +38,11 @@ def test_the_rankings_rank_on_chosen_groups_of_any_breakdown(context: AppContext
     assert [breakdown.item_field for breakdown in subset_breakdowns(INDIC_QA)] == ["config", "domain"]
     runs = context.stores[INDIC_QA.name].snapshot().runs
     domain = str(pd.read_parquet(runs[0].folder.details_path)["domain"].value_counts().index[0])  # several items
-    board = render_board(context, INDIC_QA, INDIC_QA.board.breakdowns[0], RankingQuery(ranked_on=((), (domain,))))
-    table = board.rankings.table["value"]
+    board = rankings_of(context, INDIC_QA, RankingQuery(ranked_on=((), (domain,))))
+    table = board.table["value"]
     assert table["headers"][:5] == ["Rank", "Model", "Judge accuracy on the chosen groups %", "Rank range (95 %)",
                                     "95 % interval"]
-    assert f"on the chosen groups ({domain}) alone" in board.rankings.rule["value"]
+    assert f"on the chosen groups ({domain}) alone" in board.rule["value"]
     own = {}
     for run in runs:
         details = pd.read_parquet(run.folder.details_path)
@@ -52,11 +52,11 @@ def test_the_rankings_rank_on_chosen_groups_of_any_breakdown(context: AppContext
     for model_cell, value in shown:
         model = next(model for model in own if model in str(model_cell) or str(model_cell) in model)
         assert value == pytest.approx(own[model], abs=0.05)
-    standard = render_board(context, INDIC_QA, INDIC_QA.board.breakdowns[0])
-    assert standard.rankings.rule["value"] == "" and "on the chosen groups" not in " ".join(standard.rankings.table["value"]["headers"])
-    nowhere = render_board(context, INDIC_QA, INDIC_QA.board.breakdowns[0], RankingQuery(ranked_on=((), ("no such domain",))))
-    assert nowhere.rankings.rule["value"].startswith("**Not ranked on the chosen groups**")
-    assert nowhere.rankings.table["value"]["headers"] == standard.rankings.table["value"]["headers"]
+    standard = rankings_of(context, INDIC_QA)
+    assert standard.rule["value"] == "" and "on the chosen groups" not in " ".join(standard.table["value"]["headers"])
+    nowhere = rankings_of(context, INDIC_QA, RankingQuery(ranked_on=((), ("no such domain",))))
+    assert nowhere.rule["value"].startswith("**Not ranked on the chosen groups**")
+    assert nowhere.table["value"]["headers"] == standard.table["value"]["headers"]
 
 
 def test_the_plots_follow_the_ranking_on_chosen_groups(context: AppContext) -> None:
@@ -77,7 +77,6 @@ def test_the_plots_follow_the_ranking_on_chosen_groups(context: AppContext) -> N
 # Indic WritingBench's tab: the same tab, from its declarations, on runs judged by the real engine.
 
 WB = BENCHMARKS[DEFAULT_BENCHMARK]
-LANGUAGE = WB.board.breakdowns[0]
 
 
 def wb_context(runs_dir: Path, downloads: Path) -> AppContext:
@@ -94,11 +93,11 @@ def shown_frame(update: dict) -> pd.DataFrame:
 
 
 def wb_board(evaluated: EvaluatedData, tmp_path: Path, **query: object):
-    return render_board(wb_context(evaluated.runs_dir, tmp_path), WB, LANGUAGE, RankingQuery(**query)).rankings
+    return rankings_of(wb_context(evaluated.runs_dir, tmp_path), WB, RankingQuery(**query))
 
 
 def test_a_fresh_data_folder_shows_how_to_add_results(tmp_path: Path) -> None:
-    board = render_board(wb_context(tmp_path / "runs", tmp_path), WB, LANGUAGE).rankings
+    board = rankings_of(wb_context(tmp_path / "runs", tmp_path), WB)
     assert board.empty_state["visible"] is True and board.download["visible"] is False
     assert board.no_match["visible"] is False
     assert "python -m eval_backend judge" in WB.board.empty_state
@@ -190,8 +189,8 @@ def test_the_license_and_open_weights_filters_shape_the_view_and_the_csv(evaluat
 
 def test_a_crowd_is_served_one_prerendered_view(evaluated: EvaluatedData, tmp_path: Path) -> None:
     context, renders = wb_context(evaluated.runs_dir, tmp_path), LruCache(8)
-    first = render_board(context, WB, LANGUAGE, RankingQuery(), renders=renders).rankings
-    again = render_board(context, WB, LANGUAGE, RankingQuery(), renders=renders).rankings
+    first = rankings_of(context, WB, RankingQuery(), renders=renders)
+    again = rankings_of(context, WB, RankingQuery(), renders=renders)
     assert again.table is first.table  # the same object: nothing computed per viewer
 
 

@@ -41,7 +41,7 @@ def context(tmp_path_factory: pytest.TempPathFactory, store: ResultsStore) -> Ap
 
 
 def model_update(context: AppContext, current: str | None, query: str = "") -> dict:
-    return model_updates(context, INDIC_QA, "qa", current, None, query)[0]
+    return model_updates(context, INDIC_QA, current, None, query)[0]
 
 
 def runs_on_board(context: AppContext) -> list[str]:
@@ -68,35 +68,35 @@ def test_with_no_model_on_the_board_a_refresh_shows_the_linked_run_else_the_firs
 
 def test_a_compared_run_that_left_the_board_is_no_longer_compared(context: AppContext) -> None:
     runs = runs_on_board(context)
-    assert "value" not in model_updates(context, INDIC_QA, "qa", runs[0], runs[1], "")[1]
-    assert model_updates(context, INDIC_QA, "qa", runs[0], "org/gone", "")[1]["value"] == ""
+    assert "value" not in model_updates(context, INDIC_QA, runs[0], runs[1], "")[1]
+    assert model_updates(context, INDIC_QA, runs[0], "org/gone", "")[1]["value"] == ""
 
 
 def test_the_judgments_tab_s_links_open_writing_bench_s_items(context: AppContext) -> None:
     # Both forms the Judgments tab wrote: a score link's and the tab's own parameters.
-    link = read_item_link(context, WRITING_BENCH, "leaderboard", urlencode(
+    link = read_item_link(context, WRITING_BENCH, urlencode(
         {"tab": "judgments", "model": STRONG, "compare": REASONER, "item": "Hindi:3", "language": "Hindi",
          "variant": "native", "score_min": "2.5"}))
     assert link == ItemLink(STRONG, REASONER, "Hindi:3", ("Hindi", "native", ALL, ALL))
-    own = read_item_link(context, WRITING_BENCH, "leaderboard", urlencode(
+    own = read_item_link(context, WRITING_BENCH, urlencode(
         {"tab": "judgments", "judgments_model": REASONER, "judgments_item": "Tamil:2"}))
     assert (own.model, own.compare, own.item) == (REASONER, None, "Tamil:2")
-    assert read_item_link(context, WRITING_BENCH, "leaderboard", urlencode(
+    assert read_item_link(context, WRITING_BENCH, urlencode(
         {"tab": "leaderboard", "leaderboard_model": STRONG, "config": "Tamil"})).filters[0] == "Tamil"
 
 
 @pytest.mark.parametrize("model", ["", "nobody__nothing/main", "../../etc", "/advescape-test",
                                    "acme__strong-7b/../../..", "acme__strong-7b"])
 def test_a_link_to_no_run_of_the_board_names_no_model(context: AppContext, model: str) -> None:
-    link = read_item_link(context, WRITING_BENCH, "leaderboard", urlencode(
+    link = read_item_link(context, WRITING_BENCH, urlencode(
         {"tab": "judgments", "model": model, "compare": "../../etc"}))
     assert link.model is None and link.compare is None
 
 
 def test_a_run_is_not_compared_with_itself_and_another_tab_s_link_asks_nothing(context: AppContext) -> None:
-    assert read_item_link(context, WRITING_BENCH, "leaderboard", urlencode(
+    assert read_item_link(context, WRITING_BENCH, urlencode(
         {"tab": "judgments", "model": STRONG, "compare": STRONG})).compare is None
-    assert read_item_link(context, WRITING_BENCH, "leaderboard", urlencode(
+    assert read_item_link(context, WRITING_BENCH, urlencode(
         {"tab": "qa", "model": STRONG})) == ItemLink(None, None, "", (ALL, ALL, ALL, ALL))
 
 
@@ -149,7 +149,7 @@ def test_the_line_above_linked_items_counts_them_and_gives_the_mean_of_the_cell_
 ) -> None:
     details = store.details(STRONG)
     hindi = details[details["config"] == "Hindi"]
-    line = linked_line(context, WRITING_BENCH, "leaderboard", STRONG, ALL, ("Hindi", ALL, ALL, ALL))
+    line = linked_line(context, WRITING_BENCH, STRONG, ALL, ("Hindi", ALL, ALL, ALL))
     assert f"{len(hindi)} items · mean {hindi['item_score'].mean():.2f} (the cell you clicked)" in line
     assert '<a class="whole-board" href="?tab=leaderboard">the whole board</a>' in line
-    assert linked_line(context, WRITING_BENCH, "leaderboard", None, ALL, (ALL,) * 4) == ""
+    assert linked_line(context, WRITING_BENCH, None, ALL, (ALL,) * 4) == ""
