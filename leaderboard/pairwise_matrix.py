@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 import numpy as np
 
@@ -38,7 +37,7 @@ from leaderboard.joint_ranks import RUN_READS
 from leaderboard.results import ResultsStore, RunResult
 from leaderboard.serial_cache import SerialCache
 from leaderboard.short_labels import short_labels
-from leaderboard.scored_rankings import RANKED, coverage_standing
+from leaderboard.scored_rankings import shared_ranked_runs
 from eval_backend.run_items import model_label
 
 DEFAULT_MODELS, MAX_MODELS = 15, 30
@@ -104,21 +103,11 @@ def figure_choices(benchmark: str) -> list[tuple[str, str]]:
 def matrix_view(store: ResultsStore, benchmark: str, figure: str, n: int) -> MatrixView | None:
     """The matrix of the top `n` ranked runs on `figure`; None when fewer than two ranked runs share a revision."""
     snapshot = store.snapshot()
-    runs, revision = ranked_runs(snapshot.runs)
+    runs, revision = shared_ranked_runs(snapshot.runs)
     if len(runs) < 2:
         return None
     key = (store.runs_dir, benchmark, figure, bounded_models(n), snapshot.signature)
     return _MATRICES.get_or_compute(key, lambda: _compute(benchmark, figure, bounded_models(n), runs, revision))
-
-
-def ranked_runs(runs: Sequence[RunResult]) -> tuple[list[RunResult], str | None]:
-    """The ranked runs on the revision most ranked runs share, and that revision."""
-    ranked = [run for run in runs if coverage_standing(run.summary)["standing"] == RANKED]
-    revisions = [run.request.get("dataset_revision") for run in ranked]
-    if not ranked:
-        return [], None
-    shared = max(dict.fromkeys(revisions), key=revisions.count)
-    return [run for run, revision in zip(ranked, revisions) if revision == shared], shared
 
 
 def _compute(benchmark: str, figure: str, n: int, runs: list[RunResult], revision: str | None) -> MatrixView:

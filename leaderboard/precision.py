@@ -14,7 +14,6 @@ table computed once per board state (the runs' stamps).
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from typing import Any, Hashable, Mapping, Sequence
 
 import numpy as np
@@ -26,7 +25,7 @@ from eval_backend.run_folder import RunFolderError
 from eval_backend.statistics import precision
 from leaderboard.joint_ranks import RUN_READS
 from leaderboard.results import LruCache, ResultsStore, RunResult
-from leaderboard.scored_rankings import RANKED, coverage_standing
+from leaderboard.scored_rankings import shared_ranked_runs
 
 logger = logging.getLogger(__name__)
 
@@ -58,13 +57,7 @@ def precision_frame(runs: Mapping[str, Sequence[RunResult]]) -> pd.DataFrame:
 
 def measured_runs(runs: Sequence[RunResult]) -> list[RunResult]:
     """The ranked runs on the revision most ranked runs share, the first `MAX_RUNS` by run id."""
-    ranked = [run for run in runs if coverage_standing(run.summary)["standing"] == RANKED]
-    revisions = Counter(run.request.get("dataset_revision") for run in ranked)
-    if not revisions:
-        return []
-    shared = revisions.most_common(1)[0][0]
-    return sorted((run for run in ranked if run.request.get("dataset_revision") == shared),
-                  key=lambda run: run.run_id)[:MAX_RUNS]
+    return sorted(shared_ranked_runs(runs)[0], key=lambda run: run.run_id)[:MAX_RUNS]
 
 
 def _benchmark_rows(name: str, runs: Sequence[RunResult]) -> list[dict[str, Any]]:

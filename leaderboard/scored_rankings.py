@@ -1,11 +1,9 @@
-"""The ranking rule of a scored benchmark's board (QA, Saraiki, any other): WritingBench's rule, on its headline.
+"""The ranking rule of every benchmark's board: complete runs only, by the headline metric in its direction.
 
-Only complete runs are ranked (`coverage_standing`: every config of the dataset, every
-item scored; a limited run never is), by the benchmark's headline metric in its direction, each
-with its rank range: from the joint bootstrap of the runs on the shared dataset revision
-(`joint_ranks`), else the range its own bootstrap interval allows (`rank_ranges`, as
-Chatbot Arena does). Partial and incomplete runs follow, labelled; the board shows them in a
-table of their own.
+A run is ranked when it covers every config of the dataset and every item is scored (`coverage_standing`; a
+limited run never is), with its rank range from the joint bootstrap of the runs on the shared dataset revision
+(`joint_ranks`), else the range its own interval allows (`rank_ranges`, as Chatbot Arena does). Partial and
+incomplete runs follow, labelled.
 """
 
 from __future__ import annotations
@@ -18,6 +16,7 @@ import pandas as pd
 from eval_backend.benchmarks.plugin import Benchmark
 from leaderboard.joint_ranks import JOINT_RULE, with_joint_rank_ranges
 from leaderboard.results import RunResult
+from leaderboard.run_shape import whole_number
 from leaderboard.subset_ranks import Subset, subset_ranks
 
 RANKED, PARTIAL, INCOMPLETE = "ranked", "partial", "incomplete"
@@ -39,14 +38,10 @@ def ranked_table(frame: pd.DataFrame, runs: Sequence[RunResult], benchmark: Benc
     table = frame.merge(standings, on="run_id", how="left")
     no_figure = table["standing"].eq(RANKED) & table[metric.name].isna()
     table.loc[no_figure, list(STANDING_COLUMNS)] = [INCOMPLETE, f"incomplete: no {metric.label.lower()} figure"]
-    sign = 1.0 if metric.higher_is_better else -1.0  # ranks and ranges read "higher is better" from here on
-    table = table.assign(_unranked=table["standing"].ne(RANKED), _key=sign * table[metric.name].astype(float))
-    table = table.sort_values(["_unranked", "_key"], ascending=[True, False], na_position="last", kind="stable")
-    table = table.reset_index(drop=True)
-    ranked = ~table["_unranked"]
-    table["rank"] = table["_key"].where(ranked).rank(ascending=False, method="min").astype("Int64")
+    table = _best_first(table, table["standing"].ne(RANKED), table[metric.name], metric.higher_is_better)
+    ranked = ~table["_out"]
     table = table.assign(ci_low=table["_low"], ci_high=table["_high"])
-    if sign < 0:
+    if not metric.higher_is_better:  # ranges read "higher is better"
         table = table.assign(_low=-table["_high"], _high=-table["_low"])
     best, worst = rank_ranges(table["_low"][ranked], table["_high"][ranked])
     table["rank_best"] = pd.Series(best, index=table.index[ranked], dtype="Int64")
@@ -54,6 +49,15 @@ def ranked_table(frame: pd.DataFrame, runs: Sequence[RunResult], benchmark: Benc
     table = with_joint_rank_ranges(table, runs, ranked, figure=metric.name, bounds=("_low", "_high"))
     ordered = [*RANK_COLUMNS, *frame.columns, *INTERVAL_COLUMNS, *STANDING_COLUMNS]
     return table[ordered]
+
+
+def _best_first(table: pd.DataFrame, out: pd.Series, figure: pd.Series, higher_is_better: bool) -> pd.DataFrame:
+    """The rows `out` leaves in first, best first by `figure` (ties keep their order), ranked; the others after."""
+    key = (1.0 if higher_is_better else -1.0) * figure.astype(float)
+    table = table.assign(_out=out, _key=key).sort_values(["_out", "_key"], ascending=[True, False],
+                                                         na_position="last", kind="stable").reset_index(drop=True)
+    table["rank"] = table["_key"].where(~table["_out"]).rank(ascending=False, method="min").astype("Int64")
+    return table
 
 
 def _standing(run: RunResult, headline: str) -> dict[str, Any]:
@@ -106,10 +110,14 @@ def rank_ranges(low: pd.Series, high: pd.Series) -> tuple[list[int], list[int]]:
     return [int(rank) for rank in best], [int(rank) for rank in worst]
 
 
-def whole_number(value: object) -> int | None:
-    """A count from a summary field: a whole number >= 0, else None (missing or malformed)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
+def shared_ranked_runs(runs: Sequence[RunResult]) -> tuple[list[RunResult], str | None]:
+    """The ranked runs on the dataset revision most ranked runs share (they answered the same items), and it."""
+    ranked = [run for run in runs if coverage_standing(run.summary)["standing"] == RANKED]
+    revisions = [run.request.get("dataset_revision") for run in ranked]
+    if not ranked:
+        return [], None
+    shared = max(dict.fromkeys(revisions), key=revisions.count)
+    return [run for run, revision in zip(ranked, revisions) if revision == shared], shared
 
 
 def split_standing(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -143,13 +151,9 @@ def on_subset(ranking: pd.DataFrame, runs: Sequence[RunResult], benchmark: Bench
     table = ranking.drop(columns=[*RANK_COLUMNS, *INTERVAL_COLUMNS]).merge(
         joint.rename(columns={"subset_average": SUBSET_COLUMN, "subset_ci_low": "ci_low",
                               "subset_ci_high": "ci_high"}), on="run_id", how="left")
-    in_subset = ranked & table[SUBSET_COLUMN].notna()
-    sign = 1.0 if metric.higher_is_better else -1.0
-    table = table.assign(_out=~in_subset, _key=sign * table[SUBSET_COLUMN].astype(float))
-    table = table.sort_values(["_out", "_key"], ascending=[True, False], na_position="last", kind="stable")
+    table = _best_first(table, ~(ranked & table[SUBSET_COLUMN].notna()), table[SUBSET_COLUMN], metric.higher_is_better)
     in_subset = ~table["_out"]
-    table["rank"] = table["_key"].where(in_subset).rank(ascending=False, method="min").astype("Int64")
     table[["rank_best", "rank_worst"]] = table[["rank_best", "rank_worst"]].astype("Int64")
     table["rank_rule"] = pd.Series(JOINT_RULE, index=table.index).where(in_subset)
     return table.drop(columns=["_out", "_key"])[[*RANK_COLUMNS, "run_id", SUBSET_COLUMN, *(
-        column for column in ranking.columns if column not in (*RANK_COLUMNS, "run_id"))]].reset_index(drop=True)
+        column for column in ranking.columns if column not in (*RANK_COLUMNS, "run_id"))]]
