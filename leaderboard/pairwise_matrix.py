@@ -1,14 +1,9 @@
 """The pairwise matrix of a benchmark's top N ranked runs: every pair's paired difference, Holm-corrected.
 
-The runs are the board's ranked runs (complete, `tables.coverage_standing`) on its shared dataset
-revision (the one most ranked runs were evaluated on): they answered the same items, so every
-pair is compared item by item from one bootstrap and one set of sign flips (the engine's
-`pairwise_comparisons`). The top N by the chosen figure (in its direction) are kept, N at most
-MAX_MODELS so that a visitor cannot ask for a matrix of 500 × 500 pairs. A cell is coloured only
-when its verdict says so, by Compare's rule (`eval_backend.statistics.verdict`) with the matrix's
-pairs as the family: its Holm-adjusted p-value is at most 0.05 and its 95 % interval excludes 0; on
-too few clusters no cell has a verdict, and the note says why. Rows and columns are labelled with
-short model names (`short_labels`), the whole id on hover. Computed once per board state (`SerialCache`).
+The runs are the ranked runs on the board's shared dataset revision (`shared_ranked_runs`): they answered the same
+items, so every pair is compared item by item from one bootstrap and one set of sign flips (the engine's
+`pairwise_comparisons`). N is at most MAX_MODELS, so that a visitor cannot ask for 500 × 500 pairs. A cell is
+coloured only when Compare's rule (`eval_backend.statistics.verdict`), the matrix's pairs its family, says so.
 """
 
 from __future__ import annotations
@@ -31,7 +26,7 @@ from eval_backend.statistics import (
     pairwise_comparisons,
     verdict,
 )
-from eval_backend.statistics.verdict import ALPHA, RULE, Verdict
+from eval_backend.statistics.verdict import RULE, Verdict
 from leaderboard.display import short_revision
 from leaderboard.joint_ranks import RUN_READS
 from leaderboard.results import ResultsStore, RunResult
@@ -51,9 +46,8 @@ class MatrixUnavailable(RuntimeError):
 
 @dataclass(frozen=True)
 class MatrixView:
-    """The top runs (best first) on one figure, their pairwise comparisons, and what was left out why.
-
-    `labels` are the runs' whole ids (`run_items.model_label`), `short` their short labels for the axes."""
+    """The top runs (best first) on one figure and their pairwise comparisons; `labels` are the runs' whole ids
+    (`run_items.model_label`), `short` their short labels (`short_labels`)."""
 
     benchmark: str
     figure: Metric
@@ -79,10 +73,6 @@ class MatrixView:
         """The cell's verdict by Compare's rule, the matrix's pairs the family ("A" is the row's run)."""
         family = sum(1 for p in self.matrix.adjusted_p.values() if p == p)
         return verdict(self.cell(row, column), self.adjusted_p(row, column), self.figure.higher_is_better, family)
-
-    def significant(self, row: int, column: int) -> bool:
-        """Whether the cell's difference holds after the correction (and its interval excludes 0)."""
-        return self.verdict(row, column).significant
 
 
 def bounded_models(n: object) -> int:
@@ -147,19 +137,15 @@ def matrix_html(view: MatrixView) -> str:
 
 def matrix_note(view: MatrixView) -> str:
     """What the matrix shows and the correction applied, for beside it (markdown)."""
-    pairs = len(view.matrix.comparisons)
     direction = "higher" if view.figure.higher_is_better else "lower"
-    return (f"**{view.figure.label}** ({view.figure.difference_unit}, {direction} is better), the top {len(view.labels)} "
-            f"ranked runs on dataset revision `{short_revision(view.dataset_revision) or 'unrecorded'}`. Each cell is its row's run "
-            f"minus its column's run on the items both answered; hover a name for the whole id. "
-            f"**Correction: {CORRECTION}** over all {pairs} pairs: a cell is coloured (green: the row's run is better, "
-            f"red: worse) only when it is {RULE}, Compare's rule; hover a cell for its interval and p-values."
-            + _no_verdict_note(view))
-
-
-def _no_verdict_note(view: MatrixView) -> str:
+    revision = short_revision(view.dataset_revision) or "unrecorded"
     reasons = {comparison.no_verdict for comparison in view.matrix.comparisons.values() if comparison.no_verdict}
-    return "".join(f" **No verdict**: the figure {reason}." for reason in sorted(reasons))
+    return (f"**{view.figure.label}** ({view.figure.difference_unit}, {direction} is better), the top "
+            f"{len(view.labels)} ranked runs on dataset revision `{revision}`. Each cell is its row's run minus its "
+            "column's run on the items both answered; hover a name for the whole id. "
+            f"**Correction: {CORRECTION}** over all {len(view.matrix.comparisons)} pairs: a cell is coloured (green: "
+            f"the row's run is better, red: worse) only when it is {RULE}, Compare's rule; hover a cell for its "
+            "interval and p-values." + "".join(f" **No verdict**: the figure {reason}." for reason in sorted(reasons)))
 
 
 def _cell_html(view: MatrixView, row: int, column: int) -> str:
@@ -169,20 +155,14 @@ def _cell_html(view: MatrixView, row: int, column: int) -> str:
     difference = paired.difference
     answer = view.verdict(row, column)
     better = (difference.estimate > 0) == view.figure.higher_is_better
-    colour = (BETTER_COLOUR if better else WORSE_COLOUR) if answer.significant else None
-    style = f' style="background:{colour}"' if colour else ""
+    style = f' style="background:{BETTER_COLOUR if better else WORSE_COLOUR}"' if answer.significant else ""
+    said = f"the {'row' if better else 'column'}'s run is better" if answer.significant else answer.label
     names = view.short or view.labels
     evidence = (f"no verdict: {answer.reason}" if answer.adjusted_p is None else
                 f"[{difference.low:+.3f}, {difference.high:+.3f}], p = {paired.p_value:.4f}, "
-                f"Holm-adjusted p = {answer.adjusted_p:.4f}: {_cell_verdict(answer, better)}")
+                f"Holm-adjusted p = {answer.adjusted_p:.4f}: {said}")
     title = (f"{names[row]} − {names[column]}: {difference.estimate:+.3f} {evidence}, won/tied/lost "
              f"{paired.wins}/{paired.ties}/{paired.losses}")
     state = ("better" if better else "worse") if answer.significant else "none"
     return (f'<td data-significant="{state}" title="{html.escape(title)}"{style}>'
             f"{difference.estimate:+.2f}</td>")
-
-
-def _cell_verdict(answer: Verdict, row_better: bool) -> str:
-    if not answer.significant:
-        return answer.label
-    return "the row's run is better" if row_better else "the column's run is better"
