@@ -1,14 +1,10 @@
 """How precise the board's figures are, measured on its own runs: clusters, design effect, detectable difference.
 
-Per benchmark, the ranked runs on its most shared dataset revision answered the same items, so
-their per-item values (details.parquet) are aligned item by item as the joint ranking aligns
-them, and `eval_backend.statistics.precision` measures each figure over all its configs, then
-each config (language, task) once, under the first figure that counts it, the headline first:
-WritingBench's Indic languages under the Indic average and its English configs under the
-overall figure, each QA language under the judge's accuracy (or, in runs without a judge,
-exact substring), each Saraiki task under its own figure (one config: its all-configs row). The cost is bounded: at most `MAX_RUNS` runs a
-benchmark (the first by run id), per-item values kept per run under their files' stamps, and the
-table computed once per board state (the runs' stamps).
+Per benchmark, the ranked runs on its shared dataset revision (`shared_ranked_runs`) are aligned item by item as the
+joint ranking aligns them, and `eval_backend.statistics.precision` measures each figure over all its configs, then
+each config (language, task) once, under the first figure that counts it, the headline first. The cost is bounded:
+at most `MAX_RUNS` runs a benchmark, per-item values kept per run under their files' stamps, the table computed once
+per board state.
 """
 
 from __future__ import annotations
@@ -75,16 +71,14 @@ def _benchmark_rows(name: str, runs: Sequence[RunResult]) -> list[dict[str, Any]
             logger.warning("no precision figures for %s: %s", name, exc)
             return []
         configs = list(dict.fromkeys(aligned.configs))
-        scopes = [ALL_CONFIGS, *(config for config in configs if config not in measured)] if len(configs) > 1 \
-            else [ALL_CONFIGS]
+        scopes = [ALL_CONFIGS, *(config for config in configs if config not in measured and len(configs) > 1)]
         measured.update(configs)
         rows += [row for scope in scopes if (row := _row(benchmark.title, aligned, scope)) is not None]
     return rows
 
 
 def _row(title: str, aligned: AlignedFigure, scope: str) -> dict[str, Any] | None:
-    mask = np.ones(len(aligned.configs), dtype=bool) if scope == ALL_CONFIGS else \
-        np.array([config == scope for config in aligned.configs], dtype=bool)
+    mask = np.array([scope in (ALL_CONFIGS, config) for config in aligned.configs], dtype=bool)
     if not mask.any():
         return None
     measured = precision(aligned.values[:, mask], aligned.design.subset(mask))

@@ -18,7 +18,7 @@ from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.answer_lengths import LENGTH_COLUMNS, LENGTH_LABELS, BoardLengths, board_lengths, length_columns
 from leaderboard.display import PERCENT_DECIMALS, decimals_of, format_interval, format_rank_range, short_revision
 from leaderboard.item_links import item_key
-from leaderboard.ranking_query import DETAIL_COLUMNS, DETAILS, METADATA, METADATA_COLUMNS, model_type
+from leaderboard.ranking_query import COUNT_COLUMNS, DETAIL_COLUMNS, DETAILS, METADATA, METADATA_COLUMNS, model_type
 from leaderboard.results import LruCache, RunResult, Snapshot, runs_frame
 from leaderboard.row_flags import FEW_ITEMS_INTERVAL, board_flags, dataset_pin, outdated, run_facts, too_few_items
 from leaderboard.run_shape import as_mapping
@@ -27,7 +27,6 @@ from leaderboard.subset_ranks import CONFIG_FIELD, Subset
 
 ALL = "all"
 """The item filters' choice that keeps every row."""
-COUNT_COLUMNS = ("items", "missing_responses", "failed_judgments", "unclosed_thinking")
 LABELS = {
     "rank": "Rank", "rank_range": "Rank range (95 %)", "interval": "95 % interval", "model": "Model",
     "revision": "Revision", "items": "Items", "missing_responses": "No answer", "failed_judgments": "Judge failures",
