@@ -1,7 +1,5 @@
-"""Each run's standing on its benchmark's board, for any benchmark: headline, interval, rank and rank range.
-
-One frame per benchmark from the one ranking every board shows (`scored_tables.ranking_frame`: joint ranks and
-flags included). The overview, the model page and Compare read ranks from here.
+"""Each run's standing on its benchmark's board: headline, interval, rank and rank range, from the one ranking every
+board shows (`scored_tables.ranking_frame`). The overview, the model page and the board's table read ranks here.
 """
 
 from __future__ import annotations
@@ -23,11 +21,8 @@ RANK_FRAME_COLUMNS = ["run_id", "model", "revision", "headline", "ci_low", "ci_h
 
 def benchmark_ranks(benchmark: Benchmark, runs: Sequence[RunResult], configured_judge: str = "",
                     board: pd.DataFrame | None = None) -> pd.DataFrame:
-    """One row per run (`RANK_FRAME_COLUMNS`, and the median answer length where the board has it), in the board's order: ranked runs best first, then the others.
-
-    `board`, the benchmark's ranking of these runs as the app keeps it (`ranking_of`), saves its joint bootstrap
-    from being drawn again.
-    """
+    """One row per run (`RANK_FRAME_COLUMNS`, and the median answer length where the board has it), in the board's
+    order; `board`, the ranking the app keeps (`ranking_of`), saves drawing its joint bootstrap again."""
     if not runs:
         return pd.DataFrame(columns=RANK_FRAME_COLUMNS)
     table = ranking_frame(runs, benchmark, configured_judge) if board is None else board

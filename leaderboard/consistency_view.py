@@ -22,14 +22,10 @@ CONSISTENCY_COLUMNS = [
 
 
 def consistency_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
-    """Judge consistency per re-judging model (and the judge it was compared with), pooled over runs.
-
-    Each run's consistency.json holds the scored pairs behind its figures, so the pooled
-    figures are computed over every pair rather than averaged over runs. `ranking_spearman`
-    says how far the models' order moves with the judge: the rank correlation, across runs,
-    of each run's mean score on its sample by the two judges. A report that cannot be read is
-    logged and left out; it never breaks the page.
-    """
+    """Judge consistency per re-judging model (and the judge it was compared with), over every scored pair of every
+    run's consistency.json (not averaged over runs). `ranking_spearman` says how far the models' order moves with the
+    judge: the rank correlation, across runs, of each run's mean score by the two judges. A report that cannot be
+    read is logged and left out; it never breaks the page."""
     pooled: dict[tuple[str, str], list[ScoredPair]] = defaultdict(list)
     run_means: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
     for run in runs:
