@@ -80,12 +80,14 @@ def _metric_label(label: str, unit: str, higher_is_better: bool) -> str:
     return shown if higher_is_better or unit == "count" else f"{shown} ↓"
 
 
-def ranking_frame(runs: Sequence[RunResult], benchmark: Benchmark, configured_judge: str = "") -> pd.DataFrame:
-    """One row per run: its metrics, run columns, decoding mode, counts, flags and standing; the ranked (complete)
-    runs first, by the headline in its direction with their rank ranges, then the partial and incomplete ones.
+CARD_COLUMNS = ("params_b", "precision", "license", "open_weights")
+"""What the request recorded of the model (`results.runs_frame`), for the ranking's filters."""
 
-    `flags` holds each run's `row_flags` codes; the board's judge is the one most of these runs used, ties going
-    to `configured_judge`."""
+
+def ranking_frame(runs: Sequence[RunResult], benchmark: Benchmark, configured_judge: str = "") -> pd.DataFrame:
+    """One row per run: its metrics, run columns, decoding mode, counts, flags (`row_flags` codes; the board's judge
+    is the one most of these runs used, ties going to `configured_judge`) and standing; the ranked runs first, by
+    the headline in its direction with their rank ranges, then the partial and incomplete ones."""
     names = metric_names(benchmark)
     columns = ["run_id", "model", "revision", *(column.name for column in benchmark.board.run_columns),
                "decoding_mode", *names, *(f"{name}_ci_{end}" for name in names[1:] for end in ("low", "high")),
@@ -93,10 +95,10 @@ def ranking_frame(runs: Sequence[RunResult], benchmark: Benchmark, configured_ju
     old = outdated([dataset_pin(run.request) for run in runs])
     flags = board_flags([run_facts(run.summary, stale) for run, stale in zip(runs, old)], configured_judge)
     frame = pd.DataFrame([{**_ranking_row(run, benchmark), "flags": codes} for run, codes in zip(runs, flags)],
-                         columns=columns).merge(length_columns(runs, benchmark), on="run_id", how="left")
-    facts = runs_frame(runs)[["run_id", *CARD_COLUMNS]]
-    frame = frame.merge(facts, on="run_id", how="left").merge(breakdown_columns(runs, benchmark), on="run_id",
-                                                                how="left")
+                         columns=columns)
+    for more in (length_columns(runs, benchmark), runs_frame(runs)[["run_id", *CARD_COLUMNS]],
+                 breakdown_columns(runs, benchmark)):
+        frame = frame.merge(more, on="run_id", how="left")
     headline = benchmark.headline_metric()
     frame = frame.sort_values([headline.name, "model"], ascending=[not headline.higher_is_better, True],
                               na_position="last", kind="stable")
@@ -104,27 +106,18 @@ def ranking_frame(runs: Sequence[RunResult], benchmark: Benchmark, configured_ju
 
 
 def _ranking_row(run: RunResult, benchmark: Benchmark) -> dict[str, Any]:
-    metrics = run.summary.get("metrics") or {}
-    counts = run.summary.get("counts") or {}
-    return {
-        "run_id": run.run_id,
-        "model": run.model,
-        "revision": run.revision,
-        **{column.name: column.value(run.summary) for column in benchmark.board.run_columns},
-        "decoding_mode": mode_text(run.summary.get("decoding_mode")),
-        **{name: _number(metrics.get(name)) for name in metric_names(benchmark)},
-        **_other_intervals(run.summary, benchmark),
-        **{name: counts.get(name, 0) for name in COUNT_COLUMNS},
-        "judge_model": run.provenance.get("judge_model"),
-        "created_at": run.provenance.get("created_at"),
-        "dataset_revision": run.dataset.revision if run.dataset else None,
-        "model_type": model_type(run.request),
-    }
-
-
-CARD_COLUMNS = ("params_b", "precision", "license", "open_weights")
-"""What the request recorded of the model (`results.runs_frame`): its size (billions), precision, and its Hub
-card's license and whether its weights are open (the ranking's filters read them)."""
+    summary, names = run.summary, metric_names(benchmark)
+    metrics, counts = summary.get("metrics") or {}, summary.get("counts") or {}
+    intervals = summary.get("intervals") or {}  # each a [low, high] pair or null, checked on read (run_shape)
+    return {"run_id": run.run_id, "model": run.model, "revision": run.revision,
+            **{column.name: column.value(summary) for column in benchmark.board.run_columns},
+            "decoding_mode": mode_text(summary.get("decoding_mode")),
+            **{name: _number(metrics.get(name)) for name in names},
+            **{f"{name}_ci_{end}": _number(value) for name in names[1:]  # the headline's: the ranking's ci_low, ci_high
+               for end, value in zip(("low", "high"), intervals.get(name) or (None, None))},
+            **{name: counts.get(name, 0) for name in COUNT_COLUMNS},
+            "judge_model": run.provenance.get("judge_model"), "created_at": run.provenance.get("created_at"),
+            "dataset_revision": run.dataset.revision if run.dataset else None, "model_type": model_type(run.request)}
 
 
 def breakdown_columns(runs: Sequence[RunResult], benchmark: Benchmark) -> pd.DataFrame:
@@ -196,15 +189,6 @@ def group_labels(benchmark: Benchmark) -> dict[str, str]:
             DETAILS: "Details", METADATA: "Model card"}
 
 
-def _other_intervals(summary: Mapping[str, Any], benchmark: Benchmark) -> dict[str, float | None]:
-    """The 95 % interval of every metric but the headline (whose interval is the ranking's `ci_low`, `ci_high`), as
-    `<metric>_ci_low`, `<metric>_ci_high`."""
-    intervals = summary.get("intervals") or {}  # each a [low, high] pair or null, checked on read (run_shape)
-    pairs = {name: intervals.get(name) or (None, None) for name in metric_names(benchmark)[1:]}
-    return {f"{name}_ci_{end}": _number(value)
-            for name, pair in pairs.items() for end, value in zip(("low", "high"), pair)}
-
-
 def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
@@ -248,27 +232,22 @@ def column_decimals(frame: pd.DataFrame, benchmark: Benchmark) -> dict[str, int]
 
 def breakdown_frame(runs: Sequence[RunResult], benchmark: Benchmark, breakdown: Breakdown,
                     few_items: Collection[str] = (), lengths: BoardLengths | None = None) -> pd.DataFrame:
-    """Long table: per run and group (language, domain, task), its figures, the 95 % interval of its headline and
-    its median answer length (`lengths`, default: the runs'), and `run_id` last (for the score links). The runs in
-    `few_items` (run ids) read FEW_ITEMS_INTERVAL.
-
-    A group with `metrics` shows the benchmark's metrics; one of flat figures (Saraiki's tasks) every figure.
-    """
+    """Long table: per run and group (language, domain, task), its figures (`group_figures`), the 95 % interval of
+    its headline (FEW_ITEMS_INTERVAL for the run ids in `few_items`), its median answer length (`lengths`, default:
+    the runs'), and `run_id` last (for the score links)."""
     rows = []
     lengths = lengths or board_lengths(runs, benchmark)
     places = decimals_of(benchmark.headline_metric().unit)
     for run in runs:
         intervals = run.summary.get("config_intervals") or {}
         for name, entry in (run.summary.get(breakdown.summary_key) or {}).items():
-            figures = group_figures(entry, benchmark)
-            group_intervals = intervals.get(name) if isinstance(intervals.get(name), Mapping) else {}
+            group_intervals = as_mapping(intervals.get(name))
             interval = group_intervals.get(name) or group_intervals.get(benchmark.headline) or (None, None)
             shown = FEW_ITEMS_INTERVAL if run.run_id in few_items else format_interval(*interval, places)
-            rows.append({"model": run.model, "revision": run.revision, breakdown.name: name, **figures,
-                         "interval": shown,
-                         "median_length": lengths.group_median(run.run_id, breakdown.name, str(name)),
-                         "length_unit": lengths.unit,
-                         "run_id": run.run_id})
+            median = lengths.group_median(run.run_id, breakdown.name, str(name))
+            rows.append({"model": run.model, "revision": run.revision, breakdown.name: name,
+                         **group_figures(entry, benchmark), "interval": shown, "median_length": median,
+                         "length_unit": lengths.unit, "run_id": run.run_id})
     lead, last = ["model", "revision", breakdown.name], ["interval", *LENGTH_COLUMNS, "run_id"]
     figures = dict.fromkeys(key for row in rows for key in row if key not in (*lead, *last))
     return pd.DataFrame(rows, columns=[*lead, *figures, *last])
@@ -345,12 +324,10 @@ def items_frame(details: pd.DataFrame, benchmark: Benchmark, group: str = ALL, s
 
 
 def _filter(benchmark: Benchmark, show: str) -> Any:
-    if show == ALL:
-        return lambda row: True
-    for choice in benchmark.board.item_filters:
-        if choice.label == show:
-            return choice.keep
-    raise ValueError(f"unknown filter {show!r}; expected one of {item_filters(benchmark)}")
+    keeps = {ALL: lambda row: True, **{choice.label: choice.keep for choice in benchmark.board.item_filters}}
+    if show not in keeps:
+        raise ValueError(f"unknown filter {show!r}; expected one of {item_filters(benchmark)}")
+    return keeps[show]
 
 
 def _with_figures(details: pd.DataFrame, benchmark: Benchmark) -> pd.DataFrame:
@@ -379,9 +356,7 @@ def item_view(details: pd.DataFrame, benchmark: Benchmark, config: str, index: i
     if match.empty:
         return None
     row = _with_figures(match, benchmark).to_dict("records")[0]
-    if benchmark.board.item_view:
-        return benchmark.board.item_view(row)
-    return _default_view(row, benchmark)
+    return benchmark.board.item_view(row) if benchmark.board.item_view else _default_view(row, benchmark)
 
 
 def _default_view(row: Row, benchmark: Benchmark) -> ItemView:
