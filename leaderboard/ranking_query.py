@@ -128,7 +128,13 @@ def license_choices(ranking: pd.DataFrame) -> list[str]:
     return sorted(present - {UNKNOWN_LICENSE}) + [UNKNOWN_LICENSE] * (UNKNOWN_LICENSE in present)
 
 
-def last_updated(ranking: pd.DataFrame) -> str:
-    """When the newest result on the board was scored (UTC), as a line for the board; "" with none."""
+def newest_stamp(ranking: pd.DataFrame) -> pd.Timestamp | None:
+    """When the newest result of `ranking` was scored (UTC); None with none."""
     stamps = pd.to_datetime(ranking.get("created_at", pd.Series()), errors="coerce", utc=True).dropna()
-    return f"Last updated: {stamps.max():%Y-%m-%d %H:%M} UTC ({len(ranking)} runs)" if len(stamps) else ""
+    return stamps.max() if len(stamps) else None
+
+
+def last_updated(ranking: pd.DataFrame) -> str:
+    """When the newest result on the board was scored, as a line for the board; "" with none."""
+    stamp = newest_stamp(ranking)
+    return "" if stamp is None else f"Last updated: {stamp:%Y-%m-%d %H:%M} UTC ({len(ranking)} runs)"
