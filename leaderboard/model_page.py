@@ -74,11 +74,8 @@ def model_page(model: str, revision: str, boards: Sequence[BenchmarkStanding]) -
 
 def _revisions(runs: Sequence[RunResult]) -> list[str]:
     """The model's revisions, the newest run's first."""
-    newest: dict[str, str] = {}
-    for run in runs:
-        stamp = str(run.provenance.get("created_at") or "")
-        newest[run.revision] = max(stamp, newest.get(run.revision, ""))
-    return sorted(newest, key=lambda rev: newest[rev], reverse=True)
+    newest_first = sorted(runs, key=lambda run: str(run.provenance.get("created_at") or ""), reverse=True)
+    return list(dict.fromkeys(run.revision for run in newest_first))
 
 
 def _links(model: str, revision: str) -> str:

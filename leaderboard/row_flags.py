@@ -62,9 +62,8 @@ def run_facts(summary: Mapping[str, Any], dataset_outdated: bool = False) -> Run
     coverage, counts = as_mapping(summary.get("coverage")), as_mapping(summary.get("counts"))
     scored, no_response = whole_number(coverage.get("scored")), whole_number(coverage.get("no_response"))
     covered = None if scored is None else scored + (no_response or 0)
-    judge = as_mapping(summary.get("provenance")).get("judge_model")
     return RunFacts(covered, whole_number(coverage.get("configs")), whole_number(counts.get("unclosed_thinking")),
-                    judge if isinstance(judge, str) and judge else None, bool(dataset_outdated))
+                    _text(as_mapping(summary.get("provenance")).get("judge_model")), bool(dataset_outdated))
 
 
 @dataclass(frozen=True)

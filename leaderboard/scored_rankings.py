@@ -27,11 +27,9 @@ INTERVAL_COLUMNS = ("ci_low", "ci_high")
 
 
 def ranked_table(frame: pd.DataFrame, runs: Sequence[RunResult], benchmark: Benchmark) -> pd.DataFrame:
-    """`frame` (one row per run: `run_id`, `dataset_revision`, the headline column) with each run's standing,
-    rank, rank range and the rule that gave it (`joint_ranks`), and the headline's interval.
-
-    Ranked runs come first, best first (ties kept in `frame`'s order), then the others in `frame`'s order.
-    """
+    """`frame` (one row per run: `run_id`, `dataset_revision`, the headline) with each run's standing, rank, rank
+    range and the rule that gave it (`joint_ranks`), and the headline's interval: ranked runs first, best first,
+    then the others, ties and the others in `frame`'s order."""
     metric = benchmark.headline_metric()
     standings = pd.DataFrame([_standing(run, metric.name) for run in runs],
                              columns=["run_id", *STANDING_COLUMNS, "_low", "_high"])
@@ -93,14 +91,9 @@ def coverage_standing(summary: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def rank_ranges(low: pd.Series, high: pd.Series) -> tuple[list[int], list[int]]:
-    """Each model's best and worst rank given the 95 % intervals, as Chatbot Arena computes them.
-
-    The best rank is 1 + the number of models whose lower bound is above this model's upper
-    bound (they are surely better); the worst is the number of models minus those whose upper
-    bound is below this model's lower bound (surely worse). Models whose intervals overlap
-    share ranges. A model without an interval (NaN bounds) is surely neither: its range is
-    every rank.
-    """
+    """Each model's best and worst rank given the 95 % intervals, as Chatbot Arena computes them: 1 + the models
+    surely better (lower bound above this one's upper bound), and the number of models minus those surely worse. A
+    model without an interval (NaN bounds) is surely neither: its range is every rank."""
     lows, highs = low.to_numpy(dtype=float), high.to_numpy(dtype=float)
     # [i, j]: model j is surely better (or worse) than model i; never true of i itself, as low <= high.
     surely_better = lows[np.newaxis, :] > highs[:, np.newaxis]
@@ -121,9 +114,8 @@ def shared_ranked_runs(runs: Sequence[RunResult]) -> tuple[list[RunResult], str 
 
 
 def split_standing(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The ranked rows (with their ranks), and the partial / incomplete ones (with why, without ranks).
-
-    Either layout of the table: the ranking's own columns, or the screen's (one `rank_range` column)."""
+    """The ranked rows (with their ranks), and the partial / incomplete ones (with why, without ranks), of the
+    ranking's own columns or the screen's (one `rank_range` column)."""
     ranked = table["standing"].eq(RANKED)
     shown = table.drop(columns=["standing"])
     rank_columns = [column for column in (*RANK_COLUMNS, "rank_range") if column in shown]
@@ -136,11 +128,9 @@ SUBSET_COLUMN = "subset"
 
 
 def on_subset(ranking: pd.DataFrame, runs: Sequence[RunResult], benchmark: Benchmark, subset: Subset) -> pd.DataFrame:
-    """`ranking` (`ranked_table`'s) re-ranked on a subset of the items: `subset` holds each ranked run's headline
-    on those items alone, and `ci_low`, `ci_high`, the rank and rank range are the subset's, from one joint
-    bootstrap of the ranked runs on them (`subset_ranks`); the ranked runs the bootstrap could not take follow
-    them, unranked. The ranking unchanged when no two runs can be resampled on the subset.
-    """
+    """`ranking` re-ranked on a subset of the items: SUBSET_COLUMN, the interval, rank and rank range are the
+    subset's, from one joint bootstrap of the ranked runs on it (`subset_ranks`), the ranked runs it could not take
+    following, unranked; `ranking` unchanged when no two runs can be resampled on the subset."""
     metric = benchmark.headline_metric()
     ranked = ranking["standing"].eq(RANKED)
     if benchmark.item_statistics is None or not ranked.any():
