@@ -82,12 +82,10 @@ def forest_figure(comparison: BenchmarkComparison) -> go.Figure:
     figure = go.Figure(go.Scatter(
         x=[difference.estimate for difference in differences],
         y=[plot_text(f"{result.figure.label} · {_scope(result.scope)}") for result in rows],
-        mode="markers",
-        marker={"size": 9, "color": "#2f6db5"},
+        mode="markers", marker={"size": 9, "color": "#2f6db5"},
         error_x={"type": "data", "array": [_reach(d.high - d.estimate) for d in differences],
                  "arrayminus": [_reach(d.estimate - d.low) for d in differences]},
-        hovertemplate="%{y}<br>A − B %{x:+.3f}<extra></extra>",
-    ))
+        hovertemplate="%{y}<br>A − B %{x:+.3f}<extra></extra>"))
     figure.add_vline(x=0, line_dash="dash", line_color="#888")
     unit = rows[0].figure.difference_unit  # the section's heading names the benchmark; a phone has no room for it twice
     return bounded_layout(figure, "A − B, paired 95 % interval", len(rows), xaxis_title=f"A − B ({plot_text(unit)})")
@@ -99,16 +97,10 @@ def _reach(extent: float) -> float:
 
 
 def _row(record: Mapping[str, Any]) -> list[str]:
-    return [
-        *_row_labels(record),
-        format_difference(record["difference"]),
-        format_interval(record),
-        format_p(record["p_value"]),
-        format_p(record["adjusted_p_value"]),
-        verdict_text(record),
-        f"{record['wins']} / {record['ties']} / {record['losses']}",
-        f"{record['n_items']} ({record['n_clusters']})",
-    ]
+    return [*_row_labels(record), format_difference(record["difference"]), format_interval(record),
+            format_p(record["p_value"]), format_p(record["adjusted_p_value"]), verdict_text(record),
+            f"{record['wins']} / {record['ties']} / {record['losses']}",
+            f"{record['n_items']} ({record['n_clusters']})"]
 
 
 def verdict_text(record: Mapping[str, Any]) -> str:
@@ -119,9 +111,8 @@ def verdict_text(record: Mapping[str, Any]) -> str:
 
 def format_interval(record: Mapping[str, Any]) -> str:
     """`[low, high]` as the CLI prints it, or "—" without an interval."""
-    if record["ci_low"] is None:
-        return NONE
-    return f"[{format_difference(record['ci_low'])}, {format_difference(record['ci_high'])}]"
+    low, high = record["ci_low"], record["ci_high"]
+    return NONE if low is None else f"[{format_difference(low)}, {format_difference(high)}]"
 
 
 def format_p(value: float | None) -> str:
@@ -132,11 +123,9 @@ def format_p(value: float | None) -> str:
 def _row_labels(record: Mapping[str, Any]) -> list[str]:
     """A row's figure, items and language, as the table and the CSV name them."""
     where = record["where"]
-    return [
-        record["label"] + ("" if record["higher_is_better"] else " (lower is better)"),
-        ALL_ITEMS if not where else ", ".join(f"{column} = {value}" for column, value in where.items()),
-        _scope(record["scope"]),
-    ]
+    return [record["label"] + ("" if record["higher_is_better"] else " (lower is better)"),
+            ", ".join(f"{column} = {value}" for column, value in where.items()) if where else ALL_ITEMS,
+            _scope(record["scope"])]
 
 
 def format_difference(value: float | None) -> str:
@@ -152,14 +141,12 @@ def filtered_summary(results: Sequence[FigureComparison], a_label: str, b_label:
     """The paired comparison on the items a viewer filtered, one line per figure, as escaped HTML."""
     lines = [f"<strong>A</strong> = {html.escape(a_label)}, <strong>B</strong> = {html.escape(b_label)}, "
              "on the items listed (every language pooled, as the benchmark weighs them):"]
-    for record in figure_records(results):
-        lines.append(
-            f"{html.escape(record['label'])}: A − B = {format_difference(record['difference'])} "
-            f"{format_interval(record)} (paired 95 % interval), p = {format_p(record['p_value'])}, "
-            f"Holm-adjusted over these {record['family_size']} lines {format_p(record['adjusted_p_value'])}: "
-            f"{html.escape(verdict_text(record))}; "
-            f"A won {record['wins']}, tied {record['ties']}, lost {record['losses']} "
-            f"of {record['n_items']} items ({record['n_clusters']} clusters)")
+    lines += [f"{html.escape(record['label'])}: A − B = {format_difference(record['difference'])} "
+              f"{format_interval(record)} (paired 95 % interval), p = {format_p(record['p_value'])}, "
+              f"Holm-adjusted over these {record['family_size']} lines {format_p(record['adjusted_p_value'])}: "
+              f"{html.escape(verdict_text(record))}; A won {record['wins']}, tied {record['ties']}, lost "
+              f"{record['losses']} of {record['n_items']} items ({record['n_clusters']} clusters)"
+              for record in figure_records(results)]
     return wrapping_html("<br>".join(lines))
 
 
