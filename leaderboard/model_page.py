@@ -169,7 +169,7 @@ def _breakdown(benchmark: Benchmark, run: RunResult, items_tab: str) -> str:
     for field, name, label, score, interval, unit in rows:
         text = _value(score, unit)
         cell = linked_markdown(text, items_address(items_tab, run.run_id, {field: name})) if field and text else text
-        span = f"{_value(interval[0], unit)} – {_value(interval[1], unit)}" if _pair(interval) else ""
+        span = f"{_value(interval[0], unit)} – {_value(interval[1], unit)}" if interval else ""  # checked by run_shape
         lines.append(f"| {literal_markdown(str(label))} | {cell or '–'} | {span} |")
     return "\n".join(lines)
 
@@ -191,10 +191,6 @@ def breakdown_rows(benchmark: Benchmark, summary: Mapping[str, Any]) -> list[tup
                 interval = (per_group.get(name) or {}).get(benchmark.headline) if on_config else None
                 rows.append((breakdown.item_field, str(name), f"{breakdown.label}: {name}", value, interval, unit))
     return rows
-
-
-def _pair(value: object) -> bool:
-    return isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value)
 
 
 def _value(value: object, unit: str) -> str:

@@ -144,9 +144,9 @@ def is_hidden(codes: object, hide: Collection[str]) -> bool:
     return any(flag.code in hide for flag in parse_codes(codes))
 
 
-def badges_markdown(codes: object, about_address: str = ABOUT_ADDRESS) -> str:
+def badges_markdown(codes: object) -> str:
     """The badges of a `flag_codes` cell as markdown: each a link to About's explanation, explained on hover."""
-    return " ".join(linked_markdown(flag.badge, about_address, flag.explanation) for flag in parse_codes(codes))
+    return " ".join(linked_markdown(flag.badge, ABOUT_ADDRESS, flag.explanation) for flag in parse_codes(codes))
 
 
 def about_markdown(boards: Sequence[str] = ()) -> str:

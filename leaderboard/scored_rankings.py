@@ -66,28 +66,21 @@ def _standing(run: RunResult, headline: str) -> dict[str, Any]:
             "_low": low, "_high": high}
 
 
-def coverage_standing(summary: Mapping[str, Any]) -> dict[str, Any]:
-    """A run's `standing` (ranked / partial / incomplete) and `standing_note` by its summary's coverage, with
-    the coverage counts, for every benchmark: only a complete run that covers every config of the dataset
-    is ranked. A summary written before coverage was recorded is incomplete until the run is scored again;
-    a limited run (`--limit`) is never complete."""
+def coverage_standing(summary: Mapping[str, Any]) -> dict[str, str]:
+    """A run's `standing` (ranked / partial / incomplete) and `standing_note` by its summary's coverage: only a
+    complete run that covers every config of the dataset is ranked. A summary written before coverage was recorded
+    is incomplete until the run is scored again; a limited run (`--limit`) is never complete."""
     coverage = summary.get("coverage")
     if not isinstance(coverage, dict):
         return {"standing": INCOMPLETE, "standing_note": "incomplete: scored before coverage was recorded "
                 "(score the run again)"}
-    figures = {name: whole_number(coverage.get(name)) or 0 for name in (
-        "expected", "scored", "failed", "no_response", "pending", "configs", "dataset_configs")}
-    covered = figures["scored"] + figures["no_response"]
-    counts = {"expected_items": figures["expected"], "covered_items": covered,
-              "no_response_items": figures["no_response"], "failed_items": figures["failed"],
-              "pending_items": figures["pending"]}
-    if figures["configs"] < figures["dataset_configs"]:
-        note = f"partial: {figures['configs']} of {figures['dataset_configs']} configs"
-        return {**counts, "standing": PARTIAL, "standing_note": note}
-    if summary.get("complete") is not True or covered < figures["expected"]:
-        note = f"incomplete: {covered:,} of {figures['expected']:,} items"
-        return {**counts, "standing": INCOMPLETE, "standing_note": note}
-    return {**counts, "standing": RANKED, "standing_note": ""}
+    expected, scored, no_response, configs, dataset_configs = (whole_number(coverage.get(name)) or 0 for name in (
+        "expected", "scored", "no_response", "configs", "dataset_configs"))
+    if configs < dataset_configs:
+        return {"standing": PARTIAL, "standing_note": f"partial: {configs} of {dataset_configs} configs"}
+    if summary.get("complete") is not True or scored + no_response < expected:
+        return {"standing": INCOMPLETE, "standing_note": f"incomplete: {scored + no_response:,} of {expected:,} items"}
+    return {"standing": RANKED, "standing_note": ""}
 
 
 def rank_ranges(low: pd.Series, high: pd.Series) -> tuple[list[int], list[int]]:
