@@ -59,11 +59,9 @@ def _best_first(table: pd.DataFrame, out: pd.Series, figure: pd.Series, higher_i
 
 
 def _standing(run: RunResult, headline: str) -> dict[str, Any]:
-    standing = coverage_standing(run.summary)
     interval = (run.summary.get("intervals") or {}).get(headline)  # its shape is checked on read (run_shape)
     low, high = interval if interval else (float("nan"), float("nan"))
-    return {"run_id": run.run_id, "standing": standing["standing"], "standing_note": standing["standing_note"],
-            "_low": low, "_high": high}
+    return {"run_id": run.run_id, **coverage_standing(run.summary), "_low": low, "_high": high}
 
 
 def coverage_standing(summary: Mapping[str, Any]) -> dict[str, str]:
