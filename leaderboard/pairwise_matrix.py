@@ -120,16 +120,10 @@ def _compute(benchmark: str, figure: str, n: int, runs: list[RunResult], revisio
 def matrix_html(view: MatrixView) -> str:
     """The matrix as an HTML table, rows and columns labelled with short model names (the whole id on hover),
     each cell row minus column; every piece of run text is escaped."""
-    size = len(view.labels)
-    names = view.short or view.labels
-    head = "".join(f'<th scope="col" title="{html.escape(label)}"><span class="pairwise-name" dir="auto">'
-                   f"{html.escape(name)}</span></th>" for name, label in zip(names, view.labels))
-    body = "".join(
-        f'<tr><th scope="row" title="{html.escape(view.labels[row])}"><span class="pairwise-name" dir="auto">'
-        f"{html.escape(names[row])}</span></th>"
-        + "".join(_cell_html(view, row, column) for column in range(size)) + "</tr>"
-        for row in range(size)
-    )
+    size, names = len(view.labels), view.short or view.labels
+    head = "".join(_name_cell("col", name, label) for name, label in zip(names, view.labels))
+    body = "".join(f"<tr>{_name_cell('row', names[row], view.labels[row])}"
+                   + "".join(_cell_html(view, row, column) for column in range(size)) + "</tr>" for row in range(size))
     return (f'<div class="pairwise-scroll" style="overflow-x:auto;max-width:100%">'
             f'<table class="pairwise-matrix"><thead><tr><th scope="col">A \\ B</th>{head}</tr></thead>'
             f"<tbody>{body}</tbody></table></div>")
@@ -146,6 +140,11 @@ def matrix_note(view: MatrixView) -> str:
             f"**Correction: {CORRECTION}** over all {len(view.matrix.comparisons)} pairs: a cell is coloured (green: "
             f"the row's run is better, red: worse) only when it is {RULE}, Compare's rule; hover a cell for its "
             "interval and p-values." + "".join(f" **No verdict**: the figure {reason}." for reason in sorted(reasons)))
+
+
+def _name_cell(scope: str, name: str, label: str) -> str:
+    return (f'<th scope="{scope}" title="{html.escape(label)}"><span class="pairwise-name" dir="auto">'
+            f"{html.escape(name)}</span></th>")
 
 
 def _cell_html(view: MatrixView, row: int, column: int) -> str:

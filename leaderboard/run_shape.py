@@ -35,13 +35,11 @@ def check_run_files(folder: RunFolder, request: Any, summary: Any) -> None:
     _check(path, "overall_ci", _is_interval_or_none(summary.get("overall_ci")), "a [low, high] pair or null")
     for name in _SCORE_MAPS:
         _check(path, name, _is_map_of(summary.get(name), _is_score_or_none), "an object of numbers")
-    _check(path, "config_ci", _is_map_of(summary.get("config_ci"), _is_interval_or_none),
-           "an object of [low, high] pairs")
+    for name in ("config_ci", "intervals"):
+        _check(path, name, _is_map_of(summary.get(name), _is_interval_or_none), "an object of [low, high] pairs")
     for name in ("counts", "coverage"):
         _check(path, name, _is_map_of(summary.get(name), _is_count), "an object of whole numbers")
     _check(path, "complete", summary.get("complete") in (None, True, False), "true, false or null")
-    _check(path, "intervals", _is_map_of(summary.get("intervals"), _is_interval_or_none),
-           "an object of [low, high] pairs")
     _check(path, "config_intervals", _is_map_of(summary.get("config_intervals"), _is_interval_map),
            "an object of objects of [low, high] pairs")
     for name in _GROUP_MAPS:

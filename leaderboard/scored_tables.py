@@ -13,6 +13,7 @@ from typing import Any, Collection, Mapping, Sequence
 import pandas as pd
 
 from eval_backend.benchmarks.board_view import ANSWER_LENGTH, Breakdown, ItemField, ItemView, Row
+from eval_backend.benchmarks.metric import Metric
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.answer_lengths import LENGTH_COLUMNS, LENGTH_LABELS, BoardLengths, board_lengths, length_columns
@@ -51,13 +52,11 @@ def metric_names(benchmark: Benchmark) -> list[str]:
 def labels(benchmark: Benchmark) -> dict[str, str]:
     """The headers of the ranking and breakdown columns: a metric's label with its unit, an arrow where lower
     is better."""
-    metric_labels = {metric.name: _metric_label(metric.label, metric.unit, metric.higher_is_better)
-                     for metric in benchmark.metrics}
-    board = benchmark.board
-    headline = benchmark.headline_metric()
-    on_groups = _metric_label(f"{headline.label} on the chosen groups", headline.unit, headline.higher_is_better)
-    return {**LABELS, **metric_labels, **{column.name: column.label for column in board.run_columns},
-            **{breakdown.name: breakdown.label for breakdown in board.breakdowns}, SUBSET_COLUMN: on_groups}
+    board, headline = benchmark.board, benchmark.headline_metric()
+    return {**LABELS, **{metric.name: _metric_label(metric) for metric in benchmark.metrics},
+            **{column.name: column.label for column in board.run_columns},
+            **{breakdown.name: breakdown.label for breakdown in board.breakdowns},
+            SUBSET_COLUMN: _metric_label(headline, f"{headline.label} on the chosen groups")}
 
 
 def ranking_labels(ranking: pd.DataFrame, benchmark: Benchmark) -> dict[str, str]:
@@ -75,9 +74,10 @@ def item_labels(benchmark: Benchmark) -> dict[str, str]:
             **{field.name: field.label for field in item_fields(benchmark)}}
 
 
-def _metric_label(label: str, unit: str, higher_is_better: bool) -> str:
+def _metric_label(metric: Metric, label: str = "") -> str:
+    label, unit = label or metric.label, metric.unit
     shown = f"{label} %" if unit == "%" else label if unit == "count" else f"{label} ({unit})"
-    return shown if higher_is_better or unit == "count" else f"{shown} ↓"
+    return shown if metric.higher_is_better or unit == "count" else f"{shown} ↓"
 
 
 CARD_COLUMNS = ("params_b", "precision", "license", "open_weights")
