@@ -15,10 +15,8 @@ from leaderboard.results import UNREADABLE, RunResult
 
 logger = logging.getLogger(__name__)
 
-CONSISTENCY_COLUMNS = [
-    "judge_model", "reference_judge_model", "runs", "pairs", "exact_agreement", "within_one_agreement",
-    "spearman", "mean_abs_diff", "ranking_spearman",
-]
+CONSISTENCY_COLUMNS = ["judge_model", "reference_judge_model", "runs", "pairs", "exact_agreement",
+                       "within_one_agreement", "spearman", "mean_abs_diff", "ranking_spearman"]
 
 
 def consistency_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
@@ -46,9 +44,7 @@ def consistency_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
 
 
 def _consistency_row(key: tuple[str, str], figures: Agreement, means: list[tuple[float, float]]) -> dict[str, Any]:
-    return {
-        "judge_model": key[0], "reference_judge_model": key[1], "runs": len(means), "pairs": figures.pairs,
-        "exact_agreement": figures.exact, "within_one_agreement": figures.within_one,
-        "spearman": figures.spearman, "mean_abs_diff": figures.mean_abs_diff,
-        "ranking_spearman": spearman([first for first, _ in means], [second for _, second in means]),
-    }
+    return {"judge_model": key[0], "reference_judge_model": key[1], "runs": len(means), "pairs": figures.pairs,
+            "exact_agreement": figures.exact, "within_one_agreement": figures.within_one,
+            "spearman": figures.spearman, "mean_abs_diff": figures.mean_abs_diff,
+            "ranking_spearman": spearman([first for first, _ in means], [second for _, second in means])}

@@ -28,10 +28,8 @@ logger = logging.getLogger(__name__)
 MAX_RUNS = 100
 """Runs measured per benchmark: the figures settle long before, and 100 runs read in about a second."""
 ALL_CONFIGS = "all configs"
-PRECISION_COLUMNS = (
-    "benchmark", "figure", "scope", "runs", "items", "clusters", "design_effect", "width_ratio",
-    "detectable_difference", "unit",
-)
+PRECISION_COLUMNS = ("benchmark", "figure", "scope", "runs", "items", "clusters", "design_effect", "width_ratio",
+                     "detectable_difference", "unit")
 FRAME_COLUMNS = (*PRECISION_COLUMNS, "no_detectable_reason")
 """The frame's columns: the table's, then why a detectable difference is missing (None where it is given)."""
 _TABLES: LruCache[pd.DataFrame] = LruCache(4)
