@@ -1,11 +1,9 @@
-"""Each run's median answer length on a benchmark's board: overall, per breakdown group, in one unit per board.
+"""Each run's median answer length on a benchmark's board: overall and per breakdown group, in one unit per board.
 
-The engine measures a run's answers from its folder (`eval_backend.style_ranking.run_measures`,
-kept per run under its files' stamps in the board's run cache, shared with the style fit); here
-they become the ranking's "Answer length" columns, the breakdown's per-group column and the
-length figure's x axis. A board reads in one unit, so its lengths compare row by row: tokens when
-every answer of every run on it has a reported count, else characters of the judged text
-(`answer_style`). A run whose answers cannot be read (no details.parquet) has no length, never 0.
+The engine measures a run's answers (`eval_backend.style_ranking.run_measures`, kept in the board's run cache,
+shared with the style fit). A board reads in one unit, so its lengths compare row by row: tokens when every answer
+of every run on it has a reported count, else characters of the judged text. A run whose answers cannot be read
+(no details.parquet) has no length, never 0.
 """
 
 from __future__ import annotations
@@ -52,7 +50,8 @@ class BoardLengths:
 def board_lengths(runs: Sequence[RunResult], benchmark: Benchmark) -> BoardLengths:
     """The runs' median answer lengths, all in the board's one unit."""
     measures = {run.run_id: frame for run in runs if (frame := _measures(run, benchmark)) is not None}
-    unit = TOKENS if measures and all(_all_counted(frame) for frame in measures.values()) else CHARACTERS
+    counted = all(frame.loc[frame["answered"], "tokens"].notna().all() for frame in measures.values())
+    unit = TOKENS if measures and counted else CHARACTERS
     return BoardLengths(unit, {run_id: run_lengths(_in_unit(frame, unit), benchmark.board.breakdowns)
                                for run_id, frame in measures.items()})
 
@@ -79,10 +78,6 @@ def _measures(run: RunResult, benchmark: Benchmark) -> pd.DataFrame | None:
     except (RunFolderError, OSError, ValueError, KeyError) as exc:  # a damaged file: the run stays, without a length
         logger.info("%s: no answer length (%s)", run.run_id, exc)
         return None
-
-
-def _all_counted(measures: pd.DataFrame) -> bool:
-    return bool(measures.loc[measures["answered"], "tokens"].notna().all())
 
 
 def _in_unit(measures: pd.DataFrame, unit: str) -> pd.DataFrame:

@@ -1,15 +1,9 @@
 """The Compare view's table, forest plot and downloads of one benchmark: pure functions of a `BenchmarkComparison`.
 
-The figures are the CLI's (`compare --json`: `comparison_records`), formatted as its table prints
-them. Each row has one verdict from one rule (`eval_backend.statistics.verdict`): significant when
-the sign-flip p-value, Holm-adjusted over every row of the benchmark's table (languages and subset
-values together), is at most 0.05 and the paired 95 % interval excludes 0; which model is better
-follows the figure's direction. A row resting on too few clusters has no interval, p-value or
-verdict and says why. The benchmark's headline row is also its one-line answer (`headline_html`).
-The downloads hold the same figures unrounded: the JSON is what `compare --json` prints for the
-pair, plus the subset rows (each what `--where COLUMN=VALUE` prints for all languages), with the
-verdicts of this table's family; the CSV the table's rows with numbers at full precision. Labels
-reach plotly escaped (`figure_kinds.plot_text`): an id like `<b>` is drawn as those characters.
+The figures are the CLI's (`compare --json`), formatted as its table prints them, each row's verdict by the one
+rule of `eval_backend.statistics.verdict` with every row of the benchmark's table (languages and subset values
+together) its Holm family. The downloads hold the same figures unrounded: the JSON what `compare --json` prints
+plus the subset rows, the CSV the table's rows. Labels reach plotly escaped (`figure_kinds.plot_text`).
 """
 
 from __future__ import annotations
@@ -49,17 +43,14 @@ def comparison_table(comparison: BenchmarkComparison) -> pd.DataFrame:
 
 
 def download_document(comparison: BenchmarkComparison) -> dict[str, Any]:
-    """The JSON download: `compare --json` of the pair, and `subsets`, each row what `--where` gives on all languages."""
+    """The JSON download: `compare --json` of the pair, and `subsets`, each what `--where` gives on all languages."""
     records = comparison_records(comparison)
     document = comparison_document(comparison.a_label, comparison.b_label, comparison.benchmark,
                                    comparison.dataset_revision,
-                                   [_without_where(record) for record in records if record["where"] is None])
+                                   [{key: value for key, value in record.items() if key != "where"}
+                                    for record in records if record["where"] is None])
     document["subsets"] = [record for record in records if record["where"] is not None]
     return document
-
-
-def _without_where(record: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in record.items() if key != "where"}
 
 
 def download_table(comparison: BenchmarkComparison) -> pd.DataFrame:
@@ -90,13 +81,11 @@ def forest_figure(comparison: BenchmarkComparison) -> go.Figure:
     differences = [result.comparison.difference for result in rows]
     figure = go.Figure(go.Scatter(
         x=[difference.estimate for difference in differences],
-        y=[plot_text(_row_label(result)) for result in rows],
-        mode="markers",
-        marker={"size": 9, "color": "#2f6db5"},
+        y=[plot_text(f"{result.figure.label} · {_scope(result.scope)}") for result in rows],
+        mode="markers", marker={"size": 9, "color": "#2f6db5"},
         error_x={"type": "data", "array": [_reach(d.high - d.estimate) for d in differences],
                  "arrayminus": [_reach(d.estimate - d.low) for d in differences]},
-        hovertemplate="%{y}<br>A − B %{x:+.3f}<extra></extra>",
-    ))
+        hovertemplate="%{y}<br>A − B %{x:+.3f}<extra></extra>"))
     figure.add_vline(x=0, line_dash="dash", line_color="#888")
     unit = rows[0].figure.difference_unit  # the section's heading names the benchmark; a phone has no room for it twice
     return bounded_layout(figure, "A − B, paired 95 % interval", len(rows), xaxis_title=f"A − B ({plot_text(unit)})")
@@ -108,16 +97,10 @@ def _reach(extent: float) -> float:
 
 
 def _row(record: Mapping[str, Any]) -> list[str]:
-    return [
-        *_row_labels(record),
-        format_difference(record["difference"]),
-        format_interval(record),
-        format_p(record["p_value"]),
-        format_p(record["adjusted_p_value"]),
-        verdict_text(record),
-        f"{record['wins']} / {record['ties']} / {record['losses']}",
-        f"{record['n_items']} ({record['n_clusters']})",
-    ]
+    return [*_row_labels(record), format_difference(record["difference"]), format_interval(record),
+            format_p(record["p_value"]), format_p(record["adjusted_p_value"]), verdict_text(record),
+            f"{record['wins']} / {record['ties']} / {record['losses']}",
+            f"{record['n_items']} ({record['n_clusters']})"]
 
 
 def verdict_text(record: Mapping[str, Any]) -> str:
@@ -128,9 +111,8 @@ def verdict_text(record: Mapping[str, Any]) -> str:
 
 def format_interval(record: Mapping[str, Any]) -> str:
     """`[low, high]` as the CLI prints it, or "—" without an interval."""
-    if record["ci_low"] is None:
-        return NONE
-    return f"[{format_difference(record['ci_low'])}, {format_difference(record['ci_high'])}]"
+    low, high = record["ci_low"], record["ci_high"]
+    return NONE if low is None else f"[{format_difference(low)}, {format_difference(high)}]"
 
 
 def format_p(value: float | None) -> str:
@@ -141,11 +123,9 @@ def format_p(value: float | None) -> str:
 def _row_labels(record: Mapping[str, Any]) -> list[str]:
     """A row's figure, items and language, as the table and the CSV name them."""
     where = record["where"]
-    return [
-        record["label"] + ("" if record["higher_is_better"] else " (lower is better)"),
-        ALL_ITEMS if not where else ", ".join(f"{column} = {value}" for column, value in where.items()),
-        ALL_LANGUAGES if record["scope"] == ALL_CONFIGS else record["scope"],
-    ]
+    return [record["label"] + ("" if record["higher_is_better"] else " (lower is better)"),
+            ", ".join(f"{column} = {value}" for column, value in where.items()) if where else ALL_ITEMS,
+            _scope(record["scope"])]
 
 
 def format_difference(value: float | None) -> str:
@@ -153,24 +133,20 @@ def format_difference(value: float | None) -> str:
     return NONE if value is None else f"{value:+.3f}"
 
 
-def _row_label(result: FigureComparison) -> str:
-    scope = ALL_LANGUAGES if result.scope == ALL_CONFIGS else result.scope
-    return f"{result.figure.label} · {scope}"
-
+def _scope(scope: str) -> str:
+    return ALL_LANGUAGES if scope == ALL_CONFIGS else scope
 
 
 def filtered_summary(results: Sequence[FigureComparison], a_label: str, b_label: str) -> str:
     """The paired comparison on the items a viewer filtered, one line per figure, as escaped HTML."""
     lines = [f"<strong>A</strong> = {html.escape(a_label)}, <strong>B</strong> = {html.escape(b_label)}, "
              "on the items listed (every language pooled, as the benchmark weighs them):"]
-    for record in figure_records(results):
-        lines.append(
-            f"{html.escape(record['label'])}: A − B = {format_difference(record['difference'])} "
-            f"{format_interval(record)} (paired 95 % interval), p = {format_p(record['p_value'])}, "
-            f"Holm-adjusted over these {record['family_size']} lines {format_p(record['adjusted_p_value'])}: "
-            f"{html.escape(verdict_text(record))}; "
-            f"A won {record['wins']}, tied {record['ties']}, lost {record['losses']} "
-            f"of {record['n_items']} items ({record['n_clusters']} clusters)")
+    lines += [f"{html.escape(record['label'])}: A − B = {format_difference(record['difference'])} "
+              f"{format_interval(record)} (paired 95 % interval), p = {format_p(record['p_value'])}, "
+              f"Holm-adjusted over these {record['family_size']} lines {format_p(record['adjusted_p_value'])}: "
+              f"{html.escape(verdict_text(record))}; A won {record['wins']}, tied {record['ties']}, lost "
+              f"{record['losses']} of {record['n_items']} items ({record['n_clusters']} clusters)"
+              for record in figure_records(results)]
     return wrapping_html("<br>".join(lines))
 
 

@@ -15,21 +15,15 @@ from leaderboard.results import UNREADABLE, RunResult
 
 logger = logging.getLogger(__name__)
 
-CONSISTENCY_COLUMNS = [
-    "judge_model", "reference_judge_model", "runs", "pairs", "exact_agreement", "within_one_agreement",
-    "spearman", "mean_abs_diff", "ranking_spearman",
-]
+CONSISTENCY_COLUMNS = ["judge_model", "reference_judge_model", "runs", "pairs", "exact_agreement",
+                       "within_one_agreement", "spearman", "mean_abs_diff", "ranking_spearman"]
 
 
 def consistency_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
-    """Judge consistency per re-judging model (and the judge it was compared with), pooled over runs.
-
-    Each run's consistency.json holds the scored pairs behind its figures, so the pooled
-    figures are computed over every pair rather than averaged over runs. `ranking_spearman`
-    says how far the models' order moves with the judge: the rank correlation, across runs,
-    of each run's mean score on its sample by the two judges. A report that cannot be read is
-    logged and left out; it never breaks the page.
-    """
+    """Judge consistency per re-judging model (and the judge it was compared with), over every scored pair of every
+    run's consistency.json (not averaged over runs). `ranking_spearman` says how far the models' order moves with the
+    judge: the rank correlation, across runs, of each run's mean score by the two judges. A report that cannot be
+    read is logged and left out; it never breaks the page."""
     pooled: dict[tuple[str, str], list[ScoredPair]] = defaultdict(list)
     run_means: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
     for run in runs:
@@ -50,9 +44,7 @@ def consistency_frame(runs: Sequence[RunResult]) -> pd.DataFrame:
 
 
 def _consistency_row(key: tuple[str, str], figures: Agreement, means: list[tuple[float, float]]) -> dict[str, Any]:
-    return {
-        "judge_model": key[0], "reference_judge_model": key[1], "runs": len(means), "pairs": figures.pairs,
-        "exact_agreement": figures.exact, "within_one_agreement": figures.within_one,
-        "spearman": figures.spearman, "mean_abs_diff": figures.mean_abs_diff,
-        "ranking_spearman": spearman([first for first, _ in means], [second for _, second in means]),
-    }
+    return {"judge_model": key[0], "reference_judge_model": key[1], "runs": len(means), "pairs": figures.pairs,
+            "exact_agreement": figures.exact, "within_one_agreement": figures.within_one,
+            "spearman": figures.spearman, "mean_abs_diff": figures.mean_abs_diff,
+            "ranking_spearman": spearman([first for first, _ in means], [second for _, second in means])}

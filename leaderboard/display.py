@@ -1,8 +1,7 @@
 """How the board writes what it shows: decimals, short revisions, rank ranges and intervals, literal markdown, links.
 
-An id or any other untrusted text in a markdown cell has every ASCII punctuation character backslash-escaped,
-so it is always shown as literal text (never as HTML or markup); a Hub link is built only for a valid Hub
-repository id. Scores read with two decimals and percentages with one.
+Untrusted text in a markdown cell has every ASCII punctuation character backslash-escaped, so it is never shown
+as HTML or markup; a Hub link is built only for a valid Hub repository id.
 """
 
 from __future__ import annotations
@@ -50,11 +49,8 @@ def literal_markdown(text: str) -> str:
 
 
 def model_cell(model_id: str, revision: str = "main") -> str:
-    """The model cell: the id as literal text, linked to its revision on the Hub when the id is valid.
-
-    The link's title is the id (a Hub id has no quote to escape): the full id on hover, where a
-    narrow column wraps it.
-    """
+    """The model cell: the id as literal text, linked to its revision on the Hub when the id is valid, the full id
+    on hover (a Hub id has no quote to escape)."""
     url = hub_url(model_id, revision)
     return f'[{literal_markdown(model_id)}]({url} "{model_id}")' if url else literal_markdown(model_id)
 
@@ -68,10 +64,8 @@ def short_revision(revision: object) -> str:
 
 
 def linked_markdown(text: str, address: str, title: str = "") -> str:
-    """A cell reading `text` literally, linking to `address` (percent-encoded), `title` on hover; "" stays "".
-
-    The title has its quotes replaced, so it cannot close itself.
-    """
+    """A cell reading `text` literally, linking to `address`, `title` on hover (its quotes replaced, so it cannot
+    close itself); "" stays ""."""
     if not text:
         return ""
     hover = f' "{title.replace(chr(34), chr(39))}"' if title else ""
@@ -90,8 +84,8 @@ def decimals_of(unit: str) -> int:
     return PERCENT_DECIMALS if unit == "%" else 0 if unit == "count" else DECIMALS
 
 
-def format_interval(low: float | None, high: float | None) -> str:
-    """`low – high` rounded for display, or "" when the run has no interval."""
+def format_interval(low: float | None, high: float | None, places: int = DECIMALS) -> str:
+    """`low – high` to `places` decimals, or "" when the run has no interval."""
     if low is None or high is None or pd.isna(low) or pd.isna(high):
         return ""
-    return f"{low:.{DECIMALS}f} – {high:.{DECIMALS}f}"
+    return f"{low:.{places}f} – {high:.{places}f}"

@@ -1,12 +1,9 @@
 """Download files, written to a temporary folder of the app (never into a run folder).
 
-Each file is a pure function of what it exports, so it is written once under a name that
-says which version of the data it holds, and shared by every viewer who asks for it: a
-full run's judgments are tens of MB, and every view of the board offers its CSV.
-
-CSV files are for spreadsheets, so they start with a UTF-8 byte-order mark (without it Excel
-reads Indic text in the system's legacy code page) and no text cell can start a formula
-(OWASP's CSV injection rule).
+Each file is a pure function of what it exports, so it is written once under a name that says which version of the
+data it holds and shared by every viewer who asks for it: a full run's judgments are tens of MB. CSV files start
+with a UTF-8 byte-order mark (without it Excel reads Indic text in the system's legacy code page) and no text cell
+can start a formula (OWASP's CSV injection rule).
 """
 
 from __future__ import annotations
@@ -51,10 +48,7 @@ def export_judgments(details: pd.DataFrame, fmt: str, downloads_dir: Path, run_i
 
 def export_view_csv(view: pd.DataFrame, downloads_dir: Path, version: str, file_name: str) -> Path:
     """The rows and columns on screen, at full precision, as CSV named `file_name`; `version` names the view."""
-    return _write_once(
-        Path(downloads_dir), f"board-{version}", file_name,
-        lambda path: write_csv(view, path),
-    )
+    return _write_once(Path(downloads_dir), f"board-{version}", file_name, lambda path: write_csv(view, path))
 
 
 def export_json(document: Mapping[str, Any], downloads_dir: Path, file_name: str) -> Path:
@@ -66,13 +60,13 @@ def export_json(document: Mapping[str, Any], downloads_dir: Path, file_name: str
 
 def export_bytes(data: bytes, downloads_dir: Path, file_name: str) -> Path:
     """`data` as a download named `file_name`, written once per content (atomically: a reader never sees part)."""
-    digest = hashlib.sha256(data).hexdigest()[:20]
-    return _write_once(Path(downloads_dir), f"file-{digest}", file_name, lambda path: path.write_bytes(data))
+    folder = f"file-{content_digest(data)}"
+    return _write_once(Path(downloads_dir), folder, file_name, lambda path: path.write_bytes(data))
 
 
-def content_digest(text: str) -> str:
+def content_digest(content: str | bytes) -> str:
     """A short name for a download's content: the same content, the same name."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+    return hashlib.sha256(content.encode("utf-8") if isinstance(content, str) else content).hexdigest()[:20]
 
 
 def safe_name(text: str, limit: int = 80) -> str:

@@ -1,15 +1,11 @@
 """Rank ranges of a ranked table (any benchmark's) from one joint bootstrap of the runs that share a dataset revision.
 
-The ranked runs on the board's shared revision (the one most ranked runs were evaluated on)
-answered the same items, so their rank ranges come from the engine's joint cluster bootstrap:
-the 2.5th to 97.5th percentile of the ranks each holds across replicates. A run on another
-revision cannot be resampled with them; it keeps the interval-overlap rule (`rank_ranges`), and
-a shared-revision run's range widens by the other-revision runs whose interval overlaps its own.
-So does a shared-revision run whose items cannot be aligned with the others' (no details.parquet,
-an item left unscored): it alone keeps the overlap rule, the others keep the joint bootstrap. A figure
-resting on fewer than two clusters in every config cannot be resampled at all (`Design.no_spread_reason`):
-every run keeps the overlap rule, whose range, without an interval, is every rank.
-`rank_rule` says which rule gave each range.
+The ranked runs on the board's shared revision answered the same items, so their rank ranges are the 2.5th to
+97.5th percentile of the ranks each holds across the engine's joint cluster bootstrap replicates. A run on another
+revision, or one whose items cannot be aligned with the others' (no details.parquet, an item left unscored), keeps
+the interval-overlap rule (`rank_ranges`), and a shared-revision run's range widens by the other-revision runs whose
+interval overlaps its own. A figure on fewer than two clusters in every config cannot be resampled
+(`Design.no_spread_reason`): every run keeps the overlap rule. `rank_rule` says which rule gave each range.
 """
 
 from __future__ import annotations
@@ -37,10 +33,8 @@ def with_joint_rank_ranges(table: pd.DataFrame, runs: Sequence[RunResult], ranke
                            figure: str, bounds: tuple[str, str]) -> pd.DataFrame:
     """The table with the shared-revision runs' rank ranges from the joint bootstrap, and `rank_rule` per ranked run.
 
-    `ranked` marks the table's ranked rows, whose rank ranges the interval-overlap rule has already filled;
-    `figure` is the benchmark's figure ranked on (`item_statistics`), `bounds` the table's columns of its
-    95 % interval, read "higher is better".
-    """
+    `ranked` marks the rows whose ranges the overlap rule has filled; `bounds` are the columns of `figure`'s 95 %
+    interval, read "higher is better"."""
     table = table.copy()
     table["rank_rule"] = pd.Series(OVERLAP_RULE, index=table.index).where(ranked)
     shared = shared_revision(table, ranked)

@@ -1,10 +1,8 @@
 """A model's page: one model at one revision across every benchmark, as markdown we build.
 
-Headline, rank and interval per benchmark, its breakdowns (a rubric benchmark's languages and
-renderings, a scored benchmark's metrics: Saraiki's tasks, QA's languages), flags, provenance
-(revision, dataset and its revision, judge, dates, parameters), links to its Hub page, its items
-and downloads, and the model's other revisions. Pure: runs and rank frames in, markdown out;
-every text from a run is shown literally (`display.literal_markdown`), never as markup or HTML.
+Per benchmark its headline, rank, interval, breakdowns and flags, its provenance and links to its Hub page, items
+and downloads, and the model's other revisions. Every text from a run is shown literally
+(`display.literal_markdown`), never as markup or HTML.
 """
 
 from __future__ import annotations
@@ -17,8 +15,7 @@ import pandas as pd
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.registry import BENCHMARKS
 from leaderboard.display import (
-    DECIMALS,
-    PERCENT_DECIMALS,
+    decimals_of,
     format_rank_range,
     hub_url,
     linked_markdown,
@@ -41,8 +38,6 @@ DEFAULT_REVISION_RULE = ("A model's page without a revision (`?model=org/name`) 
 """Which revision a bare model link opens (the page's rule, also on About)."""
 CHOOSE = ("### A model's page\nChoose a model above (type to search), or open one from the **All benchmarks** tab: "
           "its name links to its page here.")
-COUNT_UNIT = "count"
-"""The unit of a metric that counts items (QA's blank answers), shown as a whole number."""
 
 
 @dataclass(frozen=True)
@@ -55,17 +50,13 @@ class BenchmarkStanding:
 
 
 def model_page(model: str, revision: str, boards: Sequence[BenchmarkStanding]) -> str:
-    """The page of `model` at `revision`, or a note that the board has no run of it.
-
-    A blank revision (a bare `?model=org/name`, as a Hub id without a revision names the default branch)
-    shows `main` when the model has a run there, else the revision of its newest run (`DEFAULT_REVISION_RULE`);
-    a revision the board has no run of shows that default, saying so.
-    """
+    """The page of `model` at `revision`, or a note that the board has no run of it. A blank revision, or one the
+    board has no run of (saying so), shows the default one (`DEFAULT_REVISION_RULE`)."""
     mine = [run for board in boards for run in board.runs if run.model.lower() == model.lower()]
     if not mine:
         return NOT_FOUND.format(model=literal_markdown(model), at=f" at {literal_markdown(revision)}" * bool(revision))
     revisions = _revisions(mine)
-    chosen = revision if revision in revisions else _default_revision(revisions)
+    chosen = revision if revision in revisions else MAIN if MAIN in revisions else revisions[0]
     name = mine[0].model
     parts = [f"## {literal_markdown(name)} @ {literal_markdown(short_revision(chosen))}", _links(name, chosen)]
     others = [other for other in revisions if other != chosen]
@@ -81,18 +72,10 @@ def model_page(model: str, revision: str, boards: Sequence[BenchmarkStanding]) -
     return "\n\n".join(parts)
 
 
-def _default_revision(revisions: Sequence[str]) -> str:
-    """`main` when the model has a run there, else the newest run's revision (`revisions` is newest first)."""
-    return MAIN if MAIN in revisions else revisions[0]
-
-
 def _revisions(runs: Sequence[RunResult]) -> list[str]:
     """The model's revisions, the newest run's first."""
-    newest: dict[str, str] = {}
-    for run in runs:
-        stamp = str(run.provenance.get("created_at") or "")
-        newest[run.revision] = max(stamp, newest.get(run.revision, ""))
-    return sorted(newest, key=lambda rev: newest[rev], reverse=True)
+    newest_first = sorted(runs, key=lambda run: str(run.provenance.get("created_at") or ""), reverse=True)
+    return list(dict.fromkeys(run.revision for run in newest_first))
 
 
 def _links(model: str, revision: str) -> str:
@@ -111,7 +94,7 @@ def _benchmark_section(board: BenchmarkStanding, run: RunResult) -> str:
     lines = [
         f"### {literal_markdown(benchmark.title)}",
         f"- **{literal_markdown(metric.label)}:** {_value(facts.get('headline'), metric.unit)} "
-        f"({literal_markdown(metric.unit)}), 95 % interval {_interval(facts, too_few_items(facts.get('flags')), metric.unit)}",
+        f"({literal_markdown(metric.unit)}), 95 % interval {_interval(facts, metric.unit)}",
         f"- **Rank:** {_rank(facts, ranked)}",
         f"- **Flags:** {badges_markdown(facts.get('flags')) or 'none'}",
         *([f"- **Answer length:** {_length(facts)}"] if "median_length" in facts else []),
@@ -138,9 +121,9 @@ def _length(facts: Mapping[str, Any]) -> str:
     return f"{median:,.0f} {facts.get('length_unit')} (median over its answers)"
 
 
-def _interval(facts: Mapping[str, Any], few: bool, unit: str) -> str:
+def _interval(facts: Mapping[str, Any], unit: str) -> str:
     low, high = facts.get("ci_low"), facts.get("ci_high")
-    if few:
+    if too_few_items(facts.get("flags")):
         return FEW_ITEMS_INTERVAL
     if low is None or high is None or pd.isna(low) or pd.isna(high):
         return "none"
@@ -173,9 +156,8 @@ def _judge(run: RunResult) -> str:
 
 
 def _generation(settings: object) -> str:
-    if not isinstance(settings, Mapping):
-        return ""
-    return ", ".join(f"{key}={value}" for key, value in sorted(settings.items()) if isinstance(value, (int, float, str)))
+    shown = sorted(settings.items()) if isinstance(settings, Mapping) else []
+    return ", ".join(f"{key}={value}" for key, value in shown if isinstance(value, (int, float, str)))
 
 
 def _breakdown(benchmark: Benchmark, run: RunResult, items_tab: str) -> str:
@@ -187,14 +169,15 @@ def _breakdown(benchmark: Benchmark, run: RunResult, items_tab: str) -> str:
     for field, name, label, score, interval, unit in rows:
         text = _value(score, unit)
         cell = linked_markdown(text, items_address(items_tab, run.run_id, {field: name})) if field and text else text
-        span = f"{_value(interval[0], unit)} – {_value(interval[1], unit)}" if _pair(interval) else ""
+        span = f"{_value(interval[0], unit)} – {_value(interval[1], unit)}" if interval else ""  # checked by run_shape
         lines.append(f"| {literal_markdown(str(label))} | {cell or '–'} | {span} |")
     return "\n".join(lines)
 
 
 def breakdown_rows(benchmark: Benchmark, summary: Mapping[str, Any]) -> list[tuple[str, str, str, Any, Any, str]]:
-    """A run's figures beside its headline, as (items filter field or "", group, label, value, interval, unit):
-    every figure of its summary's metrics (an undeclared one, such as a count, under its own name), then the headline in each group of each breakdown that scores its groups by it."""
+    """A run's figures beside its headline, as (items filter field or "", group, label, value, interval, unit): every
+    figure of its summary's metrics (an undeclared one, such as a count, under its own name), then the headline in
+    each group of each breakdown that scores its groups by it."""
     metrics, intervals = summary.get("metrics") or {}, summary.get("intervals") or {}
     declared = {metric.name: metric for metric in benchmark.metrics}
     rows = [("", name, declared[name].label if name in declared else name, value, intervals.get(name),
@@ -204,22 +187,17 @@ def breakdown_rows(benchmark: Benchmark, summary: Mapping[str, Any]) -> list[tup
         for name, entry in (summary.get(breakdown.summary_key) or {}).items():
             value = group_figures(entry, benchmark).get(benchmark.headline)
             if value is not None:
-                interval = (per_group.get(name) or {}).get(benchmark.headline) if breakdown.item_field == CONFIG_FIELD else None
+                on_config = breakdown.item_field == CONFIG_FIELD  # only a config's interval is in the summary
+                interval = (per_group.get(name) or {}).get(benchmark.headline) if on_config else None
                 rows.append((breakdown.item_field, str(name), f"{breakdown.label}: {name}", value, interval, unit))
     return rows
-
-
-def _pair(value: object) -> bool:
-    return isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value)
 
 
 def _value(value: object, unit: str) -> str:
     """A figure as the page shows it: a count (an int, or a figure in the unit `count`) as a whole number."""
     if value is None or isinstance(value, bool) or not isinstance(value, (int, float)) or pd.isna(value):
         return "–"
-    if isinstance(value, int) or unit == COUNT_UNIT:
-        return f"{value:,.0f}"
-    return f"{value:.{PERCENT_DECIMALS if unit == '%' else DECIMALS}f}"
+    return f"{value:,.0f}" if isinstance(value, int) or unit == "count" else f"{value:.{decimals_of(unit)}f}"
 
 
 def board_models(runs: Mapping[str, Sequence[RunResult]]) -> list[str]:

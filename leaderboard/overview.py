@@ -1,8 +1,7 @@
 """The landing view: each model revision's headline on every benchmark, side by side.
 
-Scores of different kinds (a 1–10 rubric mean, an accuracy in %) are never averaged into one
-number: each benchmark keeps its own column, labelled with its metric and unit, and a model
-not evaluated on a benchmark shows a blank there. Pure: runs in, DataFrame out.
+Scores of different kinds (a 1–10 rubric mean, an accuracy in %) are never averaged into one number: each benchmark
+keeps its own column, labelled with its metric and unit, blank for a model not evaluated on it.
 """
 
 from __future__ import annotations
@@ -24,13 +23,9 @@ def headline_column(benchmark: Benchmark) -> str:
 
 
 def overview_frame(runs_by_benchmark: Mapping[str, Sequence[RunResult]]) -> pd.DataFrame:
-    """One row per (model, revision) with one headline column per benchmark (blank where not evaluated).
-
-    Only ranked runs show a headline: a partial or incomplete run's is taken from part of the evidence; its
-    benchmark's tab lists it apart, and here it is blank rather than beside ranked ones. Rows are in the order of
-    the first benchmark's headline, best first, then the next benchmark's for models only it has; the header sorts
-    by any other column.
-    """
+    """One row per (model, revision) with one headline column per benchmark, in the order of the first benchmark's
+    headline, best first, then the next's for models only it has. Only ranked runs show a headline: a partial or
+    incomplete run's rests on part of the evidence (its tab lists it apart)."""
     columns = [headline_column(BENCHMARKS[name]) for name in runs_by_benchmark]
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for name, runs in runs_by_benchmark.items():
@@ -53,4 +48,3 @@ def grouped_by_model(frame: pd.DataFrame) -> pd.DataFrame:
 def rank_column(benchmark: Benchmark) -> str:
     """The column of a benchmark's rank on the landing view."""
     return f"{benchmark.title} rank"
-

@@ -1,21 +1,15 @@
 """The pairwise matrix of a benchmark's top N ranked runs: every pair's paired difference, Holm-corrected.
 
-The runs are the board's ranked runs (complete, `tables.coverage_standing`) on its shared dataset
-revision (the one most ranked runs were evaluated on): they answered the same items, so every
-pair is compared item by item from one bootstrap and one set of sign flips (the engine's
-`pairwise_comparisons`). The top N by the chosen figure (in its direction) are kept, N at most
-MAX_MODELS so that a visitor cannot ask for a matrix of 500 × 500 pairs. A cell is coloured only
-when its verdict says so, by Compare's rule (`eval_backend.statistics.verdict`) with the matrix's
-pairs as the family: its Holm-adjusted p-value is at most 0.05 and its 95 % interval excludes 0; on
-too few clusters no cell has a verdict, and the note says why. Rows and columns are labelled with
-short model names (`short_labels`), the whole id on hover. Computed once per board state (`SerialCache`).
+The runs are the ranked runs on the board's shared dataset revision (`shared_ranked_runs`): they answered the same
+items, so every pair is compared item by item from one bootstrap and one set of sign flips (the engine's
+`pairwise_comparisons`). N is at most MAX_MODELS, so that a visitor cannot ask for 500 × 500 pairs. A cell is
+coloured only when Compare's rule (`eval_backend.statistics.verdict`), the matrix's pairs its family, says so.
 """
 
 from __future__ import annotations
 
 import html
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 import numpy as np
 
@@ -32,13 +26,13 @@ from eval_backend.statistics import (
     pairwise_comparisons,
     verdict,
 )
-from eval_backend.statistics.verdict import ALPHA, RULE, Verdict
+from eval_backend.statistics.verdict import RULE, Verdict
 from leaderboard.display import short_revision
 from leaderboard.joint_ranks import RUN_READS
 from leaderboard.results import ResultsStore, RunResult
 from leaderboard.serial_cache import SerialCache
 from leaderboard.short_labels import short_labels
-from leaderboard.scored_rankings import RANKED, coverage_standing
+from leaderboard.scored_rankings import shared_ranked_runs
 from eval_backend.run_items import model_label
 
 DEFAULT_MODELS, MAX_MODELS = 15, 30
@@ -52,9 +46,8 @@ class MatrixUnavailable(RuntimeError):
 
 @dataclass(frozen=True)
 class MatrixView:
-    """The top runs (best first) on one figure, their pairwise comparisons, and what was left out why.
-
-    `labels` are the runs' whole ids (`run_items.model_label`), `short` their short labels for the axes."""
+    """The top runs (best first) on one figure and their pairwise comparisons; `labels` are the runs' whole ids
+    (`run_items.model_label`), `short` their short labels (`short_labels`)."""
 
     benchmark: str
     figure: Metric
@@ -81,10 +74,6 @@ class MatrixView:
         family = sum(1 for p in self.matrix.adjusted_p.values() if p == p)
         return verdict(self.cell(row, column), self.adjusted_p(row, column), self.figure.higher_is_better, family)
 
-    def significant(self, row: int, column: int) -> bool:
-        """Whether the cell's difference holds after the correction (and its interval excludes 0)."""
-        return self.verdict(row, column).significant
-
 
 def bounded_models(n: object) -> int:
     """N as asked, within 2..MAX_MODELS (DEFAULT_MODELS when it is not a number)."""
@@ -104,21 +93,11 @@ def figure_choices(benchmark: str) -> list[tuple[str, str]]:
 def matrix_view(store: ResultsStore, benchmark: str, figure: str, n: int) -> MatrixView | None:
     """The matrix of the top `n` ranked runs on `figure`; None when fewer than two ranked runs share a revision."""
     snapshot = store.snapshot()
-    runs, revision = ranked_runs(snapshot.runs)
+    runs, revision = shared_ranked_runs(snapshot.runs)
     if len(runs) < 2:
         return None
     key = (store.runs_dir, benchmark, figure, bounded_models(n), snapshot.signature)
     return _MATRICES.get_or_compute(key, lambda: _compute(benchmark, figure, bounded_models(n), runs, revision))
-
-
-def ranked_runs(runs: Sequence[RunResult]) -> tuple[list[RunResult], str | None]:
-    """The ranked runs on the revision most ranked runs share, and that revision."""
-    ranked = [run for run in runs if coverage_standing(run.summary)["standing"] == RANKED]
-    revisions = [run.request.get("dataset_revision") for run in ranked]
-    if not ranked:
-        return [], None
-    shared = max(dict.fromkeys(revisions), key=revisions.count)
-    return [run for run, revision in zip(ranked, revisions) if revision == shared], shared
 
 
 def _compute(benchmark: str, figure: str, n: int, runs: list[RunResult], revision: str | None) -> MatrixView:
@@ -141,16 +120,10 @@ def _compute(benchmark: str, figure: str, n: int, runs: list[RunResult], revisio
 def matrix_html(view: MatrixView) -> str:
     """The matrix as an HTML table, rows and columns labelled with short model names (the whole id on hover),
     each cell row minus column; every piece of run text is escaped."""
-    size = len(view.labels)
-    names = view.short or view.labels
-    head = "".join(f'<th scope="col" title="{html.escape(label)}"><span class="pairwise-name" dir="auto">'
-                   f"{html.escape(name)}</span></th>" for name, label in zip(names, view.labels))
-    body = "".join(
-        f'<tr><th scope="row" title="{html.escape(view.labels[row])}"><span class="pairwise-name" dir="auto">'
-        f"{html.escape(names[row])}</span></th>"
-        + "".join(_cell_html(view, row, column) for column in range(size)) + "</tr>"
-        for row in range(size)
-    )
+    size, names = len(view.labels), view.short or view.labels
+    head = "".join(_name_cell("col", name, label) for name, label in zip(names, view.labels))
+    body = "".join(f"<tr>{_name_cell('row', names[row], view.labels[row])}"
+                   + "".join(_cell_html(view, row, column) for column in range(size)) + "</tr>" for row in range(size))
     return (f'<div class="pairwise-scroll" style="overflow-x:auto;max-width:100%">'
             f'<table class="pairwise-matrix"><thead><tr><th scope="col">A \\ B</th>{head}</tr></thead>'
             f"<tbody>{body}</tbody></table></div>")
@@ -158,19 +131,20 @@ def matrix_html(view: MatrixView) -> str:
 
 def matrix_note(view: MatrixView) -> str:
     """What the matrix shows and the correction applied, for beside it (markdown)."""
-    pairs = len(view.matrix.comparisons)
     direction = "higher" if view.figure.higher_is_better else "lower"
-    return (f"**{view.figure.label}** ({view.figure.difference_unit}, {direction} is better), the top {len(view.labels)} "
-            f"ranked runs on dataset revision `{short_revision(view.dataset_revision) or 'unrecorded'}`. Each cell is its row's run "
-            f"minus its column's run on the items both answered; hover a name for the whole id. "
-            f"**Correction: {CORRECTION}** over all {pairs} pairs: a cell is coloured (green: the row's run is better, "
-            f"red: worse) only when it is {RULE}, Compare's rule; hover a cell for its interval and p-values."
-            + _no_verdict_note(view))
-
-
-def _no_verdict_note(view: MatrixView) -> str:
+    revision = short_revision(view.dataset_revision) or "unrecorded"
     reasons = {comparison.no_verdict for comparison in view.matrix.comparisons.values() if comparison.no_verdict}
-    return "".join(f" **No verdict**: the figure {reason}." for reason in sorted(reasons))
+    return (f"**{view.figure.label}** ({view.figure.difference_unit}, {direction} is better), the top "
+            f"{len(view.labels)} ranked runs on dataset revision `{revision}`. Each cell is its row's run minus its "
+            "column's run on the items both answered; hover a name for the whole id. "
+            f"**Correction: {CORRECTION}** over all {len(view.matrix.comparisons)} pairs: a cell is coloured (green: "
+            f"the row's run is better, red: worse) only when it is {RULE}, Compare's rule; hover a cell for its "
+            "interval and p-values." + "".join(f" **No verdict**: the figure {reason}." for reason in sorted(reasons)))
+
+
+def _name_cell(scope: str, name: str, label: str) -> str:
+    return (f'<th scope="{scope}" title="{html.escape(label)}"><span class="pairwise-name" dir="auto">'
+            f"{html.escape(name)}</span></th>")
 
 
 def _cell_html(view: MatrixView, row: int, column: int) -> str:
@@ -180,20 +154,14 @@ def _cell_html(view: MatrixView, row: int, column: int) -> str:
     difference = paired.difference
     answer = view.verdict(row, column)
     better = (difference.estimate > 0) == view.figure.higher_is_better
-    colour = (BETTER_COLOUR if better else WORSE_COLOUR) if answer.significant else None
-    style = f' style="background:{colour}"' if colour else ""
+    style = f' style="background:{BETTER_COLOUR if better else WORSE_COLOUR}"' if answer.significant else ""
+    said = f"the {'row' if better else 'column'}'s run is better" if answer.significant else answer.label
     names = view.short or view.labels
     evidence = (f"no verdict: {answer.reason}" if answer.adjusted_p is None else
                 f"[{difference.low:+.3f}, {difference.high:+.3f}], p = {paired.p_value:.4f}, "
-                f"Holm-adjusted p = {answer.adjusted_p:.4f}: {_cell_verdict(answer, better)}")
+                f"Holm-adjusted p = {answer.adjusted_p:.4f}: {said}")
     title = (f"{names[row]} − {names[column]}: {difference.estimate:+.3f} {evidence}, won/tied/lost "
              f"{paired.wins}/{paired.ties}/{paired.losses}")
     state = ("better" if better else "worse") if answer.significant else "none"
     return (f'<td data-significant="{state}" title="{html.escape(title)}"{style}>'
             f"{difference.estimate:+.2f}</td>")
-
-
-def _cell_verdict(answer: Verdict, row_better: bool) -> str:
-    if not answer.significant:
-        return answer.label
-    return "the row's run is better" if row_better else "the column's run is better"

@@ -1,20 +1,15 @@
 """How precise the board's figures are, measured on its own runs: clusters, design effect, detectable difference.
 
-Per benchmark, the ranked runs on its most shared dataset revision answered the same items, so
-their per-item values (details.parquet) are aligned item by item as the joint ranking aligns
-them, and `eval_backend.statistics.precision` measures each figure over all its configs, then
-each config (language, task) once, under the first figure that counts it, the headline first:
-WritingBench's Indic languages under the Indic average and its English configs under the
-overall figure, each QA language under the judge's accuracy (or, in runs without a judge,
-exact substring), each Saraiki task under its own figure (one config: its all-configs row). The cost is bounded: at most `MAX_RUNS` runs a
-benchmark (the first by run id), per-item values kept per run under their files' stamps, and the
-table computed once per board state (the runs' stamps).
+Per benchmark, the ranked runs on its shared dataset revision (`shared_ranked_runs`) are aligned item by item as the
+joint ranking aligns them, and `eval_backend.statistics.precision` measures each figure over all its configs, then
+each config (language, task) once, under the first figure that counts it, the headline first. The cost is bounded:
+at most `MAX_RUNS` runs a benchmark, per-item values kept per run under their files' stamps, the table computed once
+per board state.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from typing import Any, Hashable, Mapping, Sequence
 
 import numpy as np
@@ -26,17 +21,15 @@ from eval_backend.run_folder import RunFolderError
 from eval_backend.statistics import precision
 from leaderboard.joint_ranks import RUN_READS
 from leaderboard.results import LruCache, ResultsStore, RunResult
-from leaderboard.scored_rankings import RANKED, coverage_standing
+from leaderboard.scored_rankings import shared_ranked_runs
 
 logger = logging.getLogger(__name__)
 
 MAX_RUNS = 100
 """Runs measured per benchmark: the figures settle long before, and 100 runs read in about a second."""
 ALL_CONFIGS = "all configs"
-PRECISION_COLUMNS = (
-    "benchmark", "figure", "scope", "runs", "items", "clusters", "design_effect", "width_ratio",
-    "detectable_difference", "unit",
-)
+PRECISION_COLUMNS = ("benchmark", "figure", "scope", "runs", "items", "clusters", "design_effect", "width_ratio",
+                     "detectable_difference", "unit")
 FRAME_COLUMNS = (*PRECISION_COLUMNS, "no_detectable_reason")
 """The frame's columns: the table's, then why a detectable difference is missing (None where it is given)."""
 _TABLES: LruCache[pd.DataFrame] = LruCache(4)
@@ -58,13 +51,7 @@ def precision_frame(runs: Mapping[str, Sequence[RunResult]]) -> pd.DataFrame:
 
 def measured_runs(runs: Sequence[RunResult]) -> list[RunResult]:
     """The ranked runs on the revision most ranked runs share, the first `MAX_RUNS` by run id."""
-    ranked = [run for run in runs if coverage_standing(run.summary)["standing"] == RANKED]
-    revisions = Counter(run.request.get("dataset_revision") for run in ranked)
-    if not revisions:
-        return []
-    shared = revisions.most_common(1)[0][0]
-    return sorted((run for run in ranked if run.request.get("dataset_revision") == shared),
-                  key=lambda run: run.run_id)[:MAX_RUNS]
+    return sorted(shared_ranked_runs(runs)[0], key=lambda run: run.run_id)[:MAX_RUNS]
 
 
 def _benchmark_rows(name: str, runs: Sequence[RunResult]) -> list[dict[str, Any]]:
@@ -82,16 +69,14 @@ def _benchmark_rows(name: str, runs: Sequence[RunResult]) -> list[dict[str, Any]
             logger.warning("no precision figures for %s: %s", name, exc)
             return []
         configs = list(dict.fromkeys(aligned.configs))
-        scopes = [ALL_CONFIGS, *(config for config in configs if config not in measured)] if len(configs) > 1 \
-            else [ALL_CONFIGS]
+        scopes = [ALL_CONFIGS, *(config for config in configs if config not in measured and len(configs) > 1)]
         measured.update(configs)
         rows += [row for scope in scopes if (row := _row(benchmark.title, aligned, scope)) is not None]
     return rows
 
 
 def _row(title: str, aligned: AlignedFigure, scope: str) -> dict[str, Any] | None:
-    mask = np.ones(len(aligned.configs), dtype=bool) if scope == ALL_CONFIGS else \
-        np.array([config == scope for config in aligned.configs], dtype=bool)
+    mask = np.array([scope in (ALL_CONFIGS, config) for config in aligned.configs], dtype=bool)
     if not mask.any():
         return None
     measured = precision(aligned.values[:, mask], aligned.design.subset(mask))

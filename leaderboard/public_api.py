@@ -1,5 +1,7 @@
-"""The board's documented API: `/leaderboard` (the rankings for a search and filters), `/judgments` (one run's
-items; `/benchmark_judgments` names the run's benchmark), named parameters in, plain JSON records out, as `gradio_client`'s `view_api()` describes them.
+"""The board's documented API: `/leaderboard` (a benchmark's rankings for a search and filters),
+`/benchmark_rankings` (a declared benchmark's rankings as the seed scores them or controlled for style),
+`/judgments` and `/benchmark_judgments` (one run's items), named parameters in, plain JSON records out, as
+`gradio_client`'s `view_api()` describes them.
 
     from gradio_client import Client
     board = Client("http://127.0.0.1:7860/").predict(search="sarvam", languages=["Hindi"], api_name="/leaderboard")
@@ -7,12 +9,9 @@ items; `/benchmark_judgments` names the run's benchmark), named parameters in, p
         print(run["rank"], run["model"], run["subset_average"])
     qa = Client("http://127.0.0.1:7860/").predict(benchmark="indic_qa", search="sarvam", api_name="/leaderboard")
 
-`benchmark` names any benchmark of the registry (default: the registry's default); its answer is the ranking its tab
-shows (`scored_tables.ranking_of`), with the search and filters every tab has. Ranking on chosen languages or
-variants is refused by name for a benchmark whose ranking cannot be restricted to them, rather than ignored.
-
-The parameters are the board's controls, named after them (the address's `q` is `search`, `langs` is
-`languages`); each is checked by `leaderboard.endpoint_inputs` before any work, with the page's own bounds.
+A ranking is the one its tab shows (`scored_tables.ranking_of`). The parameters are the board's controls, named
+after them (the address's `q` is `search`, `langs` is `languages`), each checked by `leaderboard.endpoint_inputs`
+before any work; ranking on groups a benchmark's ranking cannot be restricted to is refused by name, not ignored.
 The page's own events stay callable, undocumented: their answers are component updates, not records.
 """
 
@@ -28,12 +27,11 @@ from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARK
 from leaderboard.context import AppContext
 from leaderboard.endpoint_inputs import InvalidInput, choice, echo, refusing_bad_input, text, texts
-from leaderboard.rankings_api import styled_rankings
+from leaderboard.ranking_query import MODEL_TYPES, RankingQuery, kept_rows, newest_stamp, sorted_rows
 from leaderboard.results import RunResult, UnknownRunError
-from leaderboard.ranking_query import MODEL_TYPES, kept_rows, sorted_rows
 from leaderboard.row_flags import FLAGS
 from leaderboard.scored_tables import breakdown_groups, chosen_subset, higher_is_better, ranking_of, subset_breakdowns
-from leaderboard.style_view import CONTROLLED, SEED
+from leaderboard.style_view import CONTROLLED, SEED, in_reading, style_view
 from leaderboard.tabs.ranking_controls import query_of
 
 API_CONCURRENCY = 4
@@ -107,7 +105,9 @@ def register(context: AppContext) -> None:
         ranking = ranking_of(snapshot, chosen, context.settings.judge.model, chosen_subset(chosen, query.ranked_on))
         rows = ranking[kept_rows(ranking, query)] if len(ranking) else ranking
         view = sorted_rows(rows.reset_index(drop=True), query.sort_by, higher_is_better(ranking, chosen))
-        return Board(runs=records(view), problems=list(snapshot.problems), updated=last_written(view))
+        updated = newest_stamp(view)
+        return Board(runs=records(view), problems=list(snapshot.problems),
+                     updated="" if updated is None else updated.isoformat())
 
     @refusing_bad_input
     def judgments(run_id: str) -> Judgments:
@@ -134,8 +134,9 @@ def register(context: AppContext) -> None:
             details = store.details(chosen)
         except UnknownRunError:
             raise InvalidInput(f"No evaluated run {echo(chosen)}: choose one from the list.") from None
-        return Judgments(run_id=run.run_id, model=run.model, revision=run.revision,
-                         items=records(judgment_items(details, run.benchmark)))
+        columns = list(run.benchmark.board.judgment_columns) or list(details.columns)  # those declared, else all
+        items = details[columns].sort_values(["config", "index"], kind="stable").reset_index(drop=True)
+        return Judgments(run_id=run.run_id, model=run.model, revision=run.revision, items=records(items))
 
     @refusing_bad_input
     def benchmark_rankings(benchmark: str = "indic_qa", search: str = "", hide_flags: list[Flag] | None = None,
@@ -148,14 +149,18 @@ def register(context: AppContext) -> None:
             hide_flags: leave out runs flagged with any of these codes
             style: seed (the seed's ranking) or controlled (for answer length and style; the address's style)
         """
-        answer = styled_rankings(context, benchmark, search, hide_flags, style)
-        return Rankings(benchmark=answer.benchmark, style=answer.style, runs=records(answer.table),
-                        uncontrolled=answer.uncontrolled)
+        name = choice(benchmark, "benchmark", list(context.stores))
+        reading = choice(style, "style", [SEED, CONTROLLED], default=SEED)
+        query = RankingQuery(search=text(search, "search"), hide_flags=texts(hide_flags, "hide_flags", FLAGS))
+        chosen, snapshot = BENCHMARKS[name], context.stores[name].snapshot()
+        seed = ranking_of(snapshot, chosen, context.settings.judge.model)
+        ranking = in_reading(snapshot, chosen, seed, reading)
+        reason = (style_view(snapshot, chosen, seed).reason or "") if reading == CONTROLLED else ""
+        return Rankings(benchmark=name, style=reading, runs=records(ranking[kept_rows(ranking, query)]),
+                        uncontrolled=reason)
 
-    gr.api(leaderboard, api_name="leaderboard", concurrency_limit=API_CONCURRENCY)
-    gr.api(benchmark_rankings, api_name="benchmark_rankings", concurrency_limit=API_CONCURRENCY)
-    gr.api(judgments, api_name="judgments", concurrency_limit=API_CONCURRENCY)
-    gr.api(benchmark_judgments, api_name="benchmark_judgments", concurrency_limit=API_CONCURRENCY)
+    for endpoint in (leaderboard, benchmark_rankings, judgments, benchmark_judgments):
+        gr.api(endpoint, api_name=endpoint.__name__, concurrency_limit=API_CONCURRENCY)
 
 
 def subset_choice(benchmark: Benchmark, runs: Sequence[RunResult], asked: Mapping[str, tuple[str, Any]]) -> list[Any]:
@@ -172,21 +177,8 @@ def subset_choice(benchmark: Benchmark, runs: Sequence[RunResult], asked: Mappin
             if breakdown.item_field in asked else () for breakdown in breakdowns]
 
 
-def judgment_items(details: pd.DataFrame, benchmark: Benchmark) -> pd.DataFrame:
-    """`/judgments`' items of a run: the details columns its benchmark declares (all of them if none), by config
-    and index."""
-    columns = list(benchmark.board.judgment_columns) or list(details.columns)
-    return details[columns].sort_values(["config", "index"], kind="stable").reset_index(drop=True)
-
-
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """`frame`'s rows as JSON records: a missing value is null, a time ISO 8601, numbers plain."""
     if frame.empty:
         return []
     return json.loads(frame.to_json(orient="records", date_format="iso", force_ascii=False))
-
-
-def last_written(view: pd.DataFrame) -> str:
-    """When the newest result of `view` was written, ISO 8601 (UTC), or "" for none."""
-    stamps = pd.to_datetime(view.get("created_at"), errors="coerce", utc=True).dropna() if not view.empty else None
-    return "" if stamps is None or stamps.empty else stamps.max().isoformat()

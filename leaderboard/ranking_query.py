@@ -1,9 +1,8 @@
 """What a viewer narrows and orders a benchmark's ranking by, on any tab: a search, flags hidden, groups ranked on,
 the columns shown, a sort column, and the rows kept by size, model type, standing, license and open weights.
 
-Pure: a `RankingQuery` is built from the page's controls or the documented API (each value checked there,
-`leaderboard.endpoint_inputs`), and applied to a ranking frame (`scored_tables.ranking_frame`) here. The
-address carries it (`<tab>_q`, `<tab>_sort`, …: `QUERY_PARAMS`).
+A `RankingQuery` is built from the page's controls or the documented API (each value checked there,
+`leaderboard.endpoint_inputs`) and carried by the address (`<tab>_q`, `<tab>_sort`, …: `QUERY_PARAMS`).
 """
 
 from __future__ import annotations
@@ -23,8 +22,9 @@ MAX_PARAMS_B = 100_000.0
 """The largest size bound accepted, in billions of parameters (far above any model)."""
 DETAILS, METADATA = "details", "metadata"
 """The column groups every ranking has beside its breakdowns: the run's facts, and its model card's."""
-DETAIL_COLUMNS = ("items", "missing_responses", "failed_judgments", "unclosed_thinking", "judge_model", "created_at", "dataset_revision",
-                  "params_b", "precision", "model_type")
+COUNT_COLUMNS = ("items", "missing_responses", "failed_judgments", "unclosed_thinking")
+DETAIL_COLUMNS = (*COUNT_COLUMNS, "judge_model", "created_at", "dataset_revision", "params_b", "precision",
+                  "model_type")
 METADATA_COLUMNS = ("license", "open_weights")
 """What the model's Hub card said at submission (`unknown` / empty when it was not recorded)."""
 
@@ -128,9 +128,13 @@ def license_choices(ranking: pd.DataFrame) -> list[str]:
     return sorted(present - {UNKNOWN_LICENSE}) + [UNKNOWN_LICENSE] * (UNKNOWN_LICENSE in present)
 
 
+def newest_stamp(ranking: pd.DataFrame) -> pd.Timestamp | None:
+    """When the newest result of `ranking` was scored (UTC); None with none."""
+    stamps = pd.to_datetime(ranking.get("created_at", pd.Series()), errors="coerce", utc=True).dropna()
+    return stamps.max() if len(stamps) else None
+
+
 def last_updated(ranking: pd.DataFrame) -> str:
-    """When the newest result on the board was scored (UTC), as a line for the board; "" with none."""
-    stamps = pd.to_datetime(ranking["created_at"], errors="coerce", utc=True).dropna() if "created_at" in ranking else []
-    if len(stamps) == 0:
-        return ""
-    return f"Last updated: {stamps.max():%Y-%m-%d %H:%M} UTC ({len(ranking)} runs)"
+    """When the newest result on the board was scored, as a line for the board; "" with none."""
+    stamp = newest_stamp(ranking)
+    return "" if stamp is None else f"Last updated: {stamp:%Y-%m-%d %H:%M} UTC ({len(ranking)} runs)"

@@ -1,13 +1,10 @@
-"""Flags on a ranked row: what a reader must know before trusting its number, for every benchmark.
+"""Flags on a ranked row, for every benchmark: what a reader must know before trusting its number.
 
-A run is flagged when more than CUT_OFF_SHARE of its answered items were cut off in thinking,
-when another judge than the board's judged it, when it has fewer than MIN_ITEMS_PER_CONFIG items
-per config on average (its bootstrap interval then says nothing: one item per language gives
-"5.24 – 5.24", so the interval is not shown as a number), or when a newer dataset revision is on
-the board. Pure: facts of one run in, flags out; the board's judge is the one most of its runs
-used (ties: the configured judge), so one stray run stands out wherever the board runs. Every
-benchmark's board flags its rows by these rules (`board_flags`, `outdated`), read from what every
-summary and request.json record; a fact a run did not record raises no flag.
+A run is flagged when more than CUT_OFF_SHARE of its answered items were cut off in thinking, when another judge
+than the board's judged it, when it has fewer than MIN_ITEMS_PER_CONFIG items per config on average (one item per
+language gives the interval "5.24 – 5.24": it is not shown as a number), or when a newer dataset revision is on
+the board. The board's judge is the one most of its runs used (ties: the configured judge), so one stray run
+stands out wherever the board runs. A fact a run did not record raises no flag.
 """
 
 from __future__ import annotations
@@ -15,6 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Collection, Iterable, Mapping, Sequence
+
+from leaderboard.display import linked_markdown
+from leaderboard.run_shape import as_mapping, whole_number
 
 CUT_OFF_SHARE = 0.05
 """Above this share of answered items cut off inside its thinking, a run is flagged (5 %)."""
@@ -59,12 +59,11 @@ class RunFacts:
 
 def run_facts(summary: Mapping[str, Any], dataset_outdated: bool = False) -> RunFacts:
     """The facts of a run's summary.json (`coverage`, `counts.unclosed_thinking`, `provenance.judge_model`)."""
-    coverage, counts = _mapping(summary.get("coverage")), _mapping(summary.get("counts"))
-    scored, no_response = _whole(coverage.get("scored")), _whole(coverage.get("no_response"))
+    coverage, counts = as_mapping(summary.get("coverage")), as_mapping(summary.get("counts"))
+    scored, no_response = whole_number(coverage.get("scored")), whole_number(coverage.get("no_response"))
     covered = None if scored is None else scored + (no_response or 0)
-    judge = _mapping(summary.get("provenance")).get("judge_model")
-    return RunFacts(covered, _whole(coverage.get("configs")), _whole(counts.get("unclosed_thinking")),
-                    judge if isinstance(judge, str) and judge else None, bool(dataset_outdated))
+    return RunFacts(covered, whole_number(coverage.get("configs")), whole_number(counts.get("unclosed_thinking")),
+                    _text(as_mapping(summary.get("provenance")).get("judge_model")), bool(dataset_outdated))
 
 
 @dataclass(frozen=True)
@@ -110,23 +109,16 @@ def board_judge(judges: Iterable[str | None], configured: str = "") -> str:
 
 def row_flags(facts: RunFacts, judge: str) -> tuple[Flag, ...]:
     """The flags of one run on a board whose judge is `judge` (unknown facts raise none)."""
-    flags = []
-    if facts.unclosed_thinking and facts.covered_items and facts.unclosed_thinking > CUT_OFF_SHARE * facts.covered_items:
+    flags, covered = [], facts.covered_items
+    if facts.unclosed_thinking and covered and facts.unclosed_thinking > CUT_OFF_SHARE * covered:
         flags.append(CUT_OFF)
     if judge and facts.judge_model and facts.judge_model != judge:
         flags.append(OTHER_JUDGE)
-    if few_items(facts):
+    if covered is not None and facts.configs and covered < MIN_ITEMS_PER_CONFIG * facts.configs:
         flags.append(FEW_ITEMS)
     if facts.dataset_outdated:
         flags.append(OLD_DATASET)
     return tuple(flags)
-
-
-def few_items(facts: RunFacts) -> bool:
-    """Whether the run has too few items per config for its interval to mean anything."""
-    if facts.covered_items is None or not facts.configs:
-        return False
-    return facts.covered_items < MIN_ITEMS_PER_CONFIG * facts.configs
 
 
 def flag_codes(flags: Iterable[Flag]) -> str:
@@ -152,9 +144,9 @@ def is_hidden(codes: object, hide: Collection[str]) -> bool:
     return any(flag.code in hide for flag in parse_codes(codes))
 
 
-def badges_markdown(codes: object, about_address: str = ABOUT_ADDRESS) -> str:
+def badges_markdown(codes: object) -> str:
     """The badges of a `flag_codes` cell as markdown: each a link to About's explanation, explained on hover."""
-    return " ".join(f'[{flag.badge}]({about_address} "{_title(flag.explanation)}")' for flag in parse_codes(codes))
+    return " ".join(linked_markdown(flag.badge, ABOUT_ADDRESS, flag.explanation) for flag in parse_codes(codes))
 
 
 def about_markdown(boards: Sequence[str] = ()) -> str:
@@ -170,18 +162,5 @@ def about_markdown(boards: Sequence[str] = ()) -> str:
             "the rows with any flag chosen, and a shared link keeps that choice.")
 
 
-def _title(text: str) -> str:
-    """Text safe inside a markdown link title (no quote to close it)."""
-    return text.replace('"', "'")
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
-
-
-def _whole(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None

@@ -1,13 +1,10 @@
 """Two runs compared on every benchmark both have run on one dataset revision: the engine's paired figures.
 
-A model is a run id (`<org>__<name>/<revision>`), the same in every benchmark's results store.
-Each benchmark both have a run of is compared by the engine's `compare_runs`, the code the
-CLI's `compare` runs, with the same seed: overall and per language (config), then on each value
-of each subset column the benchmark declares (variant, domain, task). A benchmark where only one
-has a run, or where the runs are not comparable (another dataset revision), is named with why.
-Results are computed once per state of the two runs' details (`SerialCache`); run B is read with A's
-clusters (`read_run_pair`), so a first comparison parses one items.jsonl, not two; both are checked as read
-(`read_comparable_items`), and a run that fails is named with why instead of compared.
+Each benchmark both have a run of is compared by `compare_runs`, the code and seed of the CLI's `compare`: overall
+and per language (config), then on each value of each subset column the benchmark declares (variant, domain,
+task). A benchmark where only one has a run, or whose runs are not comparable or not readable, is named with why.
+Results are kept per state of the two runs' details; run B is read with A's clusters, so a first comparison parses
+one items.jsonl, not two, and both are checked as read (`read_comparable_items`).
 """
 
 from __future__ import annotations

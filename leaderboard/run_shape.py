@@ -1,11 +1,9 @@
 """The shape the board needs of a run folder's request.json and summary.json, checked before use.
 
-Valid JSON is not enough: one folder with `"overall": "high"` or `"counts": [1, 2]` would
-otherwise break the table, the sorting or the figures for every viewer. A folder that fails
-is listed as a problem and skipped, like one whose JSON does not parse. A summary names its
-benchmark (every summary the engine wrote does; `{}` is not a run); a request's text fields may
-be absent (`dataset_resolved_at` is, in every folder written before 2026-11-30) or null.
-The per-item values of details.parquet are checked by `eval_backend.item_values`.
+Valid JSON is not enough: one folder with `"overall": "high"` or `"counts": [1, 2]` would otherwise break the
+table, the sorting or the figures for every viewer; such a folder is listed as a problem and skipped. A summary
+names its benchmark (`{}` is not a run); a request's text fields may be absent (`dataset_resolved_at` is, in
+every folder written before 2026-11-30) or null. details.parquet's values are checked by `eval_backend.item_values`.
 """
 
 from __future__ import annotations
@@ -36,15 +34,12 @@ def check_run_files(folder: RunFolder, request: Any, summary: Any) -> None:
     _check(path, "overall", _is_score_or_none(summary.get("overall")), "a number or null")
     _check(path, "overall_ci", _is_interval_or_none(summary.get("overall_ci")), "a [low, high] pair or null")
     for name in _SCORE_MAPS:
-        scores = summary.get(name)
-        _check(path, name, _is_map_of(scores, _is_score_or_none), "an object of numbers")
-    _check(path, "config_ci", _is_map_of(summary.get("config_ci"), _is_interval_or_none),
-           "an object of [low, high] pairs")
-    _check(path, "counts", _is_map_of(summary.get("counts"), _is_count), "an object of whole numbers")
-    _check(path, "coverage", _is_map_of(summary.get("coverage"), _is_count), "an object of whole numbers")
+        _check(path, name, _is_map_of(summary.get(name), _is_score_or_none), "an object of numbers")
+    for name in ("config_ci", "intervals"):
+        _check(path, name, _is_map_of(summary.get(name), _is_interval_or_none), "an object of [low, high] pairs")
+    for name in ("counts", "coverage"):
+        _check(path, name, _is_map_of(summary.get(name), _is_count), "an object of whole numbers")
     _check(path, "complete", summary.get("complete") in (None, True, False), "true, false or null")
-    _check(path, "intervals", _is_map_of(summary.get("intervals"), _is_interval_or_none),
-           "an object of [low, high] pairs")
     _check(path, "config_intervals", _is_map_of(summary.get("config_intervals"), _is_interval_map),
            "an object of objects of [low, high] pairs")
     for name in _GROUP_MAPS:
@@ -83,11 +78,21 @@ def _json_kind(value: Any) -> str:
 
 
 def _is_count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return whole_number(value) is not None
 
 
 def _is_interval_map(value: Any) -> bool:
     return isinstance(value, dict) and _is_map_of(value, _is_interval_or_none)
+
+
+def whole_number(value: object) -> int | None:
+    """A count from a summary field: a whole number >= 0, else None (missing or malformed)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def as_mapping(value: object) -> Mapping[str, Any]:
+    """A summary field that should be an object, {} when it is not."""
+    return value if isinstance(value, Mapping) else {}
 
 
 def _is_map_of(value: Any, check: Callable[[Any], bool]) -> bool:

@@ -1,11 +1,9 @@
-"""The ranking rule of a scored benchmark's board (QA, Saraiki, any other): WritingBench's rule, on its headline.
+"""The ranking rule of every benchmark's board: complete runs only, by the headline metric in its direction.
 
-Only complete runs are ranked (`coverage_standing`: every config of the dataset, every
-item scored; a limited run never is), by the benchmark's headline metric in its direction, each
-with its rank range: from the joint bootstrap of the runs on the shared dataset revision
-(`joint_ranks`), else the range its own bootstrap interval allows (`rank_ranges`, as
-Chatbot Arena does). Partial and incomplete runs follow, labelled; the board shows them in a
-table of their own.
+A run is ranked when it covers every config of the dataset and every item is scored (`coverage_standing`; a
+limited run never is), with its rank range from the joint bootstrap of the runs on the shared dataset revision
+(`joint_ranks`), else the range its own interval allows (`rank_ranges`, as Chatbot Arena does). Partial and
+incomplete runs follow, labelled.
 """
 
 from __future__ import annotations
@@ -18,6 +16,7 @@ import pandas as pd
 from eval_backend.benchmarks.plugin import Benchmark
 from leaderboard.joint_ranks import JOINT_RULE, with_joint_rank_ranges
 from leaderboard.results import RunResult
+from leaderboard.run_shape import whole_number
 from leaderboard.subset_ranks import Subset, subset_ranks
 
 RANKED, PARTIAL, INCOMPLETE = "ranked", "partial", "incomplete"
@@ -28,25 +27,19 @@ INTERVAL_COLUMNS = ("ci_low", "ci_high")
 
 
 def ranked_table(frame: pd.DataFrame, runs: Sequence[RunResult], benchmark: Benchmark) -> pd.DataFrame:
-    """`frame` (one row per run: `run_id`, `dataset_revision`, the headline column) with each run's standing,
-    rank, rank range and the rule that gave it (`joint_ranks`), and the headline's interval.
-
-    Ranked runs come first, best first (ties kept in `frame`'s order), then the others in `frame`'s order.
-    """
+    """`frame` (one row per run: `run_id`, `dataset_revision`, the headline) with each run's standing, rank, rank
+    range and the rule that gave it (`joint_ranks`), and the headline's interval: ranked runs first, best first,
+    then the others, ties and the others in `frame`'s order."""
     metric = benchmark.headline_metric()
     standings = pd.DataFrame([_standing(run, metric.name) for run in runs],
                              columns=["run_id", *STANDING_COLUMNS, "_low", "_high"])
     table = frame.merge(standings, on="run_id", how="left")
     no_figure = table["standing"].eq(RANKED) & table[metric.name].isna()
     table.loc[no_figure, list(STANDING_COLUMNS)] = [INCOMPLETE, f"incomplete: no {metric.label.lower()} figure"]
-    sign = 1.0 if metric.higher_is_better else -1.0  # ranks and ranges read "higher is better" from here on
-    table = table.assign(_unranked=table["standing"].ne(RANKED), _key=sign * table[metric.name].astype(float))
-    table = table.sort_values(["_unranked", "_key"], ascending=[True, False], na_position="last", kind="stable")
-    table = table.reset_index(drop=True)
-    ranked = ~table["_unranked"]
-    table["rank"] = table["_key"].where(ranked).rank(ascending=False, method="min").astype("Int64")
+    table = _best_first(table, table["standing"].ne(RANKED), table[metric.name], metric.higher_is_better)
+    ranked = ~table["_out"]
     table = table.assign(ci_low=table["_low"], ci_high=table["_high"])
-    if sign < 0:
+    if not metric.higher_is_better:  # ranges read "higher is better"
         table = table.assign(_low=-table["_high"], _high=-table["_low"])
     best, worst = rank_ranges(table["_low"][ranked], table["_high"][ranked])
     table["rank_best"] = pd.Series(best, index=table.index[ranked], dtype="Int64")
@@ -56,47 +49,42 @@ def ranked_table(frame: pd.DataFrame, runs: Sequence[RunResult], benchmark: Benc
     return table[ordered]
 
 
+def _best_first(table: pd.DataFrame, out: pd.Series, figure: pd.Series, higher_is_better: bool) -> pd.DataFrame:
+    """The rows `out` leaves in first, best first by `figure` (ties keep their order), ranked; the others after."""
+    key = (1.0 if higher_is_better else -1.0) * figure.astype(float)
+    table = table.assign(_out=out, _key=key).sort_values(["_out", "_key"], ascending=[True, False],
+                                                         na_position="last", kind="stable").reset_index(drop=True)
+    table["rank"] = table["_key"].where(~table["_out"]).rank(ascending=False, method="min").astype("Int64")
+    return table
+
+
 def _standing(run: RunResult, headline: str) -> dict[str, Any]:
-    standing = coverage_standing(run.summary)
     interval = (run.summary.get("intervals") or {}).get(headline)  # its shape is checked on read (run_shape)
     low, high = interval if interval else (float("nan"), float("nan"))
-    return {"run_id": run.run_id, "standing": standing["standing"], "standing_note": standing["standing_note"],
-            "_low": low, "_high": high}
+    return {"run_id": run.run_id, **coverage_standing(run.summary), "_low": low, "_high": high}
 
 
-def coverage_standing(summary: Mapping[str, Any]) -> dict[str, Any]:
-    """A run's `standing` (ranked / partial / incomplete) and `standing_note` by its summary's coverage, with
-    the coverage counts, for every benchmark: only a complete run that covers every config of the dataset
-    is ranked. A summary written before coverage was recorded is incomplete until the run is scored again;
-    a limited run (`--limit`) is never complete."""
+def coverage_standing(summary: Mapping[str, Any]) -> dict[str, str]:
+    """A run's `standing` (ranked / partial / incomplete) and `standing_note` by its summary's coverage: only a
+    complete run that covers every config of the dataset is ranked. A summary written before coverage was recorded
+    is incomplete until the run is scored again; a limited run (`--limit`) is never complete."""
     coverage = summary.get("coverage")
     if not isinstance(coverage, dict):
         return {"standing": INCOMPLETE, "standing_note": "incomplete: scored before coverage was recorded "
                 "(score the run again)"}
-    figures = {name: whole_number(coverage.get(name)) or 0 for name in (
-        "expected", "scored", "failed", "no_response", "pending", "configs", "dataset_configs")}
-    covered = figures["scored"] + figures["no_response"]
-    counts = {"expected_items": figures["expected"], "covered_items": covered,
-              "no_response_items": figures["no_response"], "failed_items": figures["failed"],
-              "pending_items": figures["pending"]}
-    if figures["configs"] < figures["dataset_configs"]:
-        note = f"partial: {figures['configs']} of {figures['dataset_configs']} configs"
-        return {**counts, "standing": PARTIAL, "standing_note": note}
-    if summary.get("complete") is not True or covered < figures["expected"]:
-        note = f"incomplete: {covered:,} of {figures['expected']:,} items"
-        return {**counts, "standing": INCOMPLETE, "standing_note": note}
-    return {**counts, "standing": RANKED, "standing_note": ""}
+    expected, scored, no_response, configs, dataset_configs = (whole_number(coverage.get(name)) or 0 for name in (
+        "expected", "scored", "no_response", "configs", "dataset_configs"))
+    if configs < dataset_configs:
+        return {"standing": PARTIAL, "standing_note": f"partial: {configs} of {dataset_configs} configs"}
+    if summary.get("complete") is not True or scored + no_response < expected:
+        return {"standing": INCOMPLETE, "standing_note": f"incomplete: {scored + no_response:,} of {expected:,} items"}
+    return {"standing": RANKED, "standing_note": ""}
 
 
 def rank_ranges(low: pd.Series, high: pd.Series) -> tuple[list[int], list[int]]:
-    """Each model's best and worst rank given the 95 % intervals, as Chatbot Arena computes them.
-
-    The best rank is 1 + the number of models whose lower bound is above this model's upper
-    bound (they are surely better); the worst is the number of models minus those whose upper
-    bound is below this model's lower bound (surely worse). Models whose intervals overlap
-    share ranges. A model without an interval (NaN bounds) is surely neither: its range is
-    every rank.
-    """
+    """Each model's best and worst rank given the 95 % intervals, as Chatbot Arena computes them: 1 + the models
+    surely better (lower bound above this one's upper bound), and the number of models minus those surely worse. A
+    model without an interval (NaN bounds) is surely neither: its range is every rank."""
     lows, highs = low.to_numpy(dtype=float), high.to_numpy(dtype=float)
     # [i, j]: model j is surely better (or worse) than model i; never true of i itself, as low <= high.
     surely_better = lows[np.newaxis, :] > highs[:, np.newaxis]
@@ -106,16 +94,19 @@ def rank_ranges(low: pd.Series, high: pd.Series) -> tuple[list[int], list[int]]:
     return [int(rank) for rank in best], [int(rank) for rank in worst]
 
 
-def whole_number(value: object) -> int | None:
-    """A count from a summary field: a whole number >= 0, else None (missing or malformed)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
+def shared_ranked_runs(runs: Sequence[RunResult]) -> tuple[list[RunResult], str | None]:
+    """The ranked runs on the dataset revision most ranked runs share (they answered the same items), and it."""
+    ranked = [run for run in runs if coverage_standing(run.summary)["standing"] == RANKED]
+    revisions = [run.request.get("dataset_revision") for run in ranked]
+    if not ranked:
+        return [], None
+    shared = max(dict.fromkeys(revisions), key=revisions.count)
+    return [run for run, revision in zip(ranked, revisions) if revision == shared], shared
 
 
 def split_standing(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The ranked rows (with their ranks), and the partial / incomplete ones (with why, without ranks).
-
-    Either layout of the table: the ranking's own columns, or the screen's (one `rank_range` column)."""
+    """The ranked rows (with their ranks), and the partial / incomplete ones (with why, without ranks), of the
+    ranking's own columns or the screen's (one `rank_range` column)."""
     ranked = table["standing"].eq(RANKED)
     shown = table.drop(columns=["standing"])
     rank_columns = [column for column in (*RANK_COLUMNS, "rank_range") if column in shown]
@@ -128,11 +119,9 @@ SUBSET_COLUMN = "subset"
 
 
 def on_subset(ranking: pd.DataFrame, runs: Sequence[RunResult], benchmark: Benchmark, subset: Subset) -> pd.DataFrame:
-    """`ranking` (`ranked_table`'s) re-ranked on a subset of the items: `subset` holds each ranked run's headline
-    on those items alone, and `ci_low`, `ci_high`, the rank and rank range are the subset's, from one joint
-    bootstrap of the ranked runs on them (`subset_ranks`); the ranked runs the bootstrap could not take follow
-    them, unranked. The ranking unchanged when no two runs can be resampled on the subset.
-    """
+    """`ranking` re-ranked on a subset of the items: SUBSET_COLUMN, the interval, rank and rank range are the
+    subset's, from one joint bootstrap of the ranked runs on it (`subset_ranks`), the ranked runs it could not take
+    following, unranked; `ranking` unchanged when no two runs can be resampled on the subset."""
     metric = benchmark.headline_metric()
     ranked = ranking["standing"].eq(RANKED)
     if benchmark.item_statistics is None or not ranked.any():
@@ -143,13 +132,9 @@ def on_subset(ranking: pd.DataFrame, runs: Sequence[RunResult], benchmark: Bench
     table = ranking.drop(columns=[*RANK_COLUMNS, *INTERVAL_COLUMNS]).merge(
         joint.rename(columns={"subset_average": SUBSET_COLUMN, "subset_ci_low": "ci_low",
                               "subset_ci_high": "ci_high"}), on="run_id", how="left")
-    in_subset = ranked & table[SUBSET_COLUMN].notna()
-    sign = 1.0 if metric.higher_is_better else -1.0
-    table = table.assign(_out=~in_subset, _key=sign * table[SUBSET_COLUMN].astype(float))
-    table = table.sort_values(["_out", "_key"], ascending=[True, False], na_position="last", kind="stable")
+    table = _best_first(table, ~(ranked & table[SUBSET_COLUMN].notna()), table[SUBSET_COLUMN], metric.higher_is_better)
     in_subset = ~table["_out"]
-    table["rank"] = table["_key"].where(in_subset).rank(ascending=False, method="min").astype("Int64")
     table[["rank_best", "rank_worst"]] = table[["rank_best", "rank_worst"]].astype("Int64")
     table["rank_rule"] = pd.Series(JOINT_RULE, index=table.index).where(in_subset)
     return table.drop(columns=["_out", "_key"])[[*RANK_COLUMNS, "run_id", SUBSET_COLUMN, *(
-        column for column in ranking.columns if column not in (*RANK_COLUMNS, "run_id"))]].reset_index(drop=True)
+        column for column in ranking.columns if column not in (*RANK_COLUMNS, "run_id"))]]

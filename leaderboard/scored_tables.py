@@ -1,13 +1,9 @@
 """Any scored benchmark's tables, built from its declarations: the ranking, its breakdowns, the item list.
 
-Pure functions of the runs' summaries and details as the engine wrote them; nothing here
-re-scores. The columns come from the benchmark: its metrics (label, unit, direction, the
-headline first), its board's run columns, breakdowns and item fields
-(`eval_backend.benchmarks.board_view`); a benchmark that declares no board gets the defaults
-there, so a new benchmark gets a tab without code of its own. Every benchmark's ranking has the
-same row flags as WritingBench's (`row_flags`: a run with too few items shows no interval as a
-number) and the decoding mode its replies record (Mode). Canonical snake_case columns (a
-metric's name); `labels` gives each its header.
+Pure functions of the runs' summaries and details as the engine wrote them; nothing here re-scores. The columns
+come from the benchmark's metrics (the headline first) and its board (`eval_backend.benchmarks.board_view`, whose
+defaults give a new benchmark a tab with no code of its own). Columns are canonical snake_case; `labels` gives
+each its header.
 """
 
 from __future__ import annotations
@@ -17,20 +13,21 @@ from typing import Any, Collection, Mapping, Sequence
 import pandas as pd
 
 from eval_backend.benchmarks.board_view import ANSWER_LENGTH, Breakdown, ItemField, ItemView, Row
+from eval_backend.benchmarks.metric import Metric
 from eval_backend.benchmarks.plugin import Benchmark
 from eval_backend.generation.decoding_mode import mode_text
 from leaderboard.answer_lengths import LENGTH_COLUMNS, LENGTH_LABELS, BoardLengths, board_lengths, length_columns
-from leaderboard.display import PERCENT_DECIMALS, decimals_of, format_rank_range, short_revision
+from leaderboard.display import PERCENT_DECIMALS, decimals_of, format_interval, format_rank_range, short_revision
 from leaderboard.item_links import item_key
-from leaderboard.ranking_query import DETAIL_COLUMNS, DETAILS, METADATA, METADATA_COLUMNS, model_type
+from leaderboard.ranking_query import COUNT_COLUMNS, DETAIL_COLUMNS, DETAILS, METADATA, METADATA_COLUMNS, model_type
 from leaderboard.results import LruCache, RunResult, Snapshot, runs_frame
 from leaderboard.row_flags import FEW_ITEMS_INTERVAL, board_flags, dataset_pin, outdated, run_facts, too_few_items
+from leaderboard.run_shape import as_mapping
 from leaderboard.scored_rankings import SUBSET_COLUMN, on_subset, ranked_table
 from leaderboard.subset_ranks import CONFIG_FIELD, Subset
 
 ALL = "all"
 """The item filters' choice that keeps every row."""
-COUNT_COLUMNS = ("items", "missing_responses", "failed_judgments", "unclosed_thinking")
 LABELS = {
     "rank": "Rank", "rank_range": "Rank range (95 %)", "interval": "95 % interval", "model": "Model",
     "revision": "Revision", "items": "Items", "missing_responses": "No answer", "failed_judgments": "Judge failures",
@@ -55,23 +52,19 @@ def metric_names(benchmark: Benchmark) -> list[str]:
 def labels(benchmark: Benchmark) -> dict[str, str]:
     """The headers of the ranking and breakdown columns: a metric's label with its unit, an arrow where lower
     is better."""
-    metric_labels = {metric.name: _metric_label(metric.label, metric.unit, metric.higher_is_better)
-                     for metric in benchmark.metrics}
-    board = benchmark.board
-    headline = benchmark.headline_metric()
-    on_groups = _metric_label(f"{headline.label} on the chosen groups", headline.unit, headline.higher_is_better)
-    return {**LABELS, **metric_labels, **{column.name: column.label for column in board.run_columns},
-            **{breakdown.name: breakdown.label for breakdown in board.breakdowns}, SUBSET_COLUMN: on_groups}
+    board, headline = benchmark.board, benchmark.headline_metric()
+    return {**LABELS, **{metric.name: _metric_label(metric) for metric in benchmark.metrics},
+            **{column.name: column.label for column in board.run_columns},
+            **{breakdown.name: breakdown.label for breakdown in board.breakdowns},
+            SUBSET_COLUMN: _metric_label(headline, f"{headline.label} on the chosen groups")}
 
 
 def ranking_labels(ranking: pd.DataFrame, benchmark: Benchmark) -> dict[str, str]:
     """`labels`, and each breakdown column of `ranking` headed by its group's name (`language.Hindi`: Hindi; a
     shortfall from the baseline `variant_drop.romanized`: romanized drop %)."""
-    prefixes = tuple(f"{breakdown.name}." for breakdown in benchmark.board.breakdowns)
-    return {**labels(benchmark),
-            **{column: column.split(".", 1)[1] for column in ranking.columns if column.startswith(prefixes)},
-            **{column: f"{column.split('.', 1)[1]} drop %" for column in ranking.columns
-               if column.startswith(_shortfall_prefixes(benchmark))}}
+    groups, shortfalls = _group_columns(ranking, benchmark)
+    return {**labels(benchmark), **{column: column.split(".", 1)[1] for column in groups},
+            **{column: f"{column.split('.', 1)[1]} drop %" for column in shortfalls}}
 
 
 def item_labels(benchmark: Benchmark) -> dict[str, str]:
@@ -81,27 +74,31 @@ def item_labels(benchmark: Benchmark) -> dict[str, str]:
             **{field.name: field.label for field in item_fields(benchmark)}}
 
 
-def _metric_label(label: str, unit: str, higher_is_better: bool) -> str:
+def _metric_label(metric: Metric, label: str = "") -> str:
+    label, unit = label or metric.label, metric.unit
     shown = f"{label} %" if unit == "%" else label if unit == "count" else f"{label} ({unit})"
-    return shown if higher_is_better or unit == "count" else f"{shown} ↓"
+    return shown if metric.higher_is_better or unit == "count" else f"{shown} ↓"
+
+
+CARD_COLUMNS = ("params_b", "precision", "license", "open_weights")
+"""What the request recorded of the model (`results.runs_frame`), for the ranking's filters."""
 
 
 def ranking_frame(runs: Sequence[RunResult], benchmark: Benchmark, configured_judge: str = "") -> pd.DataFrame:
-    """One row per run: its metrics, run columns, decoding mode, counts, flags and standing; the ranked (complete)
-    runs first, by the headline in its direction with their rank ranges, then the partial and incomplete ones.
-
-    `flags` holds each run's `row_flags` codes; the board's judge is the one most of these runs used, ties going
-    to `configured_judge`."""
+    """One row per run: its metrics, run columns, decoding mode, counts, flags (`row_flags` codes; the board's judge
+    is the one most of these runs used, ties going to `configured_judge`) and standing; the ranked runs first, by
+    the headline in its direction with their rank ranges, then the partial and incomplete ones."""
+    names = metric_names(benchmark)
     columns = ["run_id", "model", "revision", *(column.name for column in benchmark.board.run_columns),
-               "decoding_mode", *metric_names(benchmark),
-               *(f"{name}_ci_{end}" for name in metric_names(benchmark)[1:] for end in ("low", "high")), *COUNT_COLUMNS, "judge_model", "created_at",
-               "dataset_revision", "model_type", "flags"]
-    flags = run_flags(runs, configured_judge)
+               "decoding_mode", *names, *(f"{name}_ci_{end}" for name in names[1:] for end in ("low", "high")),
+               *COUNT_COLUMNS, "judge_model", "created_at", "dataset_revision", "model_type", "flags"]
+    old = outdated([dataset_pin(run.request) for run in runs])
+    flags = board_flags([run_facts(run.summary, stale) for run, stale in zip(runs, old)], configured_judge)
     frame = pd.DataFrame([{**_ranking_row(run, benchmark), "flags": codes} for run, codes in zip(runs, flags)],
-                         columns=columns).merge(length_columns(runs, benchmark), on="run_id", how="left")
-    facts = runs_frame(runs)[["run_id", *CARD_COLUMNS]]
-    frame = frame.merge(facts, on="run_id", how="left").merge(breakdown_columns(runs, benchmark), on="run_id",
-                                                                how="left")
+                         columns=columns)
+    for more in (length_columns(runs, benchmark), runs_frame(runs)[["run_id", *CARD_COLUMNS]],
+                 breakdown_columns(runs, benchmark)):
+        frame = frame.merge(more, on="run_id", how="left")
     headline = benchmark.headline_metric()
     frame = frame.sort_values([headline.name, "model"], ascending=[not headline.higher_is_better, True],
                               na_position="last", kind="stable")
@@ -109,27 +106,18 @@ def ranking_frame(runs: Sequence[RunResult], benchmark: Benchmark, configured_ju
 
 
 def _ranking_row(run: RunResult, benchmark: Benchmark) -> dict[str, Any]:
-    metrics = run.summary.get("metrics") or {}
-    counts = run.summary.get("counts") or {}
-    return {
-        "run_id": run.run_id,
-        "model": run.model,
-        "revision": run.revision,
-        **{column.name: column.value(run.summary) for column in benchmark.board.run_columns},
-        "decoding_mode": mode_text(run.summary.get("decoding_mode")),
-        **{name: _number(metrics.get(name)) for name in metric_names(benchmark)},
-        **_other_intervals(run.summary, benchmark),
-        **{name: counts.get(name, 0) for name in COUNT_COLUMNS},
-        "judge_model": run.provenance.get("judge_model"),
-        "created_at": run.provenance.get("created_at"),
-        "dataset_revision": run.dataset.revision if run.dataset else None,
-        "model_type": model_type(run.request),
-    }
-
-
-CARD_COLUMNS = ("params_b", "precision", "license", "open_weights")
-"""What the request recorded of the model (`results.runs_frame`): its size (billions), precision, and its Hub
-card's license and whether its weights are open (the ranking's filters read them)."""
+    summary, names = run.summary, metric_names(benchmark)
+    metrics, counts = summary.get("metrics") or {}, summary.get("counts") or {}
+    intervals = summary.get("intervals") or {}  # each a [low, high] pair or null, checked on read (run_shape)
+    return {"run_id": run.run_id, "model": run.model, "revision": run.revision,
+            **{column.name: column.value(summary) for column in benchmark.board.run_columns},
+            "decoding_mode": mode_text(summary.get("decoding_mode")),
+            **{name: _number(metrics.get(name)) for name in names},
+            **{f"{name}_ci_{end}": _number(value) for name in names[1:]  # the headline's: the ranking's ci_low, ci_high
+               for end, value in zip(("low", "high"), intervals.get(name) or (None, None))},
+            **{name: counts.get(name, 0) for name in COUNT_COLUMNS},
+            "judge_model": run.provenance.get("judge_model"), "created_at": run.provenance.get("created_at"),
+            "dataset_revision": run.dataset.revision if run.dataset else None, "model_type": model_type(run.request)}
 
 
 def breakdown_columns(runs: Sequence[RunResult], benchmark: Benchmark) -> pd.DataFrame:
@@ -142,23 +130,26 @@ def breakdown_columns(runs: Sequence[RunResult], benchmark: Benchmark) -> pd.Dat
         row: dict[str, Any] = {"run_id": run.run_id}
         for breakdown in benchmark.board.breakdowns:
             scores = {name: _number(group_figures(entry, benchmark).get(benchmark.headline))
-                      for name, entry in _mapping(run.summary.get(breakdown.summary_key)).items()}
+                      for name, entry in as_mapping(run.summary.get(breakdown.summary_key)).items()}
             row.update({f"{breakdown.name}.{name}": value for name, value in scores.items() if value is not None})
             row.update(_shortfalls(breakdown, scores, higher_is_better))
         rows.append(row)
     return pd.DataFrame(rows, columns=["run_id", *dict.fromkeys(key for row in rows for key in row if key != "run_id")])
 
 
-SHORTFALL = "_drop"
-
-
 def shortfall_column(breakdown: Breakdown, group: str) -> str:
     """The ranking's column of `group`'s shortfall from its breakdown's baseline (`variant_drop.romanized`)."""
-    return f"{breakdown.name}{SHORTFALL}.{group}"
+    return f"{breakdown.name}_drop.{group}"
 
 
-def _shortfall_prefixes(benchmark: Benchmark) -> tuple[str, ...]:
-    return tuple(shortfall_column(breakdown, "") for breakdown in benchmark.board.breakdowns if breakdown.baseline)
+def _group_columns(frame: pd.DataFrame, benchmark: Benchmark) -> tuple[list[str], list[str]]:
+    """`frame`'s columns of a breakdown's groups (`language.Hindi`), and of shortfalls from a baseline."""
+    breakdowns = benchmark.board.breakdowns
+    groups = tuple(f"{breakdown.name}." for breakdown in breakdowns)
+    shortfalls = tuple(shortfall_column(breakdown, "") for breakdown in breakdowns if breakdown.baseline)
+    columns = [str(column) for column in frame.columns]
+    return [column for column in columns if column.startswith(groups)], [
+        column for column in columns if column.startswith(shortfalls)]
 
 
 def _shortfalls(breakdown: Breakdown, scores: Mapping[str, float | None], higher_is_better: bool) -> dict[str, float]:
@@ -176,9 +167,8 @@ def higher_is_better(ranking: pd.DataFrame, benchmark: Benchmark) -> dict[str, b
     """Which way each figure of `ranking` is better, for sorting best first: each metric its own way, a breakdown
     column the headline's, a shortfall from a baseline the smaller."""
     headline = benchmark.headline_metric().higher_is_better
-    breakdowns = tuple(f"{breakdown.name}." for breakdown in benchmark.board.breakdowns)
-    return {**{column: headline for column in ranking.columns if str(column).startswith(breakdowns)},
-            **{column: False for column in ranking.columns if str(column).startswith(_shortfall_prefixes(benchmark))},
+    groups, shortfalls = _group_columns(ranking, benchmark)
+    return {**dict.fromkeys(groups, headline), **dict.fromkeys(shortfalls, False),
             **{metric.name: metric.higher_is_better for metric in benchmark.metrics}, SUBSET_COLUMN: headline}
 
 
@@ -199,28 +189,6 @@ def group_labels(benchmark: Benchmark) -> dict[str, str]:
             DETAILS: "Details", METADATA: "Model card"}
 
 
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _other_intervals(summary: Mapping[str, Any], benchmark: Benchmark) -> dict[str, float | None]:
-    """The 95 % interval of every metric but the headline (whose interval is the ranking's `ci_low`, `ci_high`), as
-    `<metric>_ci_low`, `<metric>_ci_high`."""
-    intervals = summary.get("intervals") or {}
-    columns: dict[str, float | None] = {}
-    for name in metric_names(benchmark)[1:]:
-        pair = intervals.get(name)
-        low, high = pair if isinstance(pair, (list, tuple)) and len(pair) == 2 else (None, None)
-        columns[f"{name}_ci_low"], columns[f"{name}_ci_high"] = _number(low), _number(high)
-    return columns
-
-
-def run_flags(runs: Sequence[RunResult], configured_judge: str = "") -> list[str]:
-    """Each run's flags as codes, in the order of `runs`, by the rules every board follows (`row_flags`)."""
-    old = outdated([dataset_pin(run.request) for run in runs])
-    return board_flags([run_facts(run.summary, stale) for run, stale in zip(runs, old)], configured_judge)
-
-
 def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
@@ -232,9 +200,9 @@ def shown_ranking(ranking: pd.DataFrame, benchmark: Benchmark, groups: Sequence[
     score links; never shown); the CSV keeps every column. A run flagged with too few items reads
     FEW_ITEMS_INTERVAL for its interval, never a number."""
     frame = ranking.copy()
-    frame["rank_range"] = [format_rank_range(best, worst) for best, worst in zip(frame["rank_best"], frame["rank_worst"])]
+    frame["rank_range"] = [format_rank_range(*ranks) for ranks in zip(frame["rank_best"], frame["rank_worst"])]
     places = decimals_of(benchmark.headline_metric().unit)
-    frame["interval"] = [FEW_ITEMS_INTERVAL if too_few_items(codes) else _interval(low, high, places)
+    frame["interval"] = [FEW_ITEMS_INTERVAL if too_few_items(codes) else format_interval(low, high, places)
                          for low, high, codes in zip(frame["ci_low"], frame["ci_high"], frame["flags"])]
     names = metric_names(benchmark)
     lead = ["rank", "model", names[0], "rank_range", "interval", "flags"]
@@ -252,54 +220,37 @@ def shown_ranking(ranking: pd.DataFrame, benchmark: Benchmark, groups: Sequence[
     return frame[[*lead, *rest]]
 
 
-def _interval(low: Any, high: Any, places: int = PERCENT_DECIMALS) -> str:
-    if low is None or high is None or pd.isna(low) or pd.isna(high):
-        return ""
-    return f"{low:.{places}f} – {high:.{places}f}"
-
-
 def column_decimals(frame: pd.DataFrame, benchmark: Benchmark) -> dict[str, int]:
     """The decimals each figure of a ranking or breakdown frame reads with, by its unit (`display.decimals_of`):
     each metric's, the headline's for a breakdown column (`language.Hindi`) and the subset's figure, a percentage's
     for a shortfall from a baseline."""
     headline = decimals_of(benchmark.headline_metric().unit)
-    prefixes = tuple(f"{breakdown.name}." for breakdown in benchmark.board.breakdowns)
+    groups, shortfalls = _group_columns(frame, benchmark)
     return {**{metric.name: decimals_of(metric.unit) for metric in benchmark.metrics}, SUBSET_COLUMN: headline,
-            **{column: headline for column in frame.columns if str(column).startswith(prefixes)},
-            **{column: decimals_of("%") for column in frame.columns
-               if str(column).startswith(_shortfall_prefixes(benchmark))}}
+            **dict.fromkeys(groups, headline), **dict.fromkeys(shortfalls, decimals_of("%"))}
 
 
 def breakdown_frame(runs: Sequence[RunResult], benchmark: Benchmark, breakdown: Breakdown,
                     few_items: Collection[str] = (), lengths: BoardLengths | None = None) -> pd.DataFrame:
-    """Long table: per run and group (language, domain, task), its figures, the 95 % interval of its headline and
-    its median answer length (`lengths`, default: the runs'), and `run_id` last (for the score links). The runs in
-    `few_items` (run ids) read FEW_ITEMS_INTERVAL.
-
-    A group with `metrics` shows the benchmark's metrics; one of flat figures (Saraiki's tasks) every figure.
-    """
+    """Long table: per run and group (language, domain, task), its figures (`group_figures`), the 95 % interval of
+    its headline (FEW_ITEMS_INTERVAL for the run ids in `few_items`), its median answer length (`lengths`, default:
+    the runs'), and `run_id` last (for the score links)."""
     rows = []
     lengths = lengths or board_lengths(runs, benchmark)
     places = decimals_of(benchmark.headline_metric().unit)
     for run in runs:
         intervals = run.summary.get("config_intervals") or {}
         for name, entry in (run.summary.get(breakdown.summary_key) or {}).items():
-            figures = group_figures(entry, benchmark)
-            group_intervals = intervals.get(name) if isinstance(intervals.get(name), Mapping) else {}
+            group_intervals = as_mapping(intervals.get(name))
             interval = group_intervals.get(name) or group_intervals.get(benchmark.headline) or (None, None)
-            shown = FEW_ITEMS_INTERVAL if run.run_id in few_items else _interval(*interval, places)
-            rows.append({"model": run.model, "revision": run.revision, breakdown.name: name, **figures,
-                         "interval": shown,
-                         "median_length": lengths.group_median(run.run_id, breakdown.name, str(name)),
-                         "length_unit": lengths.unit,
-                         "run_id": run.run_id})
-    return pd.DataFrame(rows, columns=_breakdown_columns(rows, breakdown))
-
-
-def _breakdown_columns(rows: list[dict[str, Any]], breakdown: Breakdown) -> list[str]:
+            shown = FEW_ITEMS_INTERVAL if run.run_id in few_items else format_interval(*interval, places)
+            median = lengths.group_median(run.run_id, breakdown.name, str(name))
+            rows.append({"model": run.model, "revision": run.revision, breakdown.name: name,
+                         **group_figures(entry, benchmark), "interval": shown, "median_length": median,
+                         "length_unit": lengths.unit, "run_id": run.run_id})
     lead, last = ["model", "revision", breakdown.name], ["interval", *LENGTH_COLUMNS, "run_id"]
-    figures = dict.fromkeys(key for row in rows for key in row if key not in lead and key not in last)
-    return [*lead, *figures, *last]
+    figures = dict.fromkeys(key for row in rows for key in row if key not in (*lead, *last))
+    return pd.DataFrame(rows, columns=[*lead, *figures, *last])
 
 
 def group_figures(entry: Any, benchmark: Benchmark) -> dict[str, Any]:
@@ -343,8 +294,8 @@ def item_filters(benchmark: Benchmark) -> list[str]:
 
 
 def item_groupings(benchmark: Benchmark) -> tuple[ItemField, ...]:
-    """The fields the item table filters by: the board's group, then each breakdown's field that is not it (QA's
-    domain) and each declared item group (WritingBench's variant), each with its label; a score link names these (`?config=hindi`, `?domain=History`)."""
+    """The fields the item table filters by, as a score link names them (`?config=hindi`, `?domain=History`): the
+    board's group, then each breakdown's field that is not it (QA's domain) and each declared item group."""
     group = benchmark.board.group
     others = {breakdown.item_field: ItemField(breakdown.item_field, breakdown.label)
               for breakdown in benchmark.board.breakdowns if breakdown.item_field != group.name}
@@ -373,12 +324,10 @@ def items_frame(details: pd.DataFrame, benchmark: Benchmark, group: str = ALL, s
 
 
 def _filter(benchmark: Benchmark, show: str) -> Any:
-    if show == ALL:
-        return lambda row: True
-    for choice in benchmark.board.item_filters:
-        if choice.label == show:
-            return choice.keep
-    raise ValueError(f"unknown filter {show!r}; expected one of {item_filters(benchmark)}")
+    keeps = {ALL: lambda row: True, **{choice.label: choice.keep for choice in benchmark.board.item_filters}}
+    if show not in keeps:
+        raise ValueError(f"unknown filter {show!r}; expected one of {item_filters(benchmark)}")
+    return keeps[show]
 
 
 def _with_figures(details: pd.DataFrame, benchmark: Benchmark) -> pd.DataFrame:
@@ -407,16 +356,14 @@ def item_view(details: pd.DataFrame, benchmark: Benchmark, config: str, index: i
     if match.empty:
         return None
     row = _with_figures(match, benchmark).to_dict("records")[0]
-    if benchmark.board.item_view:
-        return benchmark.board.item_view(row)
-    return _default_view(row, benchmark)
+    return benchmark.board.item_view(row) if benchmark.board.item_view else _default_view(row, benchmark)
 
 
 def _default_view(row: Row, benchmark: Benchmark) -> ItemView:
     """The item's own fields, the answer, and each other item field's value."""
     question = "\n".join(f"{name}: {row[name]}" for name in benchmark.row_fields if isinstance(row.get(name), str))
     response = row.get("response")
-    shown = ("response", ANSWER_LENGTH.name, *benchmark.row_fields)  # the answer is read whole: its length is in the list
+    shown = ("response", ANSWER_LENGTH.name, *benchmark.row_fields)  # the answer is read whole, its length listed
     fields = [field for field in item_fields(benchmark) if field.name not in shown]
     verdict = "\n".join(f"{field.label}: {_text(_field_value(field, row))}" for field in fields)
     return ItemView(question, response if isinstance(response, str) else f"(no answer: {row.get('response_error')})",

@@ -1,10 +1,8 @@
 """Short labels for plots and narrow places: `org/name@abc1234`, the full id kept for the hover.
 
-A 100-character id or a 40-character commit squeezes a plot to a sliver, so a label is the
-model id (past MAX_LABEL_CHARS: the organisation cut short, the name's middle elided) with the
-revision cut to 7 characters.
-Labels stay unique: two runs whose short labels collide get longer ones until they differ.
-Pure: model ids and revisions in, labels out (any benchmark).
+A 100-character id or a 40-character commit squeezes a plot to a sliver, so past MAX_LABEL_CHARS a label's
+organisation is cut short and its name's middle elided, and the revision cut to 7 characters. Labels stay unique:
+two runs whose short labels collide get longer ones until they differ.
 """
 
 from __future__ import annotations

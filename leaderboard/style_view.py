@@ -1,13 +1,9 @@
-"""The style-controlled view of a benchmark's ranking, beside the seed's: the same table, the controlled headline.
+"""The style-controlled reading of a benchmark's ranking, beside the seed's: the same table, the controlled headline.
 
-A benchmark that declares style features (`BoardView.style_features`) gets a second reading of
-its ranking: each model's headline at the board's median answer style, with its interval and
-rank range from the engine's cluster bootstrap refit on every replicate
-(`eval_backend.style_ranking.style_board`). The fit runs over the runs the raw ranking's joint
-bootstrap ranks (the ranked runs on the shared dataset revision), once per state of the
-benchmark's results; what it reads of each run is kept in the board's run cache under the files'
-stamps. The seed's ranking stays the default and the headline; a ranked run outside the fit (on
-another revision) is listed under the controlled table, saying why.
+A benchmark that declares style features (`BoardView.style_features`) gets each model's headline at the board's
+median answer style, its interval and rank range from the engine's cluster bootstrap refit on every replicate
+(`eval_backend.style_ranking.style_board`), over the runs the seed's joint bootstrap ranks, once per state of the
+benchmark's results. The seed's ranking stays the default; a ranked run outside the fit is listed, saying why.
 """
 
 from __future__ import annotations
@@ -23,6 +19,7 @@ from eval_backend.statistics.style_control import Coefficient
 from eval_backend.style_ranking import StyleBoard, style_board
 from leaderboard.display import DECIMALS
 from leaderboard.joint_ranks import JOINT_RULE, RUN_READS
+from leaderboard.precision import ALL_CONFIGS
 from leaderboard.results import LruCache, Snapshot
 from leaderboard.scored_rankings import RANKED
 
@@ -85,13 +82,12 @@ def controlled_ranking(ranking: pd.DataFrame, view: StyleView, benchmark: Benchm
     inside = table["_score"].notna()
     outside = table["standing"].eq(RANKED) & ~inside
     table.loc[outside, ["standing", "standing_note"]] = ["not controlled", OUTSIDE_FIT]
-    for column in ("rank", "rank_best", "rank_worst"):
-        table[column] = table[column].where(inside, pd.NA)
-    table.loc[inside, [benchmark.headline, "ci_low", "ci_high"]] = table.loc[inside, ["_score", "_low", "_high"]].to_numpy()
-    table.loc[inside, ["rank", "rank_best", "rank_worst"]] = table.loc[inside, ["_rank", "_best", "_worst"]].to_numpy()
+    figures, ranks = [benchmark.headline, "ci_low", "ci_high"], ["rank", "rank_best", "rank_worst"]
+    table.loc[inside, figures] = table.loc[inside, ["_score", "_low", "_high"]].to_numpy()
+    table[ranks] = table[["_rank", "_best", "_worst"]].to_numpy()  # none outside the fit
     table["rank_rule"] = table["rank_rule"].where(~inside, CONTROLLED_RULE).where(~outside, None)
     table = table.sort_values(["_rank", "model"], na_position="last", kind="stable").reset_index(drop=True)
-    return table[list(ranking.columns)].astype({column: "Int64" for column in ("rank", "rank_best", "rank_worst")})
+    return table[list(ranking.columns)].astype(dict.fromkeys(ranks, "Int64"))
 
 
 def in_reading(snapshot: Snapshot, benchmark: Benchmark, ranking: pd.DataFrame, reading: str) -> pd.DataFrame:
@@ -121,7 +117,6 @@ def coefficient_text(coefficient: Coefficient, unit: str, points: str) -> str:
             f"{coefficient.high:+.{DECIMALS}f}] {points}")
 
 
-ALL_CONFIGS = "all configs"
 COEFFICIENT_COLUMNS = ("benchmark", "scope", "runs", "feature", "effect")
 
 
@@ -135,11 +130,9 @@ def coefficient_rows(view: StyleView, benchmark: Benchmark) -> list[dict[str, ob
     board = view.board
     units = {feature.name: feature.unit for feature in board.features}
     scopes = [(ALL_CONFIGS, board.control.coefficients), *zip(board.strata, board.control.stratum_coefficients)]
-    rows = []
-    for scope, coefficients in scopes:
-        said = [(c.feature, coefficient_text(c, units[c.feature], board.figure.difference_unit)) for c in coefficients or ()]
-        for feature, effect in said or [("", "not identified here: under two clusters, or the features do not vary "
-                                              "beyond model and item")]:
-            rows.append({"benchmark": benchmark.title, "scope": scope, "runs": len(view.run_ids), "feature": feature,
-                         "effect": effect})
-    return rows
+    unidentified = [("", "not identified here: under two clusters, or the features do not vary beyond model and item")]
+    return [{"benchmark": benchmark.title, "scope": scope, "runs": len(view.run_ids), "feature": feature,
+             "effect": effect}
+            for scope, coefficients in scopes
+            for feature, effect in [(c.feature, coefficient_text(c, units[c.feature], board.figure.difference_unit))
+                                    for c in coefficients or ()] or unidentified]

@@ -1,10 +1,7 @@
-"""A ranking on a chosen subset of a benchmark's items that ranks the subset (issue #42, item 2).
-
-Ticking some groups of a breakdown (languages, variants, domains, tasks) ranks the runs on those
-items alone: each run's figure on the subset, its 95 % interval and its rank range come from one
-joint bootstrap of the ranked runs on the shared dataset revision, restricted to the subset's
-items (`Design.subset`), as the headline's do on every item (`joint_ranks`). Any benchmark, any
-breakdown whose field its item statistics carry (`ItemStatistics.subsets`, or the item's config).
+"""A ranking on a chosen subset of a benchmark's items (issue #42, item 2): ticking some groups of a breakdown
+(languages, variants, domains, tasks) ranks the runs on those items alone, each run's figure, 95 % interval and rank
+range from one joint bootstrap of the ranked runs on the shared dataset revision restricted to the subset's items
+(`Design.subset`). Any breakdown whose field the item statistics carry (`ItemStatistics.subsets`, or the config).
 """
 
 from __future__ import annotations
@@ -33,9 +30,8 @@ CONFIG_FIELD = "config"
 
 @dataclass(frozen=True)
 class Subset:
-    """The items a ranking is restricted to: per item field (`config`, `variant`, `task`), the groups chosen.
-
-    An item is in the subset when, for every field named, its value is one of that field's groups."""
+    """The items a ranking is restricted to: per item field (`config`, `variant`, `task`), the groups chosen; an item
+    is in it when, for every field named, its value is one of that field's groups."""
 
     groups: tuple[tuple[str, tuple[str, ...]], ...]
 

@@ -9,6 +9,7 @@ from leaderboard.benchmark_ranks import benchmark_ranks
 from leaderboard.model_page import BenchmarkStanding, board_models, model_page
 from leaderboard.overview import grouped_by_model
 from leaderboard.results import ResultsStore, RunResult
+from leaderboard.scored_tables import ranking_frame
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
 import pandas as pd
@@ -17,7 +18,7 @@ import pandas as pd
 def boards(evaluated: EvaluatedData) -> list[BenchmarkStanding]:
     runs = ResultsStore(evaluated.runs_dir).snapshot().runs
     benchmark = BENCHMARKS[DEFAULT_BENCHMARK]
-    return [BenchmarkStanding(benchmark, runs, benchmark_ranks(benchmark, runs))]
+    return [BenchmarkStanding(benchmark, runs, benchmark_ranks(benchmark, ranking_frame(runs, benchmark)))]
 
 
 def test_the_page_gives_rank_interval_breakdowns_provenance_and_links(evaluated: EvaluatedData) -> None:
@@ -71,7 +72,8 @@ def test_counts_read_as_whole_numbers_and_a_rules_only_run_names_no_judge(evalua
     qa = BENCHMARKS["indic_qa"]
     counted = dataclasses.replace(run, summary={**run.summary, "metrics": {"judge": 61.25, "blank_responses": 3, "n": 33},
                                                 "usage": {"calls": 0}})
-    page = model_page("acme/strong-7b", "", [BenchmarkStanding(qa, [counted], benchmark_ranks(qa, [counted]))])
+    ranks = benchmark_ranks(qa, ranking_frame([counted], qa))
+    page = model_page("acme/strong-7b", "", [BenchmarkStanding(qa, [counted], ranks)])
     assert "| 33 |" in page and "33.00" not in page, "an item count is a whole number"
     assert "| 3 |" in page and "| 61.2 |" in page, "a count metric is whole, a percentage keeps its decimals"
     assert "judge none called" in page and "stand\\-in\\-judge" not in page, "no judge named where none was asked"

@@ -68,7 +68,7 @@ def test_a_cell_is_coloured_only_when_it_holds_after_the_correction(store) -> No
     states = re.findall(r'data-significant="(\w+)"', page)
     size = len(view.labels)
     assert len(states) == size * (size - 1)
-    expected = [("better" if view.cell(r, c).difference.estimate > 0 else "worse") if view.significant(r, c)
+    expected = [("better" if view.cell(r, c).difference.estimate > 0 else "worse") if view.verdict(r, c).significant
                 else "none" for r in range(size) for c in range(size) if r != c]
     assert states == expected
     assert "better" in states  # the best run beats the worst on these items, whatever the correction

@@ -195,7 +195,8 @@ def test_a_link_naming_no_tab_sets_the_first_tab_s_reading_and_the_first_tab_wri
 
 def test_the_model_page_states_the_run_s_median_answer_length(store: ResultsStore) -> None:
     runs = store.snapshot().runs
-    page = model_page(VERBOSE_ID, "", [BenchmarkStanding(INDIC_QA, runs, benchmark_ranks(INDIC_QA, runs))])
+    ranks = benchmark_ranks(INDIC_QA, ranking_frame(runs, INDIC_QA))
+    page = model_page(VERBOSE_ID, "", [BenchmarkStanding(INDIC_QA, runs, ranks)])
     verbose = next(run for run in runs if run.model == VERBOSE_ID)
     median = _answers(verbose)["output_tokens"].median()
     assert f"- **Answer length:** {median:,.0f} tokens (median over its answers)" in page
