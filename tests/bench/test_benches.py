@@ -53,6 +53,8 @@ SMALLEST = {
     "page_load": (["--repeats", "1", "--writing-bench", "3", "--qa", "2", "--saraiki", "2", "--reference", "c1ef9ae",
                    "--view", "/?tab=about"],
                   r"/\?tab=about: current / c1ef9ae median\s+[\d.]+x"),
+    # A command of a tenth of a second, sampled often enough to see it.
+    "suite_cpu": (["--interval", "0.02", "--", "python3", "-c", "sum(range(10**7))"], r"CPU / \(wall x cores\)"),
     "queue_throughput": (["--workers", "1", "--requests", "20", "--rate", "20", "--seconds", "0.5", "--work-ms", "1",
                           "--poll-ms", "10"], "postgres / sqlite, 1 workers: claims/s"),
 }
