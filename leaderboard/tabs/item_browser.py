@@ -197,15 +197,13 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     context.results_version.change(refresh, [model, compare, *page_link], [model, compare], show_progress="hidden")
     # Keeps the filters a link (or a viewer) chose: a model's items under them, or all where it has none.
     model.change(browse, item_inputs, browser)
-    # A model a viewer chooses lists new rows: the item shown was the old model's, so it goes.
-    model.input(lambda: "", None, opened, trigger_mode="always_last").then(
-        show_item, [model, compare, opened], detail_outputs, trigger_mode="always_last").then(
-        None, address_inputs, None, js=address)
+    # A model a viewer chooses lists new rows: the item shown was the old model's, so it goes (through `opened`).
+    model.input(lambda: "", None, opened, trigger_mode="always_last").then(None, address_inputs, None, js=address)
     # One listener for the item filters (README, "One listener per view").
     gr.on([control.input for control in (*groupings, show)], browse, item_inputs, browser,
           trigger_mode="always_last").then(None, address_inputs, None, js=address)
-    # Every click opens the item, the same row again too: the key is set, then the item shown from it. A click
-    # made while an item opens is kept (leaderboard/tabs/row_clicks.py).
+    # A click, a link and a model chosen each write the key; one listener shows what it names, the last written
+    # (leaderboard/tabs/row_clicks.py).
     on_row_click(items, select_item, opened, show_item, [model, compare, opened], detail_outputs).then(
         None, address_inputs, None, js=address)
     compare.input(show_item, [model, compare, opened], detail_outputs).then(None, address_inputs, None, js=address)
@@ -222,10 +220,15 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
         def line_of(run_id: object, chosen_show: object, *chosen: object) -> str:
             return linked_line(context, benchmark, *checked(run_id, chosen_show, chosen))
 
-        # The filters with the models, then the items under them, then the line above them, then the item.
-        linked.change(open_link, [linked, model, compare], [*groupings, show, model, compare, opened],
-                      show_progress="hidden").then(browse, item_inputs, browser).then(
-            line_of, item_inputs, line).then(show_item, [model, compare, opened], detail_outputs)
+        def browse_link(query: str, run_id: object, chosen_show: object, *chosen: object) -> list[Any]:
+            return [*browse(run_id, chosen_show, *chosen), read_item_link(context, benchmark, query).item]
+
+        # The filters with the models; then the items under them with the key of the item the link names, shown by
+        # the key's listener once the model it belongs to is on the page (and before any row of it can be clicked);
+        # then the line above them.
+        linked.change(open_link, [linked, model, compare], [*groupings, show, model, compare],
+                      show_progress="hidden").then(browse_link, [linked, *item_inputs], [*browser, opened]).then(
+            line_of, item_inputs, line)
 
 
 def _link_tabs(benchmark: Benchmark) -> list[str]:
@@ -287,8 +290,8 @@ def _param(link: PageLink, tabs: Sequence[str], name: str) -> str:
 def linked_view(context: AppContext, benchmark: Benchmark, query: str, current: str | None,
                 other: str | None) -> list[Any]:
     """What a link sets in the item browser: each filter it names (with the choices of its run, or of the one
-    shown where the run is not on the board), Show back to all, the model (its run, else the one shown), the
-    model compared (the link's, else none) and the item key."""
+    shown where the run is not on the board), Show back to all, the model (its run, else the one shown) and the
+    model compared (the link's, else none)."""
     link = read_item_link(context, benchmark, query)
     run_id = link.model or current
     details = _details(store_of(context, benchmark), benchmark, run_id) if run_id else pd.DataFrame()
@@ -298,7 +301,7 @@ def linked_view(context: AppContext, benchmark: Benchmark, query: str, current: 
     # A dropdown's update must carry its choices: Gradio rebuilds the session's copy from the update.
     choices = _choices(context, benchmark)
     return [*filters, ALL, gr.update(choices=choices, value=run_id),
-            gr.update(choices=[NO_COMPARISON, *choices], value=link.compare or ""), link.item]
+            gr.update(choices=[NO_COMPARISON, *choices], value=link.compare or "")]
 
 
 def render_items(context: AppContext, benchmark: Benchmark, run_id: str | None, show: str,

@@ -102,10 +102,23 @@ def test_a_choice_made_while_the_last_one_loads_is_kept(page_config: dict[str, A
 def test_a_row_clicked_while_another_opens_is_sent_in_order_and_shown_last(demo: gr.Blocks, page_config: dict[str, Any],
                                                                            control: str) -> None:
     """A deferred (`always_last`) `select` is replayed with the pending click's row (leaderboard/tabs/row_clicks.py):
-    every click is sent (`multiple`) and read one at a time, and what shows the row reads the last key read."""
-    key_of_row, *showing = fired_chain(page_config, control, "select")
+    every click is sent (`multiple`) and read one at a time into the item's key, and what shows the row is the key's
+    own `always_last` listener, which reads the key as it stands when it runs."""
+    (key_of_row,) = fired_chain(page_config, control, "select")
     assert key_of_row["trigger_mode"] == "multiple", f"{control}: the click's own listener {key_of_row['trigger_mode']}"
     read_at_once = demo.fns[key_of_row["id"]].concurrency_limit
     assert read_at_once == 1, f"{control}: clicks read {read_at_once} at a time"
-    modes = {d["id"]: d["trigger_mode"] for d in showing}
-    assert modes and set(modes.values()) == {"always_last"}, f"{control}: trigger modes after the click {modes}"
+    (key,) = key_of_row["outputs"]
+    showing = [d for d in page_config["dependencies"] if [key, "change"] in [list(t) for t in d["targets"]]]
+    assert [d["trigger_mode"] for d in showing] == ["always_last"], f"{control}: the key's listeners {showing}"
+
+
+@pytest.mark.parametrize("tab", ["leaderboard", "qa", "saraiki"])
+def test_only_the_key_s_listener_and_the_comparison_show_an_item(page_config: dict[str, Any], tab: str) -> None:
+    """A link's own step that showed its item ran beside a click's and could answer after it, hiding the row the
+    visitor had opened (tests/leaderboard/test_row_clicks_browser.py): what opens an item writes its key instead."""
+    title, key = component_id(page_config, f"{tab}-item-title"), component_id(page_config, f"{tab}-item-key")
+    compare = component_id(page_config, f"{tab}-compare")
+    writers = [d for d in page_config["dependencies"] if title in d["outputs"]]
+    triggers = sorted(tuple(target) for d in writers for target in d["targets"])
+    assert triggers == sorted([(key, "change"), (compare, "input")]), f"{tab}: what writes the item's title {triggers}"
