@@ -14,6 +14,11 @@ from tests.eval_backend.statistics.simulated import clustered_scores, writing_de
 
 TRUE_MEAN = 6.0
 DATASETS = 200
+COVERAGE_ENDPOINT_ERROR = 0.05
+"""The endpoints' Monte-Carlo error allowed here, ten times the summary's (0.005): coverage is a property of the
+interval (which clusters it resamples), not of how many draws pin its endpoints, which test_draws.py checks. Same
+seed, summary's setting -> this one: coverage 0.935 -> 0.93 (by requests) and 0.765 -> 0.75 (naive), CPU 13.3 s ->
+0.4 s and 17.1 s -> 3.7 s."""
 
 
 def _coverage(clustered: bool) -> float:
@@ -29,7 +34,7 @@ def _coverage(clustered: bool) -> float:
     covered = 0
     for _ in range(DATASETS):
         scores = clustered_scores(design, rng, TRUE_MEAN, request_sd=1.5, rendering_sd=0.5)
-        low, high = figure_interval(scores, configs, labels, Weighting.EQUAL_STRATA)
+        low, high = figure_interval(scores, configs, labels, Weighting.EQUAL_STRATA, COVERAGE_ENDPOINT_ERROR)
         covered += low <= TRUE_MEAN <= high
     return covered / DATASETS
 

@@ -57,6 +57,14 @@ def queue_backend(request: pytest.FixtureRequest, tmp_path: Path) -> QueueBacken
     return QueueBackend(request.param, tmp_path / "data" / "queue.sqlite", url)
 
 
+def on_backend(name: str) -> pytest.MarkDecorator:
+    """Run a test that takes `queue_backend` (or `store`) on one backend only, "sqlite" or "postgres": for a scenario
+    whose point is not the database (a Job, a worker process, a model run), where the store calls it makes are each
+    tested on both backends in test_queue_store.py. Spread such scenarios over both, so each backend is still
+    driven end to end."""
+    return pytest.mark.parametrize("queue_backend", [name], indirect=True)
+
+
 @pytest.fixture
 def store(queue_backend: QueueBackend) -> Iterator[QueueStore]:
     with queue_backend.open() as opened:

@@ -36,7 +36,7 @@ from tests.support.chat_server import StandInChatServer
 from tests.support.held_replies import HeldReplies
 from tests.support.hub_dataset import DatasetShape, write_writing_bench_dataset
 from tests.support.jobs_server import NAMESPACE, REPO_ROOT, StandInJobsHub
-from tests.support.queue_backends import QueueBackend
+from tests.support.queue_backends import QueueBackend, on_backend
 
 BACKEND = {"backend": "transformers", "max_tokens": 8}
 HF_TOKEN = "hf_space_token_0123456789abcdef"
@@ -116,6 +116,7 @@ def ended(store: QueueStore, request_id: int) -> Callable[[], QueueRequest | Non
     return check
 
 
+@on_backend("postgres")
 def test_a_submission_runs_as_a_job_ends_finished_on_the_board_and_a_retry_resumes_it_paying_no_judge_call_twice(
     space: Space
 ) -> None:
@@ -158,6 +159,7 @@ def test_a_submission_runs_as_a_job_ends_finished_on_the_board_and_a_retry_resum
     assert len(space.judge.requests) == 10  # the second Job resumed the pushed folder: nothing judged again
 
 
+@on_backend("sqlite")
 def test_three_submissions_with_a_cap_of_two_run_two_jobs_then_the_third(space: Space) -> None:
     settings = space.settings(max_concurrent=2)
     requests = [space.add(f"local-000{n}") for n in range(3)]
@@ -175,6 +177,7 @@ def test_three_submissions_with_a_cap_of_two_run_two_jobs_then_the_third(space: 
     assert third.started is not None and third.started >= first_end  # started only once one of the two had ended
 
 
+@on_backend("sqlite")
 def test_a_failing_job_fails_the_request_with_its_last_log_lines_and_no_secret(space: Space) -> None:
     space.hub.plan("fail")
     request = space.add()
@@ -189,6 +192,7 @@ def test_a_failing_job_fails_the_request_with_its_last_log_lines_and_no_secret(s
     assert "judge key is" in str(final.error)  # the line is there, its secret masked
 
 
+@on_backend("postgres")
 def test_a_job_past_its_timeout_fails_the_request_saying_so(space: Space) -> None:
     space.hub.plan("hang")
     request = space.add()
@@ -202,6 +206,7 @@ def test_a_job_past_its_timeout_fails_the_request_saying_so(space: Space) -> Non
     assert space.hub.specs[0]["timeoutSeconds"] == 2
 
 
+@on_backend("sqlite")
 def test_cancelling_the_request_cancels_its_job_and_records_what_it_cost(space: Space) -> None:
     space.hub.plan("hang")
     request = space.add()
@@ -222,6 +227,7 @@ def test_cancelling_the_request_cancels_its_job_and_records_what_it_cost(space: 
     assert len(space.hub.specs) == 1  # nothing started again
 
 
+@on_backend("postgres")
 @pytest.mark.parametrize(
     ("plan", "reason"),
     [("lose", "is gone from the Hub (deleted or lost) before it pushed a result"),
@@ -240,6 +246,7 @@ def test_a_job_that_ends_without_a_pushed_result_fails_the_request_with_the_reas
     assert f"Job {final.job_id}" in str(final.error)
 
 
+@on_backend("sqlite")
 def test_a_restarted_space_re_attaches_to_the_job_in_flight_and_never_starts_a_second(space: Space) -> None:
     settings = space.settings()
     request = space.add()
@@ -254,6 +261,7 @@ def test_a_restarted_space_re_attaches_to_the_job_in_flight_and_never_starts_a_s
     assert len(space.judge.requests) == 10  # each judge call paid once
 
 
+@on_backend("postgres")
 def test_a_requeued_request_whose_job_still_runs_is_re_attached_not_started_again(space: Space) -> None:
     space.hub.plan("hang")
     settings = space.settings()
@@ -279,6 +287,7 @@ def checkpointed_judgments(hub: StandInJobsHub) -> int:
                if path.startswith("in-progress/") and path.endswith("/judgments.jsonl"))
 
 
+@on_backend("sqlite")
 def test_a_job_lost_mid_run_is_resumed_by_the_next_from_its_checkpoint_paying_no_judge_call_twice(
     space: Space
 ) -> None:
@@ -305,6 +314,7 @@ def test_a_job_lost_mid_run_is_resumed_by_the_next_from_its_checkpoint_paying_no
     assert [path for path in files if path.endswith("summary.json")]
 
 
+@on_backend("postgres")
 def test_the_worker_command_in_hf_jobs_mode_starts_jobs_and_runs_nothing_itself(
     space: Space, queue_backend: QueueBackend
 ) -> None:
@@ -326,6 +336,7 @@ def test_the_worker_command_in_hf_jobs_mode_starts_jobs_and_runs_nothing_itself(
     assert JUDGE_KEY not in done.stderr and HF_TOKEN not in done.stderr
 
 
+@on_backend("sqlite")
 def test_a_hub_refusing_to_start_jobs_leaves_the_request_pending_unspent_until_it_accepts(space: Space) -> None:
     space.hub.plan("hang")
     request = space.add()

@@ -20,7 +20,7 @@ from leaderboard.queue_view import queue_tables
 from tests.eval_backend.submissions.conftest import make_settings
 from tests.eval_backend.submissions.test_worker import BACKEND, REPO_ROOT, finished_summary, wait_for
 from tests.support.chat_server import StandInChatServer
-from tests.support.queue_backends import QueueBackend
+from tests.support.queue_backends import QueueBackend, on_backend
 
 LONG_MODEL = "ai4bharat-research-collective/" + "IndicGemma-मराठी-தமிழ்-বাংলা-سرائیکی-".ljust(70, "x")
 BAD_PARAMS = {  # stored backend_params -> what the problem names
@@ -150,6 +150,9 @@ def fleet_env(queue_backend: QueueBackend, tmp_path: Path, dataset_dir: Path) ->
     }
 
 
+# The rows are decoded by the store, tested on both backends above (in process); the fleet's point is two worker
+# processes on one queue, which runs on the queue workers on many hosts share.
+@on_backend("postgres")
 def test_a_two_worker_fleet_fails_the_undecodable_rows_and_both_workers_go_on(
     store: QueueStore, queue_backend: QueueBackend, tiny_model: Path, judge_env: StandInChatServer,
     fleet_env: dict[str, str], tmp_path: Path,

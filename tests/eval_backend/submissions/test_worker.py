@@ -37,7 +37,7 @@ from tests.support.chat_server import StandInChatServer
 from tests.support.held_replies import HeldReplies
 from tests.support.qa_judge import qa_judge_reply
 from tests.support.qa_runs import QaProfile, qa_judge_settings, qa_model_reply
-from tests.support.queue_backends import QueueBackend
+from tests.support.queue_backends import QueueBackend, on_backend
 from tests.support.saraiki_dataset import saraiki_rows, write_saraiki_dataset, write_split
 from tests.support.tiny_model import build_tiny_chat_model
 
@@ -186,6 +186,9 @@ def _keys(path: Path, fields: tuple[str, ...]) -> list[tuple[Any, ...]]:
     return [tuple(json.loads(line)[name] for name in fields) for line in path.read_text().splitlines() if line.strip()]
 
 
+# One backend: the point is a worker process killed and its folder resumed; the stale takeover's store calls are
+# tested on both backends in test_queue_store.py, and test_many_workers.py kills a worker on PostgreSQL.
+@on_backend("sqlite")
 def test_a_killed_worker_request_is_resumed_without_redoing_finished_work(
     store: QueueStore, queue_backend: QueueBackend, tmp_path: Path, tiny_model: Path, dataset_dir: Path,
     judge_env: StandInChatServer, monkeypatch: pytest.MonkeyPatch,
@@ -249,6 +252,9 @@ def _chat_and_base_models(root: Path) -> dict[str, Path]:
             for kind, template in (("chat", {}), ("base", {"chat_template": None}))}
 
 
+# One backend: the point is the chat mode from the form to the run folder, which the store passes through as a
+# column tested on both backends in test_queue_store.py.
+@on_backend("postgres")
 @pytest.mark.parametrize(
     ("model", "choice", "mode"),
     [("base", "auto", ChatMode.RAW), ("chat", "auto", ChatMode.CHAT), ("chat", "raw", ChatMode.RAW)],
@@ -275,6 +281,7 @@ def test_the_submitted_chat_mode_is_the_mode_the_saraiki_run_asks_in_and_records
     assert json.loads(folder.summary_path.read_text(encoding="utf-8"))["chat"] is chat  # the board's Prompts column
 
 
+@on_backend("sqlite")
 def test_the_license_and_open_weights_of_the_request_reach_request_json(
     store: QueueStore, tmp_path: Path, saraiki_knowledge: Path, models: dict[str, Path], judge_env: StandInChatServer,
 ) -> None:
