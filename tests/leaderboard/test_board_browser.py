@@ -1,4 +1,5 @@
-"""The board as users read it, in Chromium at a laptop's 1440×900, and a phone's 390×844 where a test is about layout.
+"""The board as users read it, in Chromium at a laptop's 1440×900, and a phone's 390×844 where a test is about layout
+(the same page resized, or loaded at a phone's width where the test is about what a phone shows as the page opens).
 
 Pinned model column, phone-first columns, sort and the CSV that follows it, filters, ranking on
 chosen languages, shareable links, empty matches, number and revision formats, the criteria,
@@ -29,7 +30,7 @@ from tests.leaderboard.test_browser import (
     headers,
 )
 from tests.support.app_server import AppServer
-from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, open_plots, width_of
+from tests.support.browser_pages import LAPTOP, PHONE, new_page, open_plots, resize
 from tests.support.browser_pages import open_filters as unfold
 from tests.support.run_folders import SCRIPT_MODEL_ID, EvaluatedData
 
@@ -60,11 +61,26 @@ def app(board_app: AppServer) -> AppServer:
 
 
 @pytest.fixture
-def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
-    opened = new_page(browser, width_of(request), app.url)
+def page(app: AppServer, browser: Browser) -> Iterator[Page]:
+    opened = new_page(browser, LAPTOP, app.url)
     expect(board_rows(opened)).to_have_count(3)
     yield opened
     opened.context.close()
+
+
+@pytest.fixture
+def open_at(app: AppServer, browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Opens the app at a query (a shared link) in a fresh page at a viewport, the laptop's unless given: one load;
+    closes each page afterwards."""
+    opened: list[Page] = []
+
+    def at(query: str, viewport: dict = LAPTOP) -> Page:
+        opened.append(new_page(browser, viewport, f"{app.url}{query}"))
+        return opened[-1]
+
+    yield at
+    for page in opened:
+        page.context.close()
 
 
 def width(page: Page) -> int:
@@ -109,28 +125,31 @@ def seen_after_scrolling(page: Page, selectors: list[str]) -> None:
         pytest.fail(f"scrolled away or covered: {[s for s in selectors if not on_top(page, s)]}")
 
 
-@both_widths
-def test_rank_and_model_stay_visible_after_scrolling_sideways(page: Page, evaluated: EvaluatedData) -> None:
-    board = page.locator("#leaderboard-table")
-    board.scroll_into_view_if_needed()
-    viewport = page.locator("#leaderboard-table .virtual-table-viewport")
-    viewport.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
-    assert viewport.evaluate("el => el.scrollLeft") > 0  # it did scroll: there are columns to the right
-    first = evaluated.ranked_models()[0]
-    model_cell = '#leaderboard-table [data-col="1"][data-row="0"]'
-    seen_after_scrolling(page, [model_cell, '#leaderboard-table [data-col="0"][data-row="0"]'])
-    assert page.locator(model_cell).inner_text().strip() == first
-    assert on_top(page, '#leaderboard-table [data-heading="1"]')
-    shot(page, "scrolled-sideways")
+def test_rank_model_and_score_come_first_read_short_and_stay_visible_after_scrolling_sideways_at_both_widths(
+    page: Page, evaluated: EvaluatedData
+) -> None:
+    """At a laptop's width, then in the same page narrowed to a phone's: the pinned and phone-first columns are CSS
+    (@media rules), so they must hold however the page got its width."""
+    first_columns_read_short(page)
+    rank_and_model_stay_visible_after_scrolling_sideways(page, evaluated.ranked_models()[0])
+    resize(page, PHONE)
+    page.locator("#leaderboard-table .virtual-table-viewport").evaluate("el => { el.scrollLeft = 0; }")
+    seen_after_scrolling(page, [FIRST_SCORE])  # where a page opens, drawn again
+    first_columns_read_short(page)
+    rank_and_model_stay_visible_after_scrolling_sideways(page, evaluated.ranked_models()[0])
 
 
-@both_widths
-def test_rank_model_and_score_come_first_figures_read_short_and_the_model_links_to_the_hub(page: Page) -> None:
-    assert headers(page, "leaderboard-table")[:4] == ["Rank", "Model", "Indic average (score 1–10)", "Rank range (95 %)"], "first columns"
+FIRST_SCORE = '#leaderboard-table [data-col="2"][data-row="0"]'
+
+
+def first_columns_read_short(page: Page) -> None:
+    """Rank, model and score come first, the figures read short, and the model (not a Hub column) links to the Hub."""
+    at = f"at {width(page)} px"
+    assert headers(page, "leaderboard-table")[:4] == [
+        "Rank", "Model", "Indic average (score 1–10)", "Rank range (95 %)"], f"first columns {at}"
     page.locator("#leaderboard-table").scroll_into_view_if_needed()
-    score = '#leaderboard-table [data-col="2"][data-row="0"]'
-    assert on_top(page, score), "the first score is on screen, not covered"
-    assert SCORE.match(page.locator(score).inner_text().strip()), "the first score has two decimals"
+    assert on_top(page, FIRST_SCORE), f"the first score is on screen, not covered, {at}"
+    assert SCORE.match(page.locator(FIRST_SCORE).inner_text().strip()), f"the first score has two decimals {at}"
     indic = column(page, "Indic average (score 1–10)")
     assert indic and all(SCORE.match(value) for value in indic), f"every score has two decimals: {indic}"
     assert all(re.match(r"^\d+\.\d\d – \d+\.\d\d$", value) for value in column(page, "95 % interval")), "intervals"
@@ -140,13 +159,28 @@ def test_rank_model_and_score_come_first_figures_read_short_and_the_model_links_
     link = board_rows(page).first.locator('[data-col="1"] a')  # the model cell (scores link to their items)
     assert link.get_attribute("href") == "https://huggingface.co/acme/strong-7b", "the model links to its Hub page"
     assert "Hub" not in headers(page, "leaderboard-table"), "no Hub column"
-    expect(board_rows(page).get_by_text(SCRIPT_MODEL_ID, exact=True), "a script id as text").to_be_visible()
+    expect(board_rows(page).get_by_text(SCRIPT_MODEL_ID, exact=True), f"a script id as text {at}").to_be_visible()
     assert page.locator("#leaderboard-table script").count() == 0, "no script element in the board"
     shot(page, "board")
 
 
-def test_the_first_phone_screen_shows_a_score(browser: Browser, app: AppServer) -> None:
-    phone = new_page(browser, PHONE, app.url)
+def rank_and_model_stay_visible_after_scrolling_sideways(page: Page, first_model: str) -> None:
+    """Scrolled to the last column, the pinned rank and model cells and the model's header are still on top."""
+    at = f"at {width(page)} px"
+    page.locator("#leaderboard-table").scroll_into_view_if_needed()
+    viewport = page.locator("#leaderboard-table .virtual-table-viewport")
+    viewport.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
+    assert viewport.evaluate("el => el.scrollLeft") > 0, f"it did scroll: there are columns to the right {at}"
+    model_cell = '#leaderboard-table [data-col="1"][data-row="0"]'
+    seen_after_scrolling(page, [model_cell, '#leaderboard-table [data-col="0"][data-row="0"]'])
+    assert page.locator(model_cell).inner_text().strip() == first_model, f"the pinned model cell's text {at}"
+    assert on_top(page, '#leaderboard-table [data-heading="1"]'), f"the model's header on top {at}"
+    shot(page, "scrolled-sideways")
+
+
+def test_the_first_phone_screen_shows_a_score(open_at: Callable[..., Page]) -> None:
+    """Loaded at a phone's width: what a phone shows as the page opens."""
+    phone = open_at("", PHONE)
     expect(board_rows(phone)).to_have_count(3, timeout=UI_TIMEOUT_MS)
     phone.evaluate("window.scrollTo(0, 0)")
     # A score's digits inside the first screen, not covered by anything (the side-by-side table loads apart).
@@ -154,27 +188,32 @@ def test_the_first_phone_screen_shows_a_score(browser: Browser, app: AppServer) 
         f"""() => Array.from(document.querySelectorAll("[role=gridcell]"))
              .filter(c => /^\\d+\\.\\d+$/.test(c.innerText.trim())).some({SEEN_JS})""", timeout=UI_TIMEOUT_MS)
     shot(phone, "first-screen")
-    phone.context.close()
 
 
-def test_sorting_is_a_control_and_the_csv_follows_it(page: Page, evaluated: EvaluatedData, tmp_path: Path) -> None:
-    expect(page.locator("#leaderboard-table")).to_contain_text(
+def test_sorting_is_a_control_the_csv_follows_it_and_a_search_without_match_says_so(
+    page: Page, evaluated: EvaluatedData, tmp_path: Path
+) -> None:
+    """Sorted by a header's menu, then by "Sort by" (the CSV follows); then a search nothing matches, sorted as
+    it is."""
+    expect(page.locator("#leaderboard-table"), "the ranking's caption names the sort controls").to_contain_text(
         "Rankings: complete runs by Indic average (score 1–10, higher is better; “Sort by” or a column header's menu")
     # One sort model on every tab: a header's own menu sorts the rows on screen, "Sort by" the rows and the CSV.
     model_header = page.locator('#leaderboard-table [data-heading="1"]')
     model_header.hover()
     model_header.locator(".cell-menu-button").click()
     page.get_by_text("Sort ascending", exact=True).click()
-    expect(board_rows(page).first).to_contain_text(sorted(evaluated.ranked_models())[0])
+    expect(board_rows(page).first, "a header's menu sorts the rows").to_contain_text(
+        sorted(evaluated.ranked_models())[0])
     page.get_by_role("tab", name="Indic WritingBench v1").click()
     choose(page, "leaderboard-sort-by", "Model")
     expected = sorted(evaluated.ranked_models())
-    expect(board_rows(page).first).to_contain_text(expected[0])
-    assert column(page, "Model") == expected
+    expect(board_rows(page).first, '"Sort by" sorts the rows').to_contain_text(expected[0])
+    assert column(page, "Model") == expected, '"Sort by" sorts the rows'
     # The header's sort drew these rows already: the CSV comes with the server's render of "Sort by", maybe later.
     exported = csv_when(page, "leaderboard-download-view", tmp_path / "sorted.csv",
                         lambda frame: list(frame["model"])[:3] == expected)
-    assert list(exported["model"])[:3] == expected
+    assert list(exported["model"])[:3] == expected, 'the CSV follows "Sort by"'
+    no_match_says_so(page)
 
 
 def csv_when(page: Page, elem_id: str, target: Path, ready: Callable[[pd.DataFrame], bool]) -> pd.DataFrame:
@@ -187,11 +226,13 @@ def csv_when(page: Page, elem_id: str, target: Path, ready: Callable[[pd.DataFra
     return frame
 
 
-def test_no_match_says_so(page: Page) -> None:
+def no_match_says_so(page: Page) -> None:
+    """A search no model matches says so, and neither table is left up."""
+    expect(page.locator("#leaderboard-unranked"), "the unranked runs before the search").to_be_visible()
     page.locator("#leaderboard-search textarea").fill("no-such-model")
-    expect(page.locator("#leaderboard-no-match")).to_contain_text("No models match")
-    expect(page.locator("#leaderboard-table")).to_be_hidden()
-    expect(page.locator("#leaderboard-unranked")).to_be_hidden()
+    expect(page.locator("#leaderboard-no-match"), "no match says so").to_contain_text("No models match")
+    expect(page.locator("#leaderboard-table"), "no ranking left up").to_be_hidden()
+    expect(page.locator("#leaderboard-unranked"), "no unranked runs left up").to_be_hidden()
 
 
 def test_filters_and_ranking_on_chosen_languages(page: Page, tmp_path: Path) -> None:
@@ -210,8 +251,8 @@ def test_filters_and_ranking_on_chosen_languages(page: Page, tmp_path: Path) -> 
     assert [f"{value:.2f}" for value in exported["subset"]] == ranked
 
 
-def test_a_shared_link_restores_the_view_and_the_address_follows_changes(page: Page, app: AppServer) -> None:
-    page.goto(f"{app.url}?q=acme&sort=model&ranked_only=1")
+def test_a_shared_link_restores_the_view_and_the_address_follows_changes(open_at: Callable[..., Page]) -> None:
+    page = open_at("?q=acme&sort=model&ranked_only=1")
     expect(page.locator("#leaderboard-search textarea")).to_have_value("acme")
     expect(board_rows(page)).to_have_count(2)
     assert column(page, "Model") == ["acme/reasoner-3b", "acme/strong-7b"]
@@ -226,62 +267,100 @@ def test_a_shared_link_restores_the_view_and_the_address_follows_changes(page: P
     expect(page.locator("#leaderboard-last-updated")).to_contain_text(re.compile(r"Last updated: \d{4}-\d\d-\d\d \d\d:\d\d UTC"))
 
 
-@both_widths
-def test_criteria_read_without_scrolling_sideways(page: Page) -> None:
+def test_criteria_read_without_scrolling_sideways_and_plots_stay_readable_at_both_widths(page: Page) -> None:
+    """At a laptop's width, then in the same page narrowed to a phone's: the criteria wrap by CSS and the plots are
+    responsive (Plotly redraws them for the new width), so both must hold however the page got its width. A typed
+    top N applies at each width."""
     open_tab(page, "Indic WritingBench")
-    expect(page.locator("#leaderboard-model input")).to_have_value("acme/strong-7b")
+    expect(page.locator("#leaderboard-model input"), "the first model's judgments").to_have_value("acme/strong-7b")
     items = page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
     items.first.locator("[role=gridcell]").nth(2).click()
+    criteria_read_without_scrolling_sideways(page)
+    open_plots(page, "leaderboard")
+    plots_stay_readable(page)
+    resize(page, PHONE)
+    criteria_read_without_scrolling_sideways(page)
+    plots_stay_readable(page)
+    top_n_takes_a_typed_number(page, 1)
+    resize(page, LAPTOP)
+    top_n_takes_a_typed_number(page, 2)
+
+
+def criteria_read_without_scrolling_sideways(page: Page) -> None:
+    """The chosen item's criteria and their rubrics fit the page's width."""
+    at = f"at {width(page)} px"
     criteria = page.locator("#leaderboard-parts")
-    expect(criteria.locator("section.criterion h4").first).to_have_text(re.compile(r"^1\. .+: \d+/10$"))
-    assert criteria.evaluate("el => el.scrollWidth <= el.clientWidth")
-    expect(criteria.locator("details li", has_text="9-10:")).to_have_count(5)
+    expect(criteria.locator("section.criterion h4").first, f"a criterion's score {at}").to_have_text(
+        re.compile(r"^1\. .+: \d+/10$"))
+    assert criteria.evaluate("el => el.scrollWidth <= el.clientWidth"), f"no sideways scroll {at}"
+    expect(criteria.locator("details li", has_text="9-10:"), f"each rubric's top level {at}").to_have_count(5)
     shot(page, "criteria", full_page=True)
 
 
-@both_widths
-def test_plots_stay_readable_and_top_n_takes_a_typed_number(page: Page) -> None:
-    open_tab(page, "Indic WritingBench")
-    open_plots(page, "leaderboard")
+PLOT_AT_ITS_WIDTH_JS = """id => {
+  const plot = document.querySelector(`#${id} .js-plotly-plot`), svg = document.querySelector(`#${id} .main-svg`);
+  return plot !== null && svg !== null && Math.abs(svg.getBoundingClientRect().width - plot.clientWidth) <= 1;
+}"""
+"""Whether a plot is drawn at its box's present width (Plotly redraws a responsive plot a moment after a resize)."""
+
+
+def plots_stay_readable(page: Page) -> None:
+    """The variants' plot area is not squeezed by rotated labels, the heatmap keeps a readable width (on a phone it
+    scrolls), and the radar labels its axes."""
+    at = f"at {width(page)} px"
     page.locator("#leaderboard-plot-variants").scroll_into_view_if_needed()  # plots draw when they come into view
-    expect(page.locator("#leaderboard-plot-variants .main-svg").first).to_be_visible(timeout=2 * UI_TIMEOUT_MS)
+    expect(page.locator("#leaderboard-plot-variants .main-svg").first, f"the variants' plot {at}").to_be_visible(
+        timeout=2 * UI_TIMEOUT_MS)
+    page.wait_for_function(PLOT_AT_ITS_WIDTH_JS, arg="leaderboard-plot-variants")
     plot_area = page.locator("#leaderboard-plot-variants .nsewdrag").first.bounding_box()
-    assert plot_area is not None and plot_area["height"] > 150  # not squeezed by rotated labels
+    assert plot_area is not None and plot_area["height"] > 150, f"not squeezed by rotated labels {at}: {plot_area}"
     heatmap = page.locator("#leaderboard-plot-heatmap")
     heatmap.scroll_into_view_if_needed()
-    expect(heatmap.locator(".main-svg").first).to_be_visible(timeout=2 * UI_TIMEOUT_MS)
+    expect(heatmap.locator(".main-svg").first, f"the heatmap {at}").to_be_visible(timeout=2 * UI_TIMEOUT_MS)
+    page.wait_for_function(PLOT_AT_ITS_WIDTH_JS, arg="leaderboard-plot-heatmap")
     cells_area = heatmap.locator(".nsewdrag").first.bounding_box()
-    assert cells_area is not None and cells_area["width"] >= 400  # on a phone too: it scrolls, it is not squeezed
+    assert cells_area is not None and cells_area["width"] >= 400, f"it scrolls, it is not squeezed {at}: {cells_area}"
     radar = page.locator("#leaderboard-plot-radar")
     radar.scroll_into_view_if_needed()
-    expect(radar.locator("text", has_text="Literature & Arts").first).to_be_visible()
-    number = page.locator("#leaderboard-top-n input[type=number]")
-    number.fill("1")
-    number.press("Enter")
-    expect(page.locator("#leaderboard-plot-overall .main-svg").first.locator("g.ytick")).to_have_count(1)
+    expect(radar.locator("text", has_text="Literature & Arts").first, f"the radar's axis label {at}").to_be_visible()
     shot(page, "plots", full_page=True)
 
 
-def test_a_pasted_hub_url_is_understood_and_a_refusal_looks_like_one(page: Page) -> None:
+def top_n_takes_a_typed_number(page: Page, top_n: int) -> None:
+    """A number typed into the top-N box is how many models the overall plot shows."""
+    number = page.locator("#leaderboard-top-n input[type=number]")
+    number.fill(str(top_n))
+    number.press("Enter")
+    expect(page.locator("#leaderboard-plot-overall .main-svg").first.locator("g.ytick"),
+           f"the top {top_n} at {width(page)} px").to_have_count(top_n)
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1440", "390"])
+def test_a_link_opens_its_tab_choosing_a_tab_updates_the_address_and_a_pasted_hub_url_is_understood(
+    open_at: Callable[..., Page], viewport: dict
+) -> None:
+    """Loaded at the link at each width (on a phone the linked tab sits in the "More tabs" menu as the page opens);
+    the Submit tab chosen then takes a pasted Hub URL."""
+    page = open_at("?tab=about", viewport)
+    expect(page.locator("#about-text"), "the linked tab open").to_be_visible()
     open_tab(page, "submit")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('tab') === 'submit'")
+    a_pasted_hub_url_is_understood_and_a_refusal_looks_like_one(page)
+
+
+def a_pasted_hub_url_is_understood_and_a_refusal_looks_like_one(page: Page) -> None:
+    """A Hub URL pasted for a model id is read as the id; the refusal starts a sentence and shows no server path."""
     page.locator("#submit-model textarea").fill("https://huggingface.co/acme/strong-7b")
     page.locator("#submit-button").click()
     message = page.locator("#submit-message textarea")
-    expect(message).not_to_have_value("")
+    expect(message, "a reason given").not_to_have_value("")
     text = message.input_value()
     # The URL became the id (here the offline Hub refuses it, but not as a malformed id); the reason starts a sentence.
-    assert "huggingface.co/acme" not in text and "must be 'org/name'" not in text and text[0].isupper()
-    assert "/tmp" not in text and "data/runs" not in text  # no server path
-    expect(page.locator("#submit-message")).to_contain_text(REFUSED_LABEL)
+    assert "huggingface.co/acme" not in text and "must be 'org/name'" not in text, f"the URL read as an id: {text}"
+    assert text[0].isupper(), f"the reason starts a sentence: {text}"
+    assert "/tmp" not in text and "data/runs" not in text, f"no server path: {text}"
+    expect(page.locator("#submit-message"), "the refusal label").to_contain_text(REFUSED_LABEL)
     shot(page, "submit")
-
-
-@both_widths
-def test_a_link_opens_its_tab_and_choosing_a_tab_updates_the_address(page: Page, app: AppServer) -> None:
-    page.goto(f"{app.url}?tab=about")
-    expect(page.locator("#about-text")).to_be_visible()
-    open_tab(page, "submit")
-    page.wait_for_function("() => new URLSearchParams(location.search).get('tab') === 'submit'")
 
 
 def open_filters(page: Page) -> None:

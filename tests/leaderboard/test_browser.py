@@ -127,110 +127,150 @@ def download(page: Page, elem_id: str, target: Path, name_contains: str = "") ->
     pytest.fail(f"#{elem_id} never served a file named like {name_contains!r}")
 
 
-def test_board_ranks_the_models_and_shows_a_script_id_as_text(ui: BrowserPage, evaluated: EvaluatedData) -> None:
-    page = ui.page
+def test_the_board_ranks_the_models_draws_escaped_plots_and_its_filters_and_view_download_follow(
+    ui: BrowserPage, evaluated: EvaluatedData, tmp_path: Path
+) -> None:
+    """Read as the page opens (the ranking, its links, the runs apart, the plots), then filtered: the column groups
+    and a search, then another search and the CSV of that view."""
+    board_ranks_the_models_and_shows_a_script_id_as_text(ui.page, evaluated)
+    plots_render_with_escaped_labels(ui.page)
+    column_groups_toggle_and_search_filters(ui.page)
+    view_download_is_the_filtered_view(ui.page, tmp_path)
+
+
+def board_ranks_the_models_and_shows_a_script_id_as_text(page: Page, evaluated: EvaluatedData) -> None:
+    """The complete runs ranked in order, a script id as text, Hub links on Hub ids only, the others apart."""
     rows = cells(board_rows(page))
     model = headers(page, "leaderboard-table").index("Model")
-    assert [row[model] for row in rows] == evaluated.ranked_models()
-    assert [row[0] for row in rows] == ["1", "2", "3"]
-    expect(page.locator("#leaderboard-intro")).to_contain_text("Ranked by the Indic average")
-    expect(board_rows(page).get_by_text(SCRIPT_MODEL_ID, exact=True)).to_be_visible()
-    assert page.locator("#leaderboard-table script").count() == 0
+    assert [row[model] for row in rows] == evaluated.ranked_models(), "the models in ranking order"
+    assert [row[0] for row in rows] == ["1", "2", "3"], "the ranks"
+    expect(page.locator("#leaderboard-intro"), "what ranks them").to_contain_text("Ranked by the Indic average")
+    expect(board_rows(page).get_by_text(SCRIPT_MODEL_ID, exact=True), "a script id as text").to_be_visible()
+    assert page.locator("#leaderboard-table script").count() == 0, "no script element in the board"
     # the model name links to the Hub; the script id is no Hub id, so no link (scores link to their items)
     links = board_rows(page).locator("a[href^='https://huggingface.co']")
-    assert links.count() == 2 and links.first.get_attribute("href") == f"https://huggingface.co/{rows[0][model]}"
+    assert links.count() == 2 and links.first.get_attribute("href") == f"https://huggingface.co/{rows[0][model]}", (
+        "Hub links on the two Hub ids")
     apart = cells(board_rows(page, "leaderboard-unranked"))
     note = headers(page, "leaderboard-unranked").index("Why not ranked")
-    assert [row[note] for row in apart] == ["partial: 2 of 4 configs", "incomplete: 21 of 24 items"]
+    assert [row[note] for row in apart] == ["partial: 2 of 4 configs", "incomplete: 21 of 24 items"], (
+        "why the runs apart are not ranked")
     shot(page, "leaderboard")
 
 
-def test_column_groups_toggle_and_search_filters(ui: BrowserPage) -> None:
-    page = ui.page
-    assert "Hindi" in headers(page, "leaderboard-table")
-    assert "Literature & Arts" not in headers(page, "leaderboard-table")
-    page.locator("#leaderboard-filters").get_by_text("Column groups, filters").click()  # folded: the rows come first
-    page.locator("#leaderboard-column-groups").get_by_label("Language", exact=True).uncheck()
-    page.locator("#leaderboard-column-groups").get_by_label("Domain", exact=True).check()
-    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Literature & Arts")).to_have_count(1)
-    assert "Hindi" not in headers(page, "leaderboard-table")
-    page.locator("#leaderboard-search textarea").fill("acme")
-    expect(board_rows(page)).to_have_count(2)
-    model = headers(page, "leaderboard-table").index("Model")
-    assert [row[model] for row in cells(board_rows(page))] == ["acme/strong-7b", "acme/reasoner-3b"]
-    shot(page, "leaderboard-filtered")
-
-
-def test_view_download_is_the_filtered_view(ui: BrowserPage, tmp_path: Path) -> None:
-    page = ui.page
-    page.locator("#leaderboard-search textarea").fill("partial; flaky")
-    expect(board_rows(page, "leaderboard-unranked")).to_have_count(2)
-    expect(board_rows(page)).to_have_count(0)
-    exported = pd.read_csv(download(page, "leaderboard-download-view", tmp_path / "view.csv"))
-    assert list(exported["model"]) == ["bharat/partial-1b", "flaky/judge-fails-2b"]
-    assert "language.Hindi" in exported.columns
-
-
-def test_plots_render_with_escaped_labels(ui: BrowserPage) -> None:
-    page = ui.page
+def plots_render_with_escaped_labels(page: Page) -> None:
+    """Every plot of the tab draws, its labels drawn as literal characters."""
     page.get_by_role("tab", name="Indic WritingBench v1").click()
     open_plots(page, "leaderboard")
-    for plot in ("leaderboard-plot-overall", "leaderboard-plot-heatmap", "leaderboard-plot-variants", "leaderboard-plot-radar", "leaderboard-plot-language-variants",
-                 "leaderboard-plot-subdomains"):
+    for plot in ("leaderboard-plot-overall", "leaderboard-plot-heatmap", "leaderboard-plot-variants",
+                 "leaderboard-plot-radar", "leaderboard-plot-language-variants", "leaderboard-plot-subdomains"):
         page.locator(f"#{plot}").scroll_into_view_if_needed()
-        expect(page.locator(f"#{plot} .main-svg").first).to_be_visible(timeout=UI_TIMEOUT_MS)
+        expect(page.locator(f"#{plot} .main-svg").first, f"#{plot} drawn").to_be_visible(timeout=UI_TIMEOUT_MS)
     overall = page.locator("#leaderboard-plot-overall .main-svg").first.text_content() or ""
-    assert "acme/strong-7b" in overall and SCRIPT_MODEL_ID in overall  # drawn as literal characters
+    assert "acme/strong-7b" in overall and SCRIPT_MODEL_ID in overall, "labels drawn as literal characters"
     shot(page, "plots")
 
 
-def test_an_item_s_judgment_opens_with_query_rubric_and_comparison(ui: BrowserPage, evaluated: EvaluatedData) -> None:
+def column_groups_toggle_and_search_filters(page: Page) -> None:
+    """Column groups swap the board's columns; a search keeps the matching models."""
+    assert "Hindi" in headers(page, "leaderboard-table"), "the language columns shown at first"
+    assert "Literature & Arts" not in headers(page, "leaderboard-table"), "the domain columns hidden at first"
+    page.locator("#leaderboard-filters").get_by_text("Column groups, filters").click()  # folded: the rows come first
+    page.locator("#leaderboard-column-groups").get_by_label("Language", exact=True).uncheck()
+    page.locator("#leaderboard-column-groups").get_by_label("Domain", exact=True).check()
+    expect(page.locator("#leaderboard-table [role=columnheader]", has_text="Literature & Arts"),
+           "the domain group shown").to_have_count(1)
+    assert "Hindi" not in headers(page, "leaderboard-table"), "the language group hidden"
+    page.locator("#leaderboard-search textarea").fill("acme")
+    expect(board_rows(page), "the search's matches").to_have_count(2)
+    model = headers(page, "leaderboard-table").index("Model")
+    assert [row[model] for row in cells(board_rows(page))] == ["acme/strong-7b", "acme/reasoner-3b"], (
+        "the search's matches, in ranking order")
+    shot(page, "leaderboard-filtered")
+
+
+def view_download_is_the_filtered_view(page: Page, tmp_path: Path) -> None:
+    """The view's CSV holds the rows a search keeps (runs apart included), with every score column."""
+    page.locator("#leaderboard-search textarea").fill("partial; flaky")
+    expect(board_rows(page, "leaderboard-unranked"), "the matching runs apart").to_have_count(2)
+    expect(board_rows(page), "no ranked run matches").to_have_count(0)
+    exported = pd.read_csv(download(page, "leaderboard-download-view", tmp_path / "view.csv"))
+    assert list(exported["model"]) == ["bharat/partial-1b", "flaky/judge-fails-2b"], "the CSV's rows: the view's"
+    assert "language.Hindi" in exported.columns, "the CSV's columns: every score"
+
+
+def test_an_item_s_judgment_opens_follows_the_chosen_model_keeps_a_script_as_text_and_downloads_match(
+    ui: BrowserPage, evaluated: EvaluatedData, tmp_path: Path
+) -> None:
+    """On the benchmark's tab: an item's judgment with its query, rubric and a comparison; the same row after
+    another model is chosen; a model whose id and answer are script; then every item of another model downloaded."""
     page = ui.page
     page.get_by_role("tab", name="Indic WritingBench v1").click()
-    expect(page.locator("#leaderboard-model input")).to_have_value("acme/strong-7b")
+    an_item_s_judgment_opens_with_query_rubric_and_comparison(page, evaluated)
+    the_same_row_after_switching_model_shows_the_new_model_s_judgment(page)
+    a_script_in_a_model_id_and_response_stays_text(page)
+    judgment_downloads_match_the_run_folder(page, evaluated, tmp_path)
+
+
+def an_item_s_judgment_opens_with_query_rubric_and_comparison(page: Page, evaluated: EvaluatedData) -> None:
+    """A Hindi item of the first model shows its answer, query and criteria, and a second model's answer beside."""
+    expect(page.locator("#leaderboard-model input"), "the first model chosen").to_have_value("acme/strong-7b")
     choose(page, "leaderboard-group", "Hindi")
-    items = page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
-    expect(items).to_have_count(6)
-    items.first.locator("[role=gridcell]").nth(2).click()
-    expect(page.locator("#leaderboard-response .answer")).to_contain_text("acme/strong-7b writes about Hindi-0000")
+    expect(items_of(page), "the Hindi items").to_have_count(6)
+    items_of(page).first.locator("[role=gridcell]").nth(2).click()
+    expect(page.locator("#leaderboard-response .answer"), "the item's answer").to_contain_text(
+        "acme/strong-7b writes about Hindi-0000")
     query = read_rows(evaluated.dataset_dir, "Hindi")[0]["query"]
-    expect(page.locator("#leaderboard-question textarea")).to_have_value(query)
+    expect(page.locator("#leaderboard-question textarea"), "the item's query").to_have_value(query)
     criteria = page.locator("#leaderboard-parts")
-    expect(criteria.locator("section.criterion h4").first).to_have_text(re.compile(r"^1\. Task Fulfilment: \d+/10$"))
-    expect(criteria.locator("details li", has_text="9-10:")).to_have_count(5)
+    expect(criteria.locator("section.criterion h4").first, "the first criterion's score").to_have_text(
+        re.compile(r"^1\. Task Fulfilment: \d+/10$"))
+    expect(criteria.locator("details li", has_text="9-10:"), "each criterion's rubric").to_have_count(5)
     choose(page, "leaderboard-compare", "acme/reasoner-3b")
-    expect(page.locator("#leaderboard-second-response .answer")).to_contain_text("acme/reasoner-3b writes about Hindi-0000")
+    expect(page.locator("#leaderboard-second-response .answer"), "the compared model's answer").to_contain_text(
+        "acme/reasoner-3b writes about Hindi-0000")
     page.locator("#leaderboard-second-reasoning-panel").get_by_text("Reasoning (removed before scoring)").click()
-    expect(page.locator("#leaderboard-second-reasoning textarea")).to_have_value(re.compile(r"<think>"))
+    expect(page.locator("#leaderboard-second-reasoning textarea"), "the compared model's reasoning").to_have_value(
+        re.compile(r"<think>"))
     shot(page, "judgment")
 
 
-def test_the_same_row_after_switching_model_shows_the_new_model_s_judgment(ui: BrowserPage) -> None:
-    page = ui.page
-    page.get_by_role("tab", name="Indic WritingBench v1").click()
-    expect(page.locator("#leaderboard-model input")).to_have_value("acme/strong-7b")
-    items = page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
-    items.first.locator("[role=gridcell]").nth(2).click()
-    expect(page.locator("#leaderboard-response .answer")).to_have_text(re.compile(r"^\[quality=\d+\] acme/strong-7b "))
+def the_same_row_after_switching_model_shows_the_new_model_s_judgment(page: Page) -> None:
+    """Choosing another model takes the old model's item down; the same row then shows the new model's."""
+    expect(page.locator("#leaderboard-model input"), "the first model still chosen").to_have_value("acme/strong-7b")
+    items_of(page).first.locator("[role=gridcell]").nth(2).click()
+    expect(page.locator("#leaderboard-response .answer"), "the first model's answer").to_have_text(
+        re.compile(r"^\[quality=\d+\] acme/strong-7b "))
     choose(page, "leaderboard-model", "acme/reasoner-3b")
-    expect(page.locator("#leaderboard-response")).to_be_hidden()  # the old model's item is not left up
-    items.first.locator("[role=gridcell]").nth(2).click()
-    expect(page.locator("#leaderboard-response .answer")).to_contain_text("acme/reasoner-3b writes about")
-    expect(page.locator("#leaderboard-panel-title textarea")).to_have_value(re.compile(r"^acme/reasoner-3b"))
+    expect(page.locator("#leaderboard-response"), "the old model's item is not left up").to_be_hidden()
+    items_of(page).first.locator("[role=gridcell]").nth(2).click()
+    expect(page.locator("#leaderboard-response .answer"), "the new model's answer").to_contain_text(
+        "acme/reasoner-3b writes about")
+    expect(page.locator("#leaderboard-panel-title textarea"), "the new model's title").to_have_value(
+        re.compile(r"^acme/reasoner-3b"))
     shot(page, "judgment-after-model-switch")
 
 
-@pytest.mark.parametrize("run_id", ["/advescape-test", "//advescape-test", "../../etc"])
-def test_the_judgments_api_refuses_a_run_id_outside_the_runs_folder(app: AppServer, run_id: str) -> None:
-    with httpx.Client(base_url=app.url, timeout=30) as client:
-        with pytest.raises(ValueError, match="answered an error"):
-            call_endpoint(client, "judgments", [run_id])
-        assert len(call_endpoint(client, "judgments", ["acme__strong-7b/main"])[0]["items"]) > 0
+def a_script_in_a_model_id_and_response_stays_text(page: Page) -> None:
+    """A model whose id and answer hold a script element: both shown as text, no element made."""
+    choose(page, "leaderboard-model", SCRIPT_MODEL_ID)
+    # The choice has gone through (its items listed, the address written) before an item is clicked: a click while
+    # the table is redrawn lands on the old rows.
+    page.wait_for_function("""() => {
+      const params = new URLSearchParams(location.search);
+      return (params.get('leaderboard_model') || '').startsWith('evil-org') && !params.has('leaderboard_item');
+    }""")
+    items_of(page).first.locator("[role=gridcell]").nth(2).click()
+    expect(page.locator("#leaderboard-response .answer"), "the script answer as text").to_contain_text(
+        "<script>alert(1)</script>")
+    assert page.locator("#leaderboard-response script").count() == 0, "no script element in the answer"
+    expect(page.locator("#leaderboard-panel-title textarea"), "the script id as text").to_have_value(
+        re.compile(re.escape(SCRIPT_MODEL_ID)))
+    shot(page, "judgment-script")
 
 
-def test_judgment_downloads_match_the_run_folder(ui: BrowserPage, evaluated: EvaluatedData, tmp_path: Path) -> None:
-    page = ui.page
-    page.get_by_role("tab", name="Indic WritingBench v1").click()
+def judgment_downloads_match_the_run_folder(page: Page, evaluated: EvaluatedData, tmp_path: Path) -> None:
+    """A model's items downloaded as JSONL, CSV and Parquet: the run folder's items, each with its status."""
     choose(page, "leaderboard-model", "flaky/judge-fails-2b")
     expected = read_details(evaluated.folders["flaky/judge-fails-2b"].details_path)
     for fmt in ("jsonl", "csv", "parquet"):
@@ -244,25 +284,23 @@ def test_judgment_downloads_match_the_run_folder(ui: BrowserPage, evaluated: Eva
             zip(expected["config"], expected["index"], expected["status"])), f"the {fmt} download's items"
 
 
-def test_a_script_in_a_model_id_and_response_stays_text(ui: BrowserPage) -> None:
-    page = ui.page
-    page.get_by_role("tab", name="Indic WritingBench v1").click()
-    choose(page, "leaderboard-model", SCRIPT_MODEL_ID)
-    # The choice has gone through (its items listed, the address written) before an item is clicked: a click while
-    # the table is redrawn lands on the old rows.
-    page.wait_for_function("""() => {
-      const params = new URLSearchParams(location.search);
-      return (params.get('leaderboard_model') || '').startsWith('evil-org') && !params.has('leaderboard_item');
-    }""")
-    items = page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
-    items.first.locator("[role=gridcell]").nth(2).click()
-    expect(page.locator("#leaderboard-response .answer")).to_contain_text("<script>alert(1)</script>")
-    assert page.locator("#leaderboard-response script").count() == 0
-    expect(page.locator("#leaderboard-panel-title textarea")).to_have_value(re.compile(re.escape(SCRIPT_MODEL_ID)))
-    shot(page, "judgment-script")
+def items_of(page: Page) -> Locator:
+    """The rows of the benchmark tab's items table, its header row left out."""
+    return page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
 
 
-def test_submit_refuses_with_the_engine_s_reason_and_the_chat_or_raw_choice_reaches_the_engine(ui: BrowserPage) -> None:
+@pytest.mark.parametrize("run_id", ["/advescape-test", "//advescape-test", "../../etc"])
+def test_the_judgments_api_refuses_a_run_id_outside_the_runs_folder(app: AppServer, run_id: str) -> None:
+    with httpx.Client(base_url=app.url, timeout=30) as client:
+        with pytest.raises(ValueError, match="answered an error"):
+            call_endpoint(client, "judgments", [run_id])
+        assert len(call_endpoint(client, "judgments", ["acme__strong-7b/main"])[0]["items"]) > 0
+
+
+def test_submit_refuses_with_the_engine_s_reason_the_chat_or_raw_choice_reaches_the_engine_and_about_explains_a_row(
+    ui: BrowserPage
+) -> None:
+    """The Submit tab, then the About tab: neither changes what the other shows."""
     page = ui.page
     page.get_by_role("tab", name="Submit").click()
     with pytest.raises(SubmissionRejected) as rejected:
@@ -288,13 +326,10 @@ def test_submit_refuses_with_the_engine_s_reason_and_the_chat_or_raw_choice_reac
     page.locator("#submit-button").click()
     expect(page.locator("#submit-message textarea"), "the raw choice reached the engine").to_have_value(
         re.compile(r"^Raw prompts are offered by saraiki only; .*asks? prompts as chat turns\.$"))
-
-
-def test_about_explains_how_to_reproduce_a_row(ui: BrowserPage) -> None:
-    page = ui.page
     page.get_by_role("tab", name="About").click()
-    expect(page.locator("#about-text")).to_contain_text("python -m eval_backend judge")
-    expect(page.locator("#about-text")).to_contain_text("per prompt rendering (native / code mixed / romanized)")
+    expect(page.locator("#about-text"), "how to reproduce a row").to_contain_text("python -m eval_backend judge")
+    expect(page.locator("#about-text"), "the prompt renderings").to_contain_text(
+        "per prompt rendering (native / code mixed / romanized)")
 
 
 def test_what_is_written_into_the_runs_folder_shows_without_a_restart(

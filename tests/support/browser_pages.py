@@ -2,7 +2,9 @@
 
 Every browser test opens its view at a laptop's width; a test about layout or touch (what is on the first
 screen, what overflows sideways, what a thumb can hit) runs at a phone's width too, by `both_widths` on a
-`page` fixture that reads its width from `request.param` (`width_of`).
+`page` fixture that reads its width from `request.param` (`width_of`). A test about layout that must hold
+however the page got its width checks the laptop's width, then `resize`s the same page to the phone's and checks
+again: one page load, not two.
 """
 
 from __future__ import annotations
@@ -34,6 +36,20 @@ def new_page(browser: Browser, viewport: dict, url: str | None = None) -> Page:
     if url is not None:
         page.goto(url)
     return page
+
+
+def resize(page: Page, viewport: dict) -> None:
+    """Give the open page `viewport`'s size and wait until it has drawn at it: the @media rules apply at once, the
+    grids measure their rows again within the next two animation frames. A Plotly plot redraws later (its resize
+    handler waits a moment): wait for the plot itself."""
+    page.set_viewport_size(viewport)
+    page.wait_for_function("width => window.innerWidth === width", arg=viewport["width"])
+    two_frames(page)
+
+
+def two_frames(page: Page) -> None:
+    """Wait for the page to draw twice: what a change just set in motion (a resize, a click's re-render) is drawn."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
 def open_filters(page: Page, tab: str) -> None:
