@@ -1,5 +1,6 @@
 """Every scored benchmark's tab flags its rows, hides flagged rows on demand, links every score to its items and
-shows the decoding mode, in Chromium at 1440×900 (and 390×844 where the badges' layout is checked).
+shows the decoding mode, in Chromium at 1440×900 (the same page then narrowed to 390×844 where the badges' layout
+is checked).
 
 The board is the test-only toy benchmark's (`flagged_toy_runs`: the real engine's CLI against stand-in servers),
 with 100-character ids and Hindi (Devanagari) and Saraiki (Shahmukhi) sentences, served by `app.py` with the toy
@@ -21,7 +22,7 @@ from tests.leaderboard.test_benchmark_tab_browser import opened
 from tests.leaderboard.test_readable_browser import misaligned
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, assert_no_traceback, running_app
-from tests.support.browser_pages import both_widths, width_of, open_breakdowns, open_filters
+from tests.support.browser_pages import LAPTOP, PHONE, open_breakdowns, open_filters
 from tests.support.cut_cells import cut_cells
 from tests.support.flagged_toy_runs import (
     CLEAN_ID,
@@ -56,8 +57,8 @@ def app(board: FlaggedToy) -> Iterator[AppServer]:
 
 
 @pytest.fixture
-def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
-    page = opened(browser, app.url, width_of(request))
+def page(app: AppServer, browser: Browser) -> Iterator[Page]:
+    page = opened(browser, app.url, LAPTOP)
     open_tab(page, "Toy translation")
     expect(board_rows(page, f"{TAB}-table")).to_have_count(RANKED)
     yield page
@@ -84,41 +85,98 @@ def follow(page: Page, link) -> Page:
     return items
 
 
-@both_widths
-def test_each_flag_is_a_badge_explained_on_hover_linking_to_about_and_the_mode_column_shows_each_run_s_mode(
-    page: Page
-) -> None:
+BADGES = "each flag is a badge explained on hover linking to About, and the mode column shows each run's mode"
+ABOUT = "a badge opens About, which explains each flag for every benchmark"
+BREAKDOWN = "a breakdown cell opens exactly its items, and the position counts in that list"
+SCORE = "a ranking score opens every item of its run"
+
+
+def test_flags_and_modes_read_right_at_both_widths_and_each_badge_and_score_opens_its_view(page: Page) -> None:
+    """One laptop page: its flags and modes, then the views a badge, a ranking score and a breakdown cell open (each
+    in a tab of its own: the board stays as it was), then the same page narrowed to a phone's width, where the
+    badges must still lie under their header, never cut short (a layout, whatever gave the page its width)."""
+    _assert_badges_and_modes(page, "1440")
+    _assert_a_badge_opens_about(page)
+    _assert_a_ranking_score_opens_every_item_of_its_run(page)
+    _assert_a_breakdown_cell_opens_exactly_its_items(page)
+    page.set_viewport_size(PHONE)
+    _assert_badges_and_modes(page, "390")
+
+
+def _assert_badges_and_modes(page: Page, width: str) -> None:
+    claim = f"{BADGES} (at {width} px)"
     flags = column(page, "Flags")
     assert flags == {CLEAN_ID: "", CUT_OFF_ID: CUT_OFF.badge, OTHER_JUDGE_ID: OTHER_JUDGE.badge,
-                     OLD_DATASET_ID: OLD_DATASET.badge, FEW_ITEMS_ID: FEW_ITEMS.badge, PRE_MODE_ID: ""}, "row flags"
+                     OLD_DATASET_ID: OLD_DATASET.badge, FEW_ITEMS_ID: FEW_ITEMS.badge, PRE_MODE_ID: ""}, (
+        claim, "row flags")
     for flag in (CUT_OFF, OTHER_JUDGE, OLD_DATASET, FEW_ITEMS):
         badge = page.locator(f"#{TAB}-table [role=gridcell] a", has_text=flag.badge)
-        expect(badge, f"one {flag.badge} badge").to_have_count(1)
-        assert badge.get_attribute("title") == flag.explanation, f"{flag.badge}'s explanation on hover"
-        assert badge.get_attribute("href") == "?tab=about", f"{flag.badge} links to About"
+        expect(badge, f"{claim}: one {flag.badge} badge").to_have_count(1)
+        assert badge.get_attribute("title") == flag.explanation, f"{claim}: {flag.badge}'s explanation on hover"
+        assert badge.get_attribute("href") == "?tab=about", f"{claim}: {flag.badge} links to About"
     intervals = column(page, "95 % interval")
-    assert intervals[FEW_ITEMS_ID] == FEW_ITEMS_INTERVAL, "two items: never '0.0 – 0.0'"
-    assert intervals[CLEAN_ID] == "100.0 – 100.0", "the clean run's interval"
+    assert intervals[FEW_ITEMS_ID] == FEW_ITEMS_INTERVAL, f"{claim}: two items: never '0.0 – 0.0'"
+    assert intervals[CLEAN_ID] == "100.0 – 100.0", f"{claim}: the clean run's interval"
     modes = column(page, "Mode")
-    assert modes.pop(PRE_MODE_ID) == "", "a run from before the decoding mode was recorded shows a blank mode"
-    assert set(modes.values()) == {"server"}, "every other run's decoding mode"
+    assert modes.pop(PRE_MODE_ID) == "", f"{claim}: a run from before the decoding mode was recorded shows a blank mode"
+    assert set(modes.values()) == {"server"}, f"{claim}: every other run's decoding mode"
     page.locator(f"#{TAB}-table").scroll_into_view_if_needed()
-    assert misaligned(page, f"{TAB}-table") == []  # the badges' column lies under its header, with 100-character ids
-    assert [(cut["column"], cut["text"]) for cut in cut_cells(page, f"{TAB}-table")] == []  # no badge cut short
-    shot(page, "toy-flags")
+    # The badges' column lies under its header, with 100-character ids, and no badge is cut short.
+    assert misaligned(page, f"{TAB}-table") == [], f"{claim}: every header over its column"
+    assert [(cut["column"], cut["text"]) for cut in cut_cells(page, f"{TAB}-table")] == [], f"{claim}: no cell cut"
+    shot(page, f"toy-flags-{width}")
 
 
-def test_a_badge_opens_about_which_explains_each_flag_for_every_benchmark(page: Page) -> None:
+def _assert_a_badge_opens_about(page: Page) -> None:
     about = follow(page, page.locator(f"#{TAB}-table [role=gridcell] a", has_text=CUT_OFF.badge))
-    assert address(about)["tab"] == ["about"]
+    assert address(about)["tab"] == ["about"], ABOUT
     text = about.locator("#about-text")
-    expect(text).to_be_visible(timeout=LINK_TIMEOUT_MS)
-    expect(text).to_contain_text("Every benchmark's ranking (")
+    expect(text, ABOUT).to_be_visible(timeout=LINK_TIMEOUT_MS)
+    expect(text, ABOUT).to_contain_text("Every benchmark's ranking (")
     for title in ("Indic WritingBench", "Indic QA", "Saraiki", "Toy translation"):
-        expect(text).to_contain_text(title)
+        expect(text, f"{ABOUT}: {title}").to_contain_text(title)
     for flag in FLAGS.values():
-        expect(text).to_contain_text(flag.explanation)
+        expect(text, f"{ABOUT}: {flag.badge}").to_contain_text(flag.explanation)
     about.close()
+
+
+def _assert_a_breakdown_cell_opens_exactly_its_items(page: Page) -> None:
+    open_breakdowns(page, TAB)
+    expect(board_rows(page, f"{TAB}-breakdown").first, BREAKDOWN).to_be_visible()  # drawn once opened
+    names = headers(page, f"{TAB}-breakdown")
+    rows = cells(board_rows(page, f"{TAB}-breakdown"))
+    row = next(i for i, cells_ in enumerate(rows)
+               if cells_[names.index("Model")] == CLEAN_ID and cells_[names.index("Language")] == "saraiki")
+    cell = page.locator(f'#{TAB}-breakdown [data-row="{row}"][data-col="{names.index("Adequacy %")}"] a')
+    asked = parse_qs(urlparse(linked_href(cell)).query)
+    assert asked["tab"] == [TAB] and asked["config"] == ["saraiki"] and len(asked["model"][0]) > 100, (
+        BREAKDOWN, "the cell's link names its tab, its language and the whole run id", asked)
+    items_page = follow(page, cell)
+    items = board_rows(items_page, f"{TAB}-items")
+    expect(items, BREAKDOWN).to_have_count(len(ROWS["saraiki"]), timeout=LINK_TIMEOUT_MS)
+    expect(items_page.locator(f"#{TAB}-group input"), BREAKDOWN).to_have_value("saraiki")
+    item_names = headers(items_page, f"{TAB}-items")
+    assert {row[item_names.index("Config")] for row in cells(items)} == {"saraiki"}, (BREAKDOWN, "only its items")
+    items.nth(1).locator("[role=gridcell]").nth(2).click()  # the second of the filtered list: saraiki:1
+    expect(items_page.locator(f"#{TAB}-response .answer"), BREAKDOWN).to_have_text(ROWS["saraiki"][1][1])
+    items_page.wait_for_function(f"() => new URLSearchParams(location.search).get('{TAB}_item') === 'saraiki:1'")
+    # The address says which list the position counts in.
+    assert address(items_page)["config"] == ["saraiki"], (BREAKDOWN, "the position counts in the filtered list")
+    shot(items_page, "toy-score-link-items")
+    items_page.close()
+
+
+def _assert_a_ranking_score_opens_every_item_of_its_run(page: Page) -> None:
+    names = headers(page, f"{TAB}-table")
+    models = [row[names.index("Model")] for row in cells(board_rows(page, f"{TAB}-table"))]
+    cell = page.locator(f'#{TAB}-table [data-row="{models.index(CUT_OFF_ID)}"][data-col="2"] a')  # the headline
+    assert "config" not in parse_qs(urlparse(linked_href(cell)).query), (SCORE, "no language in the link")
+    items_page = follow(page, cell)
+    expect(board_rows(items_page, f"{TAB}-items"), SCORE).to_have_count(10, timeout=LINK_TIMEOUT_MS)
+    # The one label rule: no "@ main".
+    expect(items_page.locator(f"#{TAB}-model input"), SCORE).to_have_value(CUT_OFF_ID)
+    shot(items_page, "toy-score-link-all")
+    items_page.close()
 
 
 def test_hiding_a_flag_leaves_out_its_rows_and_a_link_restores_the_filter(page: Page, app: AppServer) -> None:
@@ -138,39 +196,3 @@ def test_hiding_a_flag_leaves_out_its_rows_and_a_link_restores_the_filter(page: 
     expect(board_rows(page, f"{TAB}-table")).to_have_count(RANKED - 1)  # one re-render at a time: a box clicked
     page.locator(f"#{TAB}-hide-flags").get_by_label(FEW_ITEMS.badge).uncheck()  # during one can be reset by it
     expect(board_rows(page, f"{TAB}-table")).to_have_count(RANKED)
-
-
-def test_a_breakdown_cell_opens_exactly_its_items_and_the_position_counts_in_that_list(page: Page) -> None:
-    open_breakdowns(page, TAB)
-    expect(board_rows(page, f"{TAB}-breakdown").first).to_be_visible()  # drawn once opened
-    names = headers(page, f"{TAB}-breakdown")
-    rows = cells(board_rows(page, f"{TAB}-breakdown"))
-    row = next(i for i, cells_ in enumerate(rows)
-               if cells_[names.index("Model")] == CLEAN_ID and cells_[names.index("Language")] == "saraiki")
-    cell = page.locator(f'#{TAB}-breakdown [data-row="{row}"][data-col="{names.index("Adequacy %")}"] a')
-    asked = parse_qs(urlparse(linked_href(cell)).query)
-    assert asked["tab"] == [TAB] and asked["config"] == ["saraiki"] and len(asked["model"][0]) > 100
-    items_page = follow(page, cell)
-    items = board_rows(items_page, f"{TAB}-items")
-    expect(items).to_have_count(len(ROWS["saraiki"]), timeout=LINK_TIMEOUT_MS)
-    expect(items_page.locator(f"#{TAB}-group input")).to_have_value("saraiki")
-    item_names = headers(items_page, f"{TAB}-items")
-    assert {row[item_names.index("Config")] for row in cells(items)} == {"saraiki"}
-    items.nth(1).locator("[role=gridcell]").nth(2).click()  # the second of the filtered list: saraiki:1
-    expect(items_page.locator(f"#{TAB}-response .answer")).to_have_text(ROWS["saraiki"][1][1])
-    items_page.wait_for_function(f"() => new URLSearchParams(location.search).get('{TAB}_item') === 'saraiki:1'")
-    assert address(items_page)["config"] == ["saraiki"]  # the address says which list the position counts in
-    shot(items_page, "toy-score-link-items")
-    items_page.close()
-
-
-def test_a_ranking_score_opens_every_item_of_its_run(page: Page) -> None:
-    names = headers(page, f"{TAB}-table")
-    models = [row[names.index("Model")] for row in cells(board_rows(page, f"{TAB}-table"))]
-    cell = page.locator(f'#{TAB}-table [data-row="{models.index(CUT_OFF_ID)}"][data-col="2"] a')  # the headline
-    assert "config" not in parse_qs(urlparse(linked_href(cell)).query)
-    items_page = follow(page, cell)
-    expect(board_rows(items_page, f"{TAB}-items")).to_have_count(10, timeout=LINK_TIMEOUT_MS)
-    expect(items_page.locator(f"#{TAB}-model input")).to_have_value(CUT_OFF_ID)  # the one label rule: no "@ main"
-    shot(items_page, "toy-score-link-all")
-    items_page.close()

@@ -25,7 +25,7 @@ from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, cho
 from tests.leaderboard.test_readable_browser import misaligned
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import LAPTOP, both_widths, new_page, width_of, open_breakdowns, open_filters, open_plots
+from tests.support.browser_pages import LAPTOP, PHONE, new_page, open_breakdowns, open_filters, open_plots
 from tests.support.toy_runs import ECHO, LIMITED, LONG_ID, TRANSLATOR, ToyData, build_toy_runs
 
 TAB = "toy_translation"
@@ -52,49 +52,65 @@ def opened(browser: Browser, url: str, viewport: dict) -> Page:
 
 
 @pytest.fixture
-def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
-    page = opened(browser, app.url, width_of(request))
+def page(app: AppServer, browser: Browser) -> Iterator[Page]:
+    page = opened(browser, app.url, LAPTOP)
     open_tab(page, "Toy translation")
     expect(board_rows(page, f"{TAB}-table")).to_have_count(3)
     yield page
     page.context.close()
 
 
-def test_its_tab_ranks_the_complete_runs_with_rank_ranges_and_lists_the_limited_one_apart(
+RANKS = "its tab ranks the complete runs with rank ranges and lists the limited one apart"
+FIRST_SCORE = "the first score is on screen and every header lies over its column"
+
+
+def test_its_tab_ranks_the_complete_runs_lists_the_limited_one_apart_and_its_first_score_is_on_screen(
     page: Page, tmp_path: Path
 ) -> None:
+    """One laptop page: the ranking, the run apart and the CSV; then where the first score lies, at this width and
+    with the same page narrowed to a phone's (at 390 px the rank, the 100-character model and the headline fit
+    without scrolling sideways: a layout that must hold however the page got its width)."""
+    _assert_it_ranks_the_complete_runs(page, tmp_path)
+    _assert_the_first_score_is_on_screen(page)
+    page.set_viewport_size(PHONE)
+    _assert_the_first_score_is_on_screen(page)
+
+
+def _assert_it_ranks_the_complete_runs(page: Page, tmp_path: Path) -> None:
     columns = headers(page, f"{TAB}-table")
-    assert columns[:5] == LEAD_HEADERS and "chrF (score 0–100)" in columns
+    assert columns[:5] == LEAD_HEADERS and "chrF (score 0–100)" in columns, (RANKS, columns)
     rows = cells(board_rows(page, f"{TAB}-table"))
     assert [(row[0], row[1], row[3]) for row in rows] == [("1", LONG_ID, "1"), ("2", TRANSLATOR, "2"),
-                                                           ("3", ECHO, "3")]
+                                                           ("3", ECHO, "3")], (RANKS, rows)
     # 4 of 7 adequate; 3.5 items per language are too few for the interval ("57.1 – 57.1": each language's
     # verdicts are uniform) to mean anything, so it is not shown as a number.
-    assert rows[1][2] == "57.1" and rows[1][4] == FEW_ITEMS_INTERVAL and rows[1][5] == FEW_ITEMS.badge
+    assert rows[1][2] == "57.1" and rows[1][4] == FEW_ITEMS_INTERVAL and rows[1][5] == FEW_ITEMS.badge, (
+        RANKS, "the few-items run's score, interval and badge", rows[1])
     unranked = board_rows(page, f"{TAB}-unranked")
-    expect(unranked).to_have_count(1)
-    assert cells(unranked)[0][:1] == [LIMITED]
-    assert "incomplete: 2 of 7 items" in cells(unranked)[0]
+    expect(unranked, RANKS).to_have_count(1)
+    assert cells(unranked)[0][:1] == [LIMITED], (RANKS, "the limited run apart")
+    assert "incomplete: 2 of 7 items" in cells(unranked)[0], (RANKS, "and why")
     with page.expect_download() as info:
         page.locator(f"#{TAB}-download-view").click()
     info.value.save_as(tmp_path / "ranking.csv")
     ranking = pd.read_csv(tmp_path / "ranking.csv", encoding="utf-8-sig")
     ranked = ranking[ranking["standing"] == "ranked"]
-    assert set(ranked["rank_rule"]) == {"joint bootstrap"}  # the three runs share the dataset's revision
-    assert list(ranking["model"]) == [LONG_ID, TRANSLATOR, ECHO, LIMITED]
+    # The three runs share the dataset's revision.
+    assert set(ranked["rank_rule"]) == {"joint bootstrap"}, (RANKS, "the CSV's rank rule")
+    assert list(ranking["model"]) == [LONG_ID, TRANSLATOR, ECHO, LIMITED], (RANKS, "the CSV's runs")
     shot(page, "toy-tab")
 
 
-@both_widths
-def test_the_first_score_is_on_screen_and_every_header_lies_over_its_column(page: Page) -> None:
-    """At 390 px the rank, the (100-character) model and the headline fit without scrolling sideways."""
+def _assert_the_first_score_is_on_screen(page: Page) -> None:
+    width = (page.viewport_size or {})["width"]
+    claim = f"{FIRST_SCORE} (at {width} px)"
     page.locator(f"#{TAB}-table").scroll_into_view_if_needed()
-    assert misaligned(page, f"{TAB}-table") == []
+    assert misaligned(page, f"{TAB}-table") == [], claim
     score = page.locator(f'#{TAB}-table [data-col="2"][data-row="0"]')
     box = score.bounding_box()
-    assert box and box["x"] + box["width"] <= (page.viewport_size or {})["width"]
-    assert score.evaluate(SEEN_JS), "the first score is scrolled away or covered"
-    shot(page, "toy-first-score")
+    assert box and box["x"] + box["width"] <= width, (claim, "the first score within the window", box)
+    assert score.evaluate(SEEN_JS), f"{claim}: the first score is scrolled away or covered"
+    shot(page, f"toy-first-score-{width}")
 
 
 def test_an_item_opens_by_clicking_its_row_and_the_address_opens_it_again(page: Page, app: AppServer) -> None:
@@ -145,11 +161,11 @@ def test_with_no_runs_and_no_dataset_its_grids_show_their_headers_and_it_says_wh
     page.context.close()
 
 
-@both_widths
 def test_its_two_breakdowns_rank_on_chosen_groups_and_its_plots_follow_the_search(page: Page) -> None:
     """Declared only (`toy_translation.TOY_BOARD`): both breakdowns, a ranking on one's groups that is the subset's,
-    and every plot following the search, with the 100-character id shortened (whole on hover)."""
-    from tests.leaderboard.test_qa_browser import assert_reads_right, ticks
+    and every plot following the search, with the 100-character id shortened (whole on hover); at a laptop's width,
+    then the same page narrowed to a phone's, where every plot still reads right."""
+    from tests.leaderboard.test_qa_browser import ticks
 
     open_breakdowns(page, TAB)
     choices = page.locator(f"#{TAB}-breakdown-group")
@@ -174,7 +190,17 @@ def test_its_two_breakdowns_rank_on_chosen_groups_and_its_plots_follow_the_searc
     assert any(TRANSLATOR in model for model in rows) and rows[next(m for m in rows if TRANSLATOR in m)] == "75.0"
     page.locator(f"#{TAB}-search textarea").fill("translat")
     expect(board_rows(page, f"{TAB}-table")).to_have_count(2)
+    _assert_the_plots_follow_the_search(page)
+    page.set_viewport_size(PHONE)
+    _assert_the_plots_follow_the_search(page)
+
+
+def _assert_the_plots_follow_the_search(page: Page) -> None:
+    from tests.leaderboard.test_qa_browser import assert_reads_right, ticks, wait_until_laid_out
+
     for plot in ("headline", "languages", "lengths"):  # each run a row of every plot
         expect(ticks(page, f"{TAB}-plot-{plot}")).to_have_count(2)
+    wait_until_laid_out(page)
+    for plot in ("headline", "languages", "lengths"):
         assert_reads_right(page, f"{TAB}-plot-{plot}")
     shot(page, f"toy-subset-{page.viewport_size['width']}")

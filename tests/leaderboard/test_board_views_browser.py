@@ -1,5 +1,5 @@
-"""A link to one judgment, and the queue's benchmark and prompt mode, in Chromium at 1440×900 (and 390×844 where
-what is checked is layout).
+"""A link to one judgment, and the queue's benchmark and prompt mode, in Chromium at 1440×900 (the same page then
+narrowed to 390×844 where what is checked is layout).
 
 Opening a Judgments link restores the model, the comparison, the filters and the item with its
 criteria; choosing an item writes the link into the address. The queue tables say which
@@ -21,7 +21,7 @@ from tests.leaderboard.test_board_browser import SEEN_JS, open_tab, seen_after_s
 from tests.leaderboard.test_browser import board_rows, cells, choose, headers
 from tests.support.app_server import AppServer
 from tests.support.board_apps import QUEUED
-from tests.support.browser_pages import PHONE, UI_TIMEOUT_MS, both_widths, new_page, width_of
+from tests.support.browser_pages import LAPTOP, PHONE, UI_TIMEOUT_MS, new_page
 
 STRONG, REASONER = "acme__strong-7b/main", "acme__reasoner-3b/main"
 
@@ -33,8 +33,8 @@ def app(board_app: AppServer) -> AppServer:
 
 
 @pytest.fixture
-def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
-    opened = new_page(browser, width_of(request))
+def page(browser: Browser) -> Iterator[Page]:
+    opened = new_page(browser, LAPTOP)
     yield opened
     opened.context.close()
 
@@ -47,8 +47,9 @@ def item_rows(page: Page):
     return page.locator("#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])")
 
 
-@both_widths
 def test_a_judgments_link_opens_the_model_the_comparison_and_the_item(page: Page, app: AppServer) -> None:
+    """Opened at a laptop's width; the criteria then read without sideways scrolling there and with the same page
+    narrowed to a phone's (a layout that must hold however the page got its width)."""
     link = {"tab": "judgments", "model": REASONER, "compare": STRONG, "item": "Hindi:1", "language": "Hindi"}
     page.goto(f"{app.url}?{urlencode(link)}")
     expect(page.locator("#leaderboard-model input")).to_have_value("acme/reasoner-3b")
@@ -61,10 +62,13 @@ def test_a_judgments_link_opens_the_model_the_comparison_and_the_item(page: Page
     criteria = page.locator("#leaderboard-parts")
     expect(criteria.locator("section.criterion h4").first).to_have_text(re.compile(r"^1\. .+: \d+/10$"))
     expect(criteria.locator("details li", has_text="9-10:")).to_have_count(5)  # each criterion's rubric, folded
-    criteria.scroll_into_view_if_needed()
-    expect(criteria).to_be_in_viewport()
-    assert criteria.evaluate("el => el.scrollWidth <= el.clientWidth")  # no sideways scrolling, at both widths
-    shot(page, "judgment-link", full_page=True)
+    for viewport in (LAPTOP, PHONE):
+        page.set_viewport_size(viewport)
+        criteria.scroll_into_view_if_needed()
+        expect(criteria, f"the criteria in view at {viewport['width']} px").to_be_in_viewport()
+        assert criteria.evaluate("el => el.scrollWidth <= el.clientWidth"), (
+            f"no sideways scrolling at {viewport['width']} px")
+        shot(page, f"judgment-link-{viewport['width']}", full_page=True)
 
 
 def test_a_link_to_what_the_board_does_not_have_is_ignored(page: Page, app: AppServer) -> None:
@@ -121,8 +125,9 @@ def test_a_row_clicked_while_another_opens_is_the_one_shown(page: Page, app: App
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('leaderboard_item') === {last[0]!r}")
 
 
-@both_widths
 def test_the_queue_says_each_request_s_benchmark_and_prompt_mode(page: Page, app: AppServer) -> None:
+    """Read at a laptop's width, then with the same page narrowed to a phone's, where id and model stay put and the
+    revision scrolls away to show what follows (a layout that must hold however the page got its width)."""
     page.goto(f"{app.url}?tab=submit")
     pending = board_rows(page, "queue-pending")
     expect(pending).to_have_count(len(QUEUED), timeout=2 * UI_TIMEOUT_MS)
@@ -130,6 +135,12 @@ def test_the_queue_says_each_request_s_benchmark_and_prompt_mode(page: Page, app
     assert columns[:5] == ["id", "model", "revision", "benchmark", "mode"]
     shown = {row[1]: (row[2], row[3], row[4]) for row in cells(pending)}
     assert shown == {model: ("0123456", BENCHMARKS[benchmark].title, mode.value) for model, benchmark, mode in QUEUED}
+    _assert_benchmark_and_mode_are_seen(page)
+    page.set_viewport_size(PHONE)
+    _assert_benchmark_and_mode_are_seen(page)
+
+
+def _assert_benchmark_and_mode_are_seen(page: Page) -> None:
     page.locator("#queue-pending").scroll_into_view_if_needed()
     mode = page.locator('#queue-pending [data-col="4"][data-row="0"]')
     if page.viewport_size == PHONE:  # id and model stay put; the revision scrolls away to show what follows
@@ -137,5 +148,5 @@ def test_the_queue_says_each_request_s_benchmark_and_prompt_mode(page: Page, app
             """el => { el.scrollLeft = el.querySelector('[data-col="2"][data-row="0"]').offsetWidth; }""")
     model_and_benchmark = [f'#queue-pending [data-col="{col}"][data-row="0"]' for col in (1, 3)]
     seen_after_scrolling(page, model_and_benchmark)
-    assert mode.evaluate(SEEN_JS) or page.viewport_size == PHONE
-    shot(page, "queue")
+    assert mode.evaluate(SEEN_JS) or page.viewport_size == PHONE, "the mode is seen at a laptop's width"
+    shot(page, f"queue-{page.viewport_size['width']}")

@@ -39,6 +39,10 @@ COMPUTE_TIMEOUT_MS = 120_000
 """How long a first comparison may take on a loaded machine (computed once, then served from memory)."""
 OVERFLOW_JS = "() => document.documentElement.scrollWidth - window.innerWidth"
 """How far the page reaches past the window's right edge (0: nothing overflows sideways)."""
+FIGURES = "the compare view shows the engine's paired figures"
+DOWNLOADS = "the downloads hold the figures on screen and those the CLI prints"
+VERDICTS = "a compare row never says better where its corrected p-value says otherwise"
+"""What each part of the merged compare-view test checks (the claims of the tests it replaced), in its messages."""
 
 
 def run_id(model: str) -> str:
@@ -94,31 +98,6 @@ def fits_a_phone(page: Page, shown: str) -> None:
         page.wait_for_function(f"() => ({OVERFLOW_JS})() <= 0")
     except PlaywrightTimeout:
         pytest.fail(f"at {PHONE['width']} px the page overflows by {overflow(page)} px with {shown} in view")
-
-
-def test_the_compare_view_shows_the_engine_s_paired_figures(page: Page, app: AppServer, data: EvaluatedData) -> None:
-    open_compare(page, app, a=A, b=B)
-    rows = board_rows(page, WRITING_TABLE)
-    expect(rows.first).to_be_visible(timeout=COMPUTE_TIMEOUT_MS)
-    first = dict(zip(["figure", "items", "language", "difference", "interval", "p", "holm", "verdict", "wtl", "n"],
-                     cells(rows)[0]))
-    expected = engine_comparison(data, LONG_IDS[0], LONG_IDS[1], "indic")
-    assert (first["figure"], first["items"], first["language"]) == ("Indic average", "all items", "all languages")
-    assert first["difference"] == f"{expected.difference.estimate:+.3f}"
-    assert first["interval"] == f"[{expected.difference.low:+.3f}, {expected.difference.high:+.3f}]"
-    assert first["p"] == f"{expected.p_value:.4f}"
-    assert first["wtl"] == f"{expected.wins} / {expected.ties} / {expected.losses}"
-    hindi = next(row for row in cells(rows) if row[0] == "Indic average" and row[2] == "Hindi")
-    assert hindi[3] == f"{engine_comparison(data, LONG_IDS[0], LONG_IDS[1], 'indic', ('Hindi',)).difference.estimate:+.3f}"
-    summary = page.locator("#compare-summary")
-    expect(summary).to_contain_text(LONG_IDS[0])
-    expect(summary).to_contain_text(LONG_IDS[1])
-    expect(page.locator("#compare-forest-indic_writing_bench .js-plotly-plot")).to_be_visible()
-    page.locator("#compare-forest-indic_writing_bench").scroll_into_view_if_needed()
-    assert overflow(page) <= 0
-    shot(page, "compare-view")
-    fits_a_phone(page, "#compare-forest-indic_writing_bench")
-    shot(page, "compare-view")
 
 
 def test_choosing_two_models_writes_the_link(page: Page, app: AppServer) -> None:
@@ -181,76 +160,113 @@ def test_the_judgments_side_by_side_compares_the_items_listed(page: Page, app: A
     shot(page, "leaderboard-paired")
 
 
-def test_the_downloads_hold_the_figures_on_screen_and_those_the_cli_prints(
+def test_the_compare_view_s_figures_verdicts_and_downloads_are_the_engine_s_and_the_cli_s(
     page: Page, app: AppServer, data: EvaluatedData, tmp_path: Path
 ) -> None:
+    """One view (`a`, `b` from the address) read three ways: the figures against the engine's `compare_paired`,
+    every verdict against the stated rule (issue 42), the downloads against the screen and `compare --json`;
+    then narrowed to a phone's width."""
     open_compare(page, app, a=A, b=B)
     rows = board_rows(page, WRITING_TABLE)
-    expect(rows.first).to_be_visible(timeout=COMPUTE_TIMEOUT_MS)
-    on_screen = cells(rows)
+    expect(rows.first, FIGURES).to_be_visible(timeout=COMPUTE_TIMEOUT_MS)
+    shown = cells(rows)
+    _assert_verdicts_follow_the_rule(page, shown)
+    _assert_downloads_match(page, data, tmp_path, shown)
+    _assert_figures_are_the_engine_s(page, data, shown)
+    fits_a_phone(page, "#compare-forest-indic_writing_bench")
+    shot(page, "compare-view")
+
+
+def _assert_verdicts_follow_the_rule(page: Page, shown: list[list[str]]) -> None:
+    """Issue 42: "significant" was read from the interval alone (Assamese "B better" at p = 0.125). Every row's
+    verdict on screen follows the one stated rule, and each benchmark answers in one line."""
+    tested = [row for row in shown if row[6] != "—"]
+    assert tested and any(not row[7].endswith("better") for row in tested), VERDICTS
+    for row in shown:
+        figure, interval, holm, verdict = row[0], row[4], row[6], row[7]
+        if holm == "—":  # no p-value: no interval, no verdict, and why
+            assert interval == "—" and verdict.startswith("no verdict: rests on"), (VERDICTS, row)
+            continue
+        low, high = (float(end) for end in interval.strip("[]").split(", "))
+        significant = float(holm) <= 0.05 and (low > 0 or high < 0)
+        if not significant:
+            assert verdict == "no significant difference", (VERDICTS, row)
+        else:
+            a_higher = low > 0
+            assert verdict == ("A better" if a_higher != figure.endswith("(lower is better)") else "B better"), (
+                VERDICTS, row)
+    headline = page.locator("#compare-headline-indic_writing_bench")
+    first = shown[0]
+    expect(headline, VERDICTS).to_contain_text(f"Indic average: A − B = {first[3].replace('-', '−')} "
+                                               f"{first[4].replace('-', '−')}: {first[7]} (p = ")
+    expect(headline, VERDICTS).to_contain_text(f"Holm-adjusted over {len(tested)} rows")
+    expect(headline, VERDICTS).to_contain_text("interval excludes 0")
+    # Each language once: the forest plot's rows are the table's rows on all items, none repeated.
+    forest = page.locator("#compare-forest-indic_writing_bench .yaxislayer-above text")
+    expect(forest.first, VERDICTS).to_be_attached(timeout=COMPUTE_TIMEOUT_MS)  # the forest is drawn after the table
+    labels = forest.evaluate_all("texts => texts.map(t => t.textContent)")
+    assert labels and len(labels) == len(set(labels)) == sum(1 for row in shown if row[1] == "all items"), (
+        VERDICTS, "the forest's rows are the table's on all items, each once", labels)
+    headline.scroll_into_view_if_needed()
+    assert overflow(page) <= 0, (VERDICTS, "nothing overflows beside the headline")
+    shot(page, "compare-verdicts")
+
+
+def _assert_downloads_match(page: Page, data: EvaluatedData, tmp_path: Path, on_screen: list[list[str]]) -> None:
+    """The JSON and CSV downloads hold the rows on screen, and the JSON the figures the CLI prints."""
     stem = "compare-indic_writing_bench-"
     downloaded = json.loads(download(page, "compare-download-json-indic_writing_bench", tmp_path / "pair.json",
                                      stem).read_text(encoding="utf-8"))
     printed = StringIO()
     with redirect_stdout(printed):  # the CLI's own entry point, in this process
-        assert cli(["compare", str(data.folders[LONG_IDS[0]].path), str(data.folders[LONG_IDS[1]].path), "--json"]) == 0
+        assert cli(["compare", str(data.folders[LONG_IDS[0]].path), str(data.folders[LONG_IDS[1]].path),
+                    "--json"]) == 0, (DOWNLOADS, "the CLI's compare exits 0")
     cli_figures = json.loads(printed.getvalue())
     # The same figures; the verdicts' family differs (the board's table adjusts over its subset rows too).
     family = ("adjusted_p_value", "family_size", "verdict")
     assert [{k: v for k, v in row.items() if k not in family} for row in downloaded["comparisons"]] == [
-        {k: v for k, v in row.items() if k not in family} for row in cli_figures["comparisons"]]
-    assert cli_figures["a"] == LONG_IDS[0] and downloaded["subsets"]  # the variants' and domains' rows
+        {k: v for k, v in row.items() if k not in family} for row in cli_figures["comparisons"]], (
+        DOWNLOADS, "the JSON's figures are the CLI's")
+    assert cli_figures["a"] == LONG_IDS[0] and downloaded["subsets"], (DOWNLOADS, "the variants' and domains' rows")
     records = downloaded["comparisons"] + downloaded["subsets"]
     assert [row[3:10] for row in on_screen] == [[
         format_difference(record["difference"]), format_interval(record), format_p(record["p_value"]),
         format_p(record["adjusted_p_value"]), row[7], f"{record['wins']} / {record['ties']} / {record['losses']}",
-        f"{record['n_items']} ({record['n_clusters']})"] for row, record in zip(on_screen, records)]
-    assert [row[7].split(":")[0] for row in on_screen] == [record["verdict"] for record in records]
+        f"{record['n_items']} ({record['n_clusters']})"] for row, record in zip(on_screen, records)], (
+        DOWNLOADS, "the JSON's rows are the screen's")
+    assert [row[7].split(":")[0] for row in on_screen] == [record["verdict"] for record in records], (
+        DOWNLOADS, "the JSON's verdicts are the screen's")
     table = pd.read_csv(download(page, "compare-download-csv-indic_writing_bench", tmp_path / "pair.csv", stem),
                         encoding="utf-8-sig", float_precision="round_trip")
-    assert table[["Figure", "Items", "Language"]].values.tolist() == [[row[0], row[1], row[2]] for row in on_screen]
-    assert table["Verdict"].tolist() == [record["verdict"] for record in records]
-    assert table["A − B"].tolist() == [record["difference"] for record in records]
+    assert table[["Figure", "Items", "Language"]].values.tolist() == [[row[0], row[1], row[2]] for row in on_screen], (
+        DOWNLOADS, "the CSV's rows are the screen's")
+    assert table["Verdict"].tolist() == [record["verdict"] for record in records], (DOWNLOADS, "the CSV's verdicts")
+    assert table["A − B"].tolist() == [record["difference"] for record in records], (DOWNLOADS, "the CSV's A − B")
     assert table["p-value"].fillna(-1).tolist() == [-1 if record["p_value"] is None else record["p_value"]
-                                                    for record in records]
+                                                    for record in records], (DOWNLOADS, "the CSV's p-values")
     page.locator("#compare-download-csv-indic_writing_bench").scroll_into_view_if_needed()
-    assert overflow(page) <= 0
+    assert overflow(page) <= 0, (DOWNLOADS, "nothing overflows beside the downloads")
 
 
-def test_a_compare_row_never_says_better_where_its_corrected_p_value_says_otherwise(
-    page: Page, app: AppServer, data: EvaluatedData
-) -> None:
-    # Issue 42: "significant" was read from the interval alone (Assamese "B better" at p = 0.125). Every row's
-    # verdict on screen follows the one stated rule, and each benchmark answers in one line.
-    open_compare(page, app, a=A, b=B)
-    rows = board_rows(page, WRITING_TABLE)
-    expect(rows.first).to_be_visible(timeout=COMPUTE_TIMEOUT_MS)
-    shown = cells(rows)
-    tested = [row for row in shown if row[6] != "—"]
-    assert tested and any(not row[7].endswith("better") for row in tested)
-    for row in shown:
-        figure, interval, holm, verdict = row[0], row[4], row[6], row[7]
-        if holm == "—":  # no p-value: no interval, no verdict, and why
-            assert interval == "—" and verdict.startswith("no verdict: rests on")
-            continue
-        low, high = (float(end) for end in interval.strip("[]").split(", "))
-        significant = float(holm) <= 0.05 and (low > 0 or high < 0)
-        if not significant:
-            assert verdict == "no significant difference", row
-        else:
-            a_higher = low > 0
-            assert verdict == ("A better" if a_higher != figure.endswith("(lower is better)") else "B better"), row
-    headline = page.locator("#compare-headline-indic_writing_bench")
-    first = shown[0]
-    expect(headline).to_contain_text(f"Indic average: A − B = {first[3].replace('-', '−')} "
-                                     f"{first[4].replace('-', '−')}: {first[7]} (p = ")
-    expect(headline).to_contain_text(f"Holm-adjusted over {len(tested)} rows")
-    expect(headline).to_contain_text("interval excludes 0")
-    # Each language once: the forest plot's rows are the table's rows on all items, none repeated.
-    forest = page.locator("#compare-forest-indic_writing_bench .yaxislayer-above text")
-    expect(forest.first).to_be_attached(timeout=COMPUTE_TIMEOUT_MS)  # the forest is drawn after the table
-    labels = forest.evaluate_all("texts => texts.map(t => t.textContent)")
-    assert labels and len(labels) == len(set(labels)) == sum(1 for row in shown if row[1] == "all items")
-    headline.scroll_into_view_if_needed()
-    assert overflow(page) <= 0
-    shot(page, "compare-verdicts")
+def _assert_figures_are_the_engine_s(page: Page, data: EvaluatedData, shown: list[list[str]]) -> None:
+    """The first row (every item) and the Hindi row are the engine's paired comparison of the same run folders."""
+    first = dict(zip(["figure", "items", "language", "difference", "interval", "p", "holm", "verdict", "wtl", "n"],
+                     shown[0]))
+    expected = engine_comparison(data, LONG_IDS[0], LONG_IDS[1], "indic")
+    assert (first["figure"], first["items"], first["language"]) == ("Indic average", "all items", "all languages"), (
+        FIGURES, "the first row")
+    assert first["difference"] == f"{expected.difference.estimate:+.3f}", (FIGURES, "the difference")
+    assert first["interval"] == f"[{expected.difference.low:+.3f}, {expected.difference.high:+.3f}]", (
+        FIGURES, "the interval")
+    assert first["p"] == f"{expected.p_value:.4f}", (FIGURES, "the p-value")
+    assert first["wtl"] == f"{expected.wins} / {expected.ties} / {expected.losses}", (FIGURES, "wins, ties, losses")
+    hindi = next(row for row in shown if row[0] == "Indic average" and row[2] == "Hindi")
+    hindi_expected = engine_comparison(data, LONG_IDS[0], LONG_IDS[1], "indic", ("Hindi",))
+    assert hindi[3] == f"{hindi_expected.difference.estimate:+.3f}", (FIGURES, "the Hindi row's difference")
+    summary = page.locator("#compare-summary")
+    expect(summary, FIGURES).to_contain_text(LONG_IDS[0])
+    expect(summary, FIGURES).to_contain_text(LONG_IDS[1])
+    expect(page.locator("#compare-forest-indic_writing_bench .js-plotly-plot"), FIGURES).to_be_visible()
+    page.locator("#compare-forest-indic_writing_bench").scroll_into_view_if_needed()
+    assert overflow(page) <= 0, (FIGURES, "nothing overflows beside the forest plot")
+    shot(page, "compare-view")

@@ -34,7 +34,7 @@ from tests.leaderboard.test_board_browser import open_tab, shot
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, headers
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, open_plots, width_of
+from tests.support.browser_pages import LAPTOP, PHONE, new_page, open_plots
 from tests.support.qa_runs import QaData
 from tests.support.qa_style_runs import STYLE_PROFILES, VERBOSE_ID, build_qa_style_runs
 from tests.support.run_folders import EvaluatedData
@@ -125,9 +125,9 @@ def engine(side: Side, engines: dict[str, StyleBoard]) -> StyleBoard:
 
 
 @pytest.fixture
-def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser, side: Side) -> Iterator[Page]:
-    """The side's tab, its ranking drawn."""
-    page = new_page(browser, width_of(request), app.url)
+def page(app: AppServer, browser: Browser, side: Side) -> Iterator[Page]:
+    """The side's tab at a laptop's width, its ranking drawn."""
+    page = new_page(browser, LAPTOP, app.url)
     expect(page.get_by_role("tab").first).to_be_visible(timeout=UI_TIMEOUT_MS)
     open_tab(page, side.benchmark.title)
     expect(board_rows(page, f"{side.tab}-table")).to_have_count(len(side.order))
@@ -136,9 +136,9 @@ def page(request: pytest.FixtureRequest, app: AppServer, browser: Browser, side:
 
 
 @pytest.fixture
-def about(request: pytest.FixtureRequest, app: AppServer, browser: Browser) -> Iterator[Page]:
-    """About's style section, opened from its address."""
-    page = new_page(browser, width_of(request), f"{app.url}?tab=about#h-answer-length-and-style-control")
+def about(app: AppServer, browser: Browser) -> Iterator[Page]:
+    """About's style section, opened from its address at a laptop's width."""
+    page = new_page(browser, LAPTOP, f"{app.url}?tab=about#h-answer-length-and-style-control")
     yield page
     page.context.close()
 
@@ -165,6 +165,9 @@ def _check_lengths_and_figure(page: Page, side: Side, engine: StyleBoard) -> Non
     expect(plot.locator(".main-svg").first).to_be_visible(timeout=UI_TIMEOUT_MS)
     expect(plot.locator(".scatterlayer .point")).to_have_count(len(side.order))
     expect(plot.locator(".xtitle")).to_have_text(f"median answer length ({side.unit})")
+    # A page narrowed after it was drawn lays its figure out again when the resize event reaches it.
+    page.wait_for_function("plot => { const box = plot.getBoundingClientRect();"
+                           " return box.x >= 0 && box.right <= window.innerWidth + 1; }", arg=plot.element_handle())
     box = plot.bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= (page.viewport_size or {})["width"] + 1
     hovers = _hover_texts(page, plot)
@@ -209,10 +212,11 @@ def _check_controlled(page: Page, side: Side, engine: StyleBoard) -> None:
         assert row["Rank range (95 %)"] == format_rank_range(control.rank_best[position], control.rank_worst[position])
 
 
-@both_widths
 def test_the_tab_shows_lengths_the_figure_and_the_controlled_view_when_chosen_and_from_its_link(
     page: Page, browser: Browser, side: Side, engine: StyleBoard
 ) -> None:
+    """At a laptop's width, then the same page narrowed to a phone's (the figure must fit and its points tell their
+    whole ids however the page got its width); the link opened afresh at a phone's width."""
     _check_lengths_and_figure(page, side, engine)
     _check_seed_s(page, side, engine)
     page.locator(f"#{side.tab}-style").get_by_text("controlled for answer length and style").click()
@@ -221,7 +225,10 @@ def test_the_tab_shows_lengths_the_figure_and_the_controlled_view_when_chosen_an
     page.wait_for_function("() => new URLSearchParams(location.search).get('style') === 'controlled'")
     assert parse_qs(urlparse(page.url).query)["tab"] == [side.tab]
     shot(page, f"style-controlled-{side.tab}")
-    linked = new_page(browser, page.viewport_size or {}, page.url)  # the address alone, in a fresh context
+    page.set_viewport_size(PHONE)
+    _check_lengths_and_figure(page, side, engine)
+    _check_controlled(page, side, engine)
+    linked = new_page(browser, PHONE, page.url)  # the address alone, in a fresh context
     try:
         expect(linked.locator(f"#{side.tab}-style-note")).to_contain_text(CONTROLLED_NOTE, timeout=LINKED_TIMEOUT_MS)
         _check_controlled(linked, side, engine)
@@ -258,10 +265,17 @@ def _expected_coefficients(board: StyleBoard, scopes: list[str]) -> list[tuple[s
             for scope, coefficients in zip(scopes, fits) for coefficient in coefficients]
 
 
-@pytest.mark.parametrize("about", [LAPTOP, PHONE], indirect=True, ids=["1440", "390"])
 def test_about_states_the_features_the_fit_and_its_coefficients_from_the_board(
     about: Page, engines: dict[str, StyleBoard]
 ) -> None:
+    """Opened from its address at a laptop's width, then the same page narrowed to a phone's: what About states
+    is the same at any width."""
+    _check_about(about, engines)
+    about.set_viewport_size(PHONE)
+    _check_about(about, engines)
+
+
+def _check_about(about: Page, engines: dict[str, StyleBoard]) -> None:
     expect(about.locator("#h-answer-length-and-style-control")).to_be_visible(timeout=LINKED_TIMEOUT_MS)
     text = about.locator("#style-text")
     expect(text).to_contain_text(f"{INDIC_QA.title}: log answer length")
