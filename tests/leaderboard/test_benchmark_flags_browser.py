@@ -22,7 +22,7 @@ from tests.leaderboard.test_benchmark_tab_browser import opened
 from tests.leaderboard.test_readable_browser import misaligned
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, assert_no_traceback, running_app
-from tests.support.browser_pages import LAPTOP, PHONE, open_breakdowns, open_filters
+from tests.support.browser_pages import LAPTOP, PHONE, open_breakdowns, open_filters, resize
 from tests.support.cut_cells import cut_cells
 from tests.support.flagged_toy_runs import (
     CLEAN_ID,
@@ -99,7 +99,7 @@ def test_flags_and_modes_read_right_at_both_widths_and_each_badge_and_score_open
     _assert_a_badge_opens_about(page)
     _assert_a_ranking_score_opens_every_item_of_its_run(page)
     _assert_a_breakdown_cell_opens_exactly_its_items(page)
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     _assert_badges_and_modes(page, "390")
 
 

@@ -25,7 +25,8 @@ from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, cho
 from tests.leaderboard.test_readable_browser import misaligned
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import LAPTOP, PHONE, new_page, open_breakdowns, open_filters, open_plots
+from tests.support.browser_pages import (LAPTOP, PHONE, new_page, open_breakdowns, open_filters, open_plots, resize,
+                                         wait_until_laid_out)
 from tests.support.toy_runs import ECHO, LIMITED, LONG_ID, TRANSLATOR, ToyData, build_toy_runs
 
 TAB = "toy_translation"
@@ -72,7 +73,7 @@ def test_its_tab_ranks_the_complete_runs_lists_the_limited_one_apart_and_its_fir
     without scrolling sideways: a layout that must hold however the page got its width)."""
     _assert_it_ranks_the_complete_runs(page, tmp_path)
     _assert_the_first_score_is_on_screen(page)
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     _assert_the_first_score_is_on_screen(page)
 
 
@@ -191,12 +192,12 @@ def test_its_two_breakdowns_rank_on_chosen_groups_and_its_plots_follow_the_searc
     page.locator(f"#{TAB}-search textarea").fill("translat")
     expect(board_rows(page, f"{TAB}-table")).to_have_count(2)
     _assert_the_plots_follow_the_search(page)
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     _assert_the_plots_follow_the_search(page)
 
 
 def _assert_the_plots_follow_the_search(page: Page) -> None:
-    from tests.leaderboard.test_qa_browser import assert_reads_right, ticks, wait_until_laid_out
+    from tests.leaderboard.test_qa_browser import assert_reads_right, ticks
 
     for plot in ("headline", "languages", "lengths"):  # each run a row of every plot
         expect(ticks(page, f"{TAB}-plot-{plot}")).to_have_count(2)

@@ -21,7 +21,7 @@ from tests.leaderboard.test_board_browser import SEEN_JS, open_tab, seen_after_s
 from tests.leaderboard.test_browser import board_rows, cells, choose, headers
 from tests.support.app_server import AppServer
 from tests.support.board_apps import QUEUED
-from tests.support.browser_pages import LAPTOP, PHONE, UI_TIMEOUT_MS, new_page
+from tests.support.browser_pages import LAPTOP, PHONE, UI_TIMEOUT_MS, new_page, resize
 
 STRONG, REASONER = "acme__strong-7b/main", "acme__reasoner-3b/main"
 
@@ -63,7 +63,7 @@ def test_a_judgments_link_opens_the_model_the_comparison_and_the_item(page: Page
     expect(criteria.locator("section.criterion h4").first).to_have_text(re.compile(r"^1\. .+: \d+/10$"))
     expect(criteria.locator("details li", has_text="9-10:")).to_have_count(5)  # each criterion's rubric, folded
     for viewport in (LAPTOP, PHONE):
-        page.set_viewport_size(viewport)
+        resize(page, viewport)
         criteria.scroll_into_view_if_needed()
         expect(criteria, f"the criteria in view at {viewport['width']} px").to_be_in_viewport()
         assert criteria.evaluate("el => el.scrollWidth <= el.clientWidth"), (
@@ -136,7 +136,7 @@ def test_the_queue_says_each_request_s_benchmark_and_prompt_mode(page: Page, app
     shown = {row[1]: (row[2], row[3], row[4]) for row in cells(pending)}
     assert shown == {model: ("0123456", BENCHMARKS[benchmark].title, mode.value) for model, benchmark, mode in QUEUED}
     _assert_benchmark_and_mode_are_seen(page)
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     _assert_benchmark_and_mode_are_seen(page)
 
 

@@ -30,7 +30,7 @@ from leaderboard.short_labels import short_labels
 from tests.leaderboard.test_board_browser import shot
 from tests.leaderboard.test_browser import board_rows, cells, choose, download
 from tests.support.app_server import AppServer
-from tests.support.browser_pages import LAPTOP, PHONE, new_page
+from tests.support.browser_pages import LAPTOP, PHONE, new_page, resize
 from tests.support.readable_runs import LONG_IDS
 from tests.support.run_folders import EvaluatedData
 
@@ -92,7 +92,7 @@ def overflow(page: Page) -> int:
 def fits_a_phone(page: Page, shown: str) -> None:
     """Narrow the page to a phone's width; fails when it still reaches past the window's right edge once laid out
     again (a plot redraws for its new width after the window's resize event), naming by how far."""
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     page.locator(shown).scroll_into_view_if_needed()
     try:
         page.wait_for_function(f"() => ({OVERFLOW_JS})() <= 0")

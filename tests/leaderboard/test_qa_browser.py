@@ -22,7 +22,7 @@ from tests.leaderboard.test_board_browser import LAPTOP, PHONE, open_tab
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, BrowserPage, board_rows, cells, headers, open_ui, shot
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import new_page, open_breakdowns, open_plots
+from tests.support.browser_pages import new_page, open_breakdowns, open_plots, resize, wait_until_laid_out
 from tests.support.qa_runs import QaData, build_qa_runs
 from tests.support.run_folders import EvaluatedData
 
@@ -233,7 +233,7 @@ def test_the_qa_plots_follow_the_search_and_read_right_at_a_laptop_s_and_a_phone
     page.locator("#qa-search textarea").fill("WEAK; <script>")
     expect(board_rows(page, "qa-table"), PLOTS).to_have_count(2)
     _assert_the_searched_plots_read_right(page)
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     _assert_the_searched_plots_read_right(page)
 
 
@@ -253,12 +253,6 @@ def _assert_the_searched_plots_read_right(page: Page) -> None:
     shot(page, f"qa-plots-{width}")
 
 
-def wait_until_laid_out(page: Page) -> None:
-    """Wait until the page no longer reaches past the window's right edge: after a resize the plots redraw for the
-    new width when the window's resize event reaches them (a page that stays wider fails here, by timing out)."""
-    page.wait_for_function("() => document.scrollingElement.scrollWidth <= window.innerWidth + 1")
-
-
 def test_a_link_ranks_qa_on_a_domain_with_the_subset_s_own_interval(
     app: AppServer, browser: Browser, qa: QaData
 ) -> None:
@@ -269,7 +263,7 @@ def test_a_link_ranks_qa_on_a_domain_with_the_subset_s_own_interval(
     page = new_page(browser, LAPTOP, f"{app.url}?tab=qa&qa_on_domain={domain}")
     try:
         _assert_ranked_on_the_domain(page, qa, domain)
-        page.set_viewport_size(PHONE)
+        resize(page, PHONE)
         _assert_ranked_on_the_domain(page, qa, domain)
         page.locator("#qa-rank-domain").get_by_label(domain, exact=True).uncheck()  # back to the standard ranking
         lead = page.locator("#qa-table [role=columnheader]", has_text="Judge accuracy on the chosen groups %")

@@ -20,7 +20,7 @@ from tests.leaderboard.test_board_browser import column, open_tab, shot
 from tests.leaderboard.test_browser import board_rows, headers, linked_href
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, assert_no_traceback, running_app
-from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, open_plots, width_of
+from tests.support.browser_pages import LAPTOP, PHONE, both_widths, new_page, open_plots, resize, width_of
 from tests.support.flagged_runs import CUT_OFF_ID, FEW_ITEMS_ID, OTHER_JUDGE_ID, build_flagged_board
 from tests.support.readable_runs import LONG_IDS
 
@@ -115,7 +115,7 @@ def test_the_first_screen_scores_link_flags_explain_and_filter_and_the_overview_
     _assert_flags_are_badges_and_the_filters_hide_them(page)
     open_tab(page, "All benchmarks")
     _assert_the_overview_ranks_each_benchmark(page)
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     _assert_the_overview_ranks_each_benchmark(page)
 
 

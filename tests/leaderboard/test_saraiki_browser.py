@@ -15,11 +15,10 @@ from tests.leaderboard.test_qa_browser import (
     assert_reads_right,
     ticks,
     ui,  # noqa: F401 - a fixture, over this module's `app`
-    wait_until_laid_out,
 )
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import PHONE, open_plots
+from tests.support.browser_pages import PHONE, open_plots, resize, wait_until_laid_out
 from tests.support.saraiki_runs import SARAIKI_MODELS, SaraikiData, build_saraiki_runs
 
 RAW_MODEL = "acme/base-<b>1b</b>"
@@ -54,7 +53,7 @@ def test_the_saraiki_tab_ranks_each_task_apart_browses_items_and_its_plots_follo
     page.locator("#saraiki-search textarea").fill("bharat-collective")
     expect(board_rows(page, "saraiki-table"), PLOTS).to_have_count(1)
     _assert_the_plots_follow_the_search(page)
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     _assert_the_plots_follow_the_search(page)
 
 

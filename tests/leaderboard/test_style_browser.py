@@ -34,7 +34,7 @@ from tests.leaderboard.test_board_browser import open_tab, shot
 from tests.leaderboard.test_browser import UI_TIMEOUT_MS, board_rows, cells, headers
 from tests.support.apart import apart
 from tests.support.app_server import AppServer, running_app
-from tests.support.browser_pages import LAPTOP, PHONE, new_page, open_plots
+from tests.support.browser_pages import LAPTOP, PHONE, new_page, open_plots, resize
 from tests.support.qa_runs import QaData
 from tests.support.qa_style_runs import STYLE_PROFILES, VERBOSE_ID, build_qa_style_runs
 from tests.support.run_folders import EvaluatedData
@@ -225,7 +225,7 @@ def test_the_tab_shows_lengths_the_figure_and_the_controlled_view_when_chosen_an
     page.wait_for_function("() => new URLSearchParams(location.search).get('style') === 'controlled'")
     assert parse_qs(urlparse(page.url).query)["tab"] == [side.tab]
     shot(page, f"style-controlled-{side.tab}")
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     _check_lengths_and_figure(page, side, engine)
     _check_controlled(page, side, engine)
     linked = new_page(browser, PHONE, page.url)  # the address alone, in a fresh context
@@ -271,7 +271,7 @@ def test_about_states_the_features_the_fit_and_its_coefficients_from_the_board(
     """Opened from its address at a laptop's width, then the same page narrowed to a phone's: what About states
     is the same at any width."""
     _check_about(about, engines)
-    about.set_viewport_size(PHONE)
+    resize(about, PHONE)
     _check_about(about, engines)
 
 

@@ -52,6 +52,12 @@ def two_frames(page: Page) -> None:
     page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
+def wait_until_laid_out(page: Page) -> None:
+    """Wait until the page no longer reaches past the window's right edge: after a resize the plots redraw for the
+    new width when the window's resize event reaches them (a page that stays wider fails here, by timing out)."""
+    page.wait_for_function("() => document.scrollingElement.scrollWidth <= window.innerWidth + 1")
+
+
 def open_filters(page: Page, tab: str) -> None:
     """Unfold a benchmark tab's column groups and filters (`ranking_controls.build`), folded at first; left
     as they are when unfolded already."""
