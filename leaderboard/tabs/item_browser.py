@@ -135,6 +135,9 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
                              elem_classes=["item-table"])
         paired = gr.HTML(elem_id=f"{prefix}-paired")
         files = item_downloads(prefix)
+        # The key of the item last asked for (a row clicked, a link, a model chosen), kept on the server, which
+        # applies them one at a time in the order it takes them; `opened`, in the page, is the key of the item shown.
+        wanted = gr.State("")
         opened = gr.Textbox(visible=False, elem_id=f"{prefix}-item-key")
         title = gr.Textbox(label="Item", interactive=False, visible=False, elem_id=f"{prefix}-item-title")
         with gr.Accordion("Few-shot examples of this item's prompt", open=False, visible=False,
@@ -150,7 +153,8 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
         linked = (gr.Textbox("", visible=False, elem_id=f"{prefix}-linked-model")
                   if context.page_link is not None else None)
     browser = [items, *groupings, *files.values()]
-    detail_outputs = [title, shots_panel, shots, question, *(output for panel in panels for output in panel.outputs())]
+    detail_outputs = [opened, title, shots_panel, shots, question,
+                      *(output for panel in panels for output in panel.outputs())]
     item_inputs = [model, show, *groupings]
 
     def checked(run_id: object, show_value: object,
@@ -169,11 +173,11 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
                             text(key, "item"))
         if shown is None:
             hidden = gr.update(visible=False)
-            return {title: hidden, shots_panel: hidden, shots: "", question: gr.update(value="", visible=False),
-                    **hidden_panel(panels[0]), **hidden_panel(panels[1])}
-        updates = {title: gr.update(value=shown.header, visible=True), shots_panel: gr.update(visible=bool(shown.shots)),
-                   shots: shown.shots, question: gr.update(value=shown.question, visible=True),
-                   **hidden_panel(panels[1])}
+            return {opened: "", title: hidden, shots_panel: hidden, shots: "",
+                    question: gr.update(value="", visible=False), **hidden_panel(panels[0]), **hidden_panel(panels[1])}
+        updates = {opened: text(key, "item"), title: gr.update(value=shown.header, visible=True),
+                   shots_panel: gr.update(visible=bool(shown.shots)), shots: shown.shots,
+                   question: gr.update(value=shown.question, visible=True), **hidden_panel(panels[1])}
         for panel, (label, view) in zip(panels, shown.views):
             updates.update(panel_values(panel, label, view))
         return updates
@@ -197,16 +201,16 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
     context.results_version.change(refresh, [model, compare, *page_link], [model, compare], show_progress="hidden")
     # Keeps the filters a link (or a viewer) chose: a model's items under them, or all where it has none.
     model.change(browse, item_inputs, browser)
-    # A model a viewer chooses lists new rows: the item shown was the old model's, so it goes (through `opened`).
-    model.input(lambda: "", None, opened, trigger_mode="always_last").then(None, address_inputs, None, js=address)
+    # A model a viewer chooses lists new rows: the item shown was the old model's, so it goes (through `wanted`).
+    model.input(lambda: "", None, wanted, trigger_mode="always_last").then(None, address_inputs, None, js=address)
     # One listener for the item filters (README, "One listener per view").
     gr.on([control.input for control in (*groupings, show)], browse, item_inputs, browser,
           trigger_mode="always_last").then(None, address_inputs, None, js=address)
     # A click, a link and a model chosen each write the key; one listener shows what it names, the last written
     # (leaderboard/tabs/row_clicks.py).
-    on_row_click(items, select_item, opened, show_item, [model, compare, opened], detail_outputs).then(
+    on_row_click(items, select_item, wanted, show_item, [model, compare, wanted], detail_outputs).then(
         None, address_inputs, None, js=address)
-    compare.input(show_item, [model, compare, opened], detail_outputs).then(None, address_inputs, None, js=address)
+    compare.input(show_item, [model, compare, wanted], detail_outputs).then(None, address_inputs, None, js=address)
     gr.on([control.change for control in (model, compare, show, *groupings)], compare_listed,
           [model, compare, show, *groupings], paired, trigger_mode="always_last", show_progress="hidden")
     if context.page_link is not None and linked is not None:
@@ -227,7 +231,7 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
         # the key's listener once the model it belongs to is on the page (and before any row of it can be clicked);
         # then the line above them.
         linked.change(open_link, [linked, model, compare], [*groupings, show, model, compare],
-                      show_progress="hidden").then(browse_link, [linked, *item_inputs], [*browser, opened]).then(
+                      show_progress="hidden").then(browse_link, [linked, *item_inputs], [*browser, wanted]).then(
             line_of, item_inputs, line)
 
 
