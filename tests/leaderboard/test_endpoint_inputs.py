@@ -99,12 +99,18 @@ def event(app: LeaderboardApp, name: str, output_elem: str | None = None) -> Any
 
 
 def call(app: LeaderboardApp, fn: Any, values: list[Any], event_data: Any = None) -> dict[str, Any]:
-    return asyncio.run(app.demo.process_api(fn, values, state=SessionState(app.demo), event_data=event_data))
+    """Run the page's event `fn` on `values` as Gradio's server does; an input kept on the server (a `gr.State`)
+    takes its value from the session, set here from `values` as the listener writing it would have."""
+    session = SessionState(app.demo)
+    for block, value in zip(fn.inputs, values):
+        if isinstance(block, gr.State):
+            session[block._id] = value
+    return asyncio.run(app.demo.process_api(fn, values, state=session, event_data=event_data))
 
 
 def test_showing_an_item_of_a_run_removed_while_its_page_is_open_says_so(app: LeaderboardApp) -> None:
     show = event(app, "show_item")
-    assert call(app, show, [RUN_ID, None, "Hindi:0"])["data"]  # the run is there: the item is shown
+    assert call(app, show, [RUN_ID, None, "Hindi:0"])["data"][0] == "Hindi:0"  # the run is there: the item is shown
     shutil.rmtree(Settings().data.benchmark_runs_dir(DEFAULT_BENCHMARK) / RUN_ID)
 
     with pytest.raises(gr.Error, match=r"No evaluated run 'acme__strong-7b/main': choose one from the list"):
