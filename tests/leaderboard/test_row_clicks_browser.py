@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.support.app_server import AppServer
-from tests.support.browser_pages import LAPTOP, UI_TIMEOUT_MS, new_page
+from tests.support.browser_pages import LAPTOP, UI_TIMEOUT_MS, new_page, two_frames
 
 STRONG = "acme__strong-7b/main"
 ROWS = "#leaderboard-items [role=row][aria-rowindex]:not([aria-rowindex='1'])"
@@ -68,8 +68,6 @@ ANSWERS_JS = """(() => {
 answered: what a test waits on to know that a request it held has been answered."""
 ANSWERED_JS = """step => (window.__joined[step] || []).length > 0
   && window.__joined[step].every(id => window.__answered.includes(id))"""
-NEXT_FRAMES_JS = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
-"""Two frames drawn: an answer that has come is painted."""
 
 
 @pytest.fixture
@@ -168,7 +166,7 @@ def test_a_row_clicked_while_a_link_s_view_fills_in_stays_shown(page: Page, boar
     for route in held:
         route.continue_()
     page.wait_for_function(ANSWERED_JS, arg=steps[-1])
-    page.wait_for_function(NEXT_FRAMES_JS)
+    two_frames(page)  # the answer that has come is painted
     expect(title, "the row clicked stays shown").to_have_value(re.compile(rf"^{config} #{index} · "))
     expect(title).to_be_visible()
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('leaderboard_item') === {key!r}")
