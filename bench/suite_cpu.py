@@ -2,7 +2,7 @@
 
 `/usr/bin/time` and `os.times()` count only the children a process waits for. Chromium forks its renderers
 from a zygote that outlives them, so a browser test pass's largest share (the pages being drawn) is in
-neither: `time make test` reported ~400 s of CPU for a browser pass that used ~890. This samples `/proc`
+neither: `time make test` reported ~350 s of CPU for a browser pass that used ~890. This samples `/proc`
 every `--interval` seconds while the command runs and keeps, for every process that started after it,
 its last CPU time (user + system) and its command line. Run it on a quiet machine: whatever else starts
 meanwhile is counted too. A process that lives less than one interval is missed, and a process's last

@@ -169,13 +169,14 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
 
     @refusing_bad_input
     def show_item(run_id: object, other: object, key: object) -> dict[Any, Any]:
+        wanted = text(key, "item")
         shown = render_item(context, benchmark, optional_text(run_id, "model"), optional_text(other, "compare with"),
-                            text(key, "item"))
+                            wanted)
         if shown is None:
             hidden = gr.update(visible=False)
             return {opened: "", title: hidden, shots_panel: hidden, shots: "",
                     question: gr.update(value="", visible=False), **hidden_panel(panels[0]), **hidden_panel(panels[1])}
-        updates = {opened: text(key, "item"), title: gr.update(value=shown.header, visible=True),
+        updates = {opened: wanted, title: gr.update(value=shown.header, visible=True),
                    shots_panel: gr.update(visible=bool(shown.shots)), shots: shown.shots,
                    question: gr.update(value=shown.question, visible=True), **hidden_panel(panels[1])}
         for panel, (label, view) in zip(panels, shown.views):
@@ -282,7 +283,8 @@ def read_item_link(context: AppContext, benchmark: Benchmark, query: str | None)
     store = store_of(context, benchmark)
     model = known_run(store, _param(link, tabs, "model"))
     compare = known_run(store, _param(link, tabs, "compare"))
-    filters = tuple(link.text(field.name) or link.text(field.label.lower()) or ALL for field in item_groupings(benchmark))
+    filters = tuple(link.text(field.name) or link.text(field.label.lower()) or ALL
+                    for field in item_groupings(benchmark))
     return ItemLink(model, compare if compare != model else None, _param(link, tabs, "item"), filters)
 
 

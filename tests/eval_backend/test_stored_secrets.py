@@ -23,7 +23,7 @@ from eval_backend.redaction import mask_known_secrets, redact, register_secrets,
 from eval_backend.run_folder import RunFolder, write_json_atomic
 from eval_backend.settings import GenerationSettings, HubSettings, JudgeSettings, Settings
 from tests.eval_backend.cli.test_judge_cmd import run_judge, write_responses
-from tests.support.chat_server import Reply, StandInChatServer, chat_reply, default_score, judge_answer
+from tests.support.chat_server import Reply, StandInChatServer, default_score, judge_answer
 from tests.support.chat_server import parse_judge_prompt, user_text
 
 KEY = "Zt7Qm2Lp9Xw4Rk8Vn3Bc6Hd1"  # not key-shaped: only knowing it finds it

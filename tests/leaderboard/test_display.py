@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import pytest
 
 from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.run_folder import RunFolder

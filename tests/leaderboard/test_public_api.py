@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import math
 import shutil
-from pathlib import Path
 from typing import Any, Iterator
 
 import httpx

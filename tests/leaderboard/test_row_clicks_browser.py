@@ -8,6 +8,9 @@ Two flakes seen under load, made deterministic by holding requests to the server
 - A click while a link's view fills in: the link's last step, sent before the click, is held until the clicked
   row is shown, then answered. When that step showed the item the link named (none here), it hid the row the
   visitor had opened.
+A third form, row 4's title with row 1's key in the address, fits two clicks' answers applied by the page in the
+other order; it could not be made deterministic (a route cannot hold one answer inside the shared event stream).
+The key now lives on the server (`test_view_listeners` checks that each item browser keeps it in a `gr.State`).
 leaderboard/tabs/row_clicks.py says how each is kept from happening.
 """
 

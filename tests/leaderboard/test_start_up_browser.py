@@ -13,7 +13,6 @@ import shutil
 from pathlib import Path
 
 import httpx
-import pytest
 from playwright.sync_api import Browser, expect
 
 from leaderboard.board_readiness import PREPARING
