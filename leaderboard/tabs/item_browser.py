@@ -169,14 +169,14 @@ def build(context: AppContext, benchmark: Benchmark) -> None:
 
     @refusing_bad_input
     def show_item(run_id: object, other: object, key: object) -> dict[Any, Any]:
-        wanted = text(key, "item")
+        asked = text(key, "item")  # not `wanted`, the state it comes from
         shown = render_item(context, benchmark, optional_text(run_id, "model"), optional_text(other, "compare with"),
-                            wanted)
+                            asked)
         if shown is None:
             hidden = gr.update(visible=False)
             return {opened: "", title: hidden, shots_panel: hidden, shots: "",
                     question: gr.update(value="", visible=False), **hidden_panel(panels[0]), **hidden_panel(panels[1])}
-        updates = {opened: wanted, title: gr.update(value=shown.header, visible=True),
+        updates = {opened: asked, title: gr.update(value=shown.header, visible=True),
                    shots_panel: gr.update(visible=bool(shown.shots)), shots: shown.shots,
                    question: gr.update(value=shown.question, visible=True), **hidden_panel(panels[1])}
         for panel, (label, view) in zip(panels, shown.views):

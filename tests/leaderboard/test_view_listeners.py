@@ -16,8 +16,10 @@ from typing import Any
 import gradio as gr
 import pytest
 
+from eval_backend.benchmarks.registry import BENCHMARKS
 from eval_backend.settings import DataSettings, Settings
 from leaderboard.app_factory import build_app
+from leaderboard.scored_tables import tab_id
 
 VIEWS = {
     "leaderboard-table": ["results-version", "leaderboard-search", "leaderboard-column-groups", "leaderboard-rank-config", "leaderboard-sort-by",
@@ -113,7 +115,7 @@ def test_a_row_clicked_while_another_opens_is_sent_in_order_and_shown_last(demo:
     assert [d["trigger_mode"] for d in showing] == ["always_last"], f"{control}: the key's listeners {showing}"
 
 
-@pytest.mark.parametrize("tab", ["leaderboard", "qa", "saraiki"])
+@pytest.mark.parametrize("tab", [tab_id(benchmark) for benchmark in BENCHMARKS.values()])
 def test_only_the_key_s_listener_and_the_comparison_show_an_item(page_config: dict[str, Any], tab: str) -> None:
     """A link's own step that showed its item ran beside a click's and could answer after it, hiding the row the
     visitor had opened (tests/leaderboard/test_row_clicks_browser.py): what opens an item writes its key instead."""
